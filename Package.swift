@@ -1,0 +1,97 @@
+// swift-tools-version: 6.2
+// conn — a connectivity toolkit for the shell.
+//
+// Layout: ConnCore (shared logic, no ArgumentParser) ← ConnCommandKit (global options, context,
+// printer) ← one module per capability ← the `conn` executable (root command + module list).
+import PackageDescription
+
+let strictSwift: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
+
+let package = Package(
+    name: "conn",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "conn", targets: ["conn"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: ["YAML"]),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.0"),
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.0"),
+    ],
+    targets: [
+        // Shared core: configuration, paths, endpoint model, HTTP transport, database, models,
+        // errors and exit codes, output model. Deliberately free of ArgumentParser.
+        .target(
+            name: "ConnCore",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Yams", package: "Yams"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        // The thin layer every command shares: global options, the command context, the printer.
+        .target(
+            name: "ConnCommandKit",
+            dependencies: [
+                "ConnCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        // `conn config show|path`.
+        .target(
+            name: "ConnConfigCommands",
+            dependencies: ["ConnCore", "ConnCommandKit"],
+            swiftSettings: strictSwift
+        ),
+        // External plugins (`conn-NAME` on PATH): discovery, dispatch, `conn plugins list`.
+        .target(
+            name: "ConnPlugins",
+            dependencies: ["ConnCore", "ConnCommandKit"],
+            swiftSettings: strictSwift
+        ),
+        // The executable: root command, the list of built-in modules, plugin dispatch.
+        // One target only, so `swift package generate-manual` can document it.
+        .executableTarget(
+            name: "conn",
+            dependencies: [
+                "ConnCore",
+                "ConnCommandKit",
+                "ConnConfigCommands",
+                "ConnPlugins",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "ConnCoreTests",
+            dependencies: ["ConnCore"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "ConnCommandKitTests",
+            dependencies: ["ConnCore", "ConnCommandKit", "ConnConfigCommands", "ConnPlugins", "conn"],
+            swiftSettings: strictSwift
+        ),
+        // Drives the real `conn` binary as a user would (processes, files, PATH, exit codes).
+        .testTarget(
+            name: "ConnIntegrationTests",
+            dependencies: [
+                "conn",
+                .product(name: "Subprocess", package: "swift-subprocess"),
+            ],
+            swiftSettings: strictSwift
+        ),
+    ]
+)

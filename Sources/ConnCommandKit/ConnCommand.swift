@@ -1,0 +1,68 @@
+import ArgumentParser
+import ConnCore
+import Foundation
+
+/// A conn command: an ArgumentParser command whose work happens in `run(in:)` with a context.
+///
+/// `run()` builds the real context (configuration from flags, environment and file; stdout and
+/// stderr; the terminal) and reports errors by the output contract. Tests call
+/// `CommandRunner.execute` with their own environment and a capturing sink instead.
+public protocol ConnCommand: AsyncParsableCommand {
+    var global: GlobalOptions { get }
+    func run(in context: CommandContext) async throws
+}
+
+extension ConnCommand {
+    public func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let status = await CommandRunner.execute(
+            self, environment: environment, sink: StandardOutputSink(),
+            terminal: .current(environment: environment))
+        if status != .ok { throw ExitCode(status.rawValue) }
+    }
+}
+
+public enum CommandRunner {
+    /// Runs `command` and returns its exit status; every error has been printed by then.
+    public static func execute<Command: ConnCommand>(
+        _ command: Command, environment: [String: String], sink: any OutputSink, terminal: TerminalFacts
+    ) async -> ExitStatus {
+        let global = command.global
+        let configuration: ConnConfiguration
+        do {
+            configuration = try ConfigurationLoader(environment: environment).load(global.overrides)
+        } catch {
+            // Without a configuration, report in the format the flags or environment asked for.
+            let format: OutputFormat = global.json || global.format == .json || environment["CONN_FORMAT"] == "json" ? .json : .text
+            let printer = Printer(sink: sink, format: format, verbosity: global.verbosity, color: global.color ?? .auto,
+                                  terminal: terminal, environment: environment)
+            let connError = classify(error)
+            printer.error(connError)
+            return connError.exitStatus
+        }
+        let context = CommandContext(
+            configuration: configuration, environment: environment, terminal: terminal, sink: sink,
+            verbosity: global.verbosity)
+        for warning in configuration.warnings { context.printer.warning(warning) }
+        do {
+            try await command.run(in: context)
+            return .ok
+        } catch let exit as ExitCode {
+            return ExitStatus(rawValue: exit.rawValue) ?? .software
+        } catch {
+            let connError = classify(error)
+            context.printer.error(connError)
+            return connError.exitStatus
+        }
+    }
+
+    /// Every error becomes a `ConnError`; ones that are not are bugs or usage errors.
+    static func classify(_ error: any Error) -> ConnError {
+        switch error {
+        case let connError as ConnError: return connError
+        case let validation as ValidationError: return .usage(validation.message)
+        case is CancellationError: return ConnError(code: "cancelled", message: "cancelled", exitStatus: .temporaryFailure)
+        default: return .internalError(String(describing: error))
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import ArgumentParser
+import ConnCore
+
+/// The options every conn command accepts, after its own name (`conn config show --json`).
+public struct GlobalOptions: ParsableArguments, Sendable {
+    @Option(help: ArgumentHelp("The back end's base URL, e.g. http://127.0.0.1:8080 (overrides the profile).", valueName: "url"))
+    public var server: String?
+
+    @Option(help: ArgumentHelp("The profile of the config file to use.", valueName: "name"))
+    public var profile: String?
+
+    @Option(
+        help: ArgumentHelp("The config file to read instead of $XDG_CONFIG_HOME/conn/config.yaml.", valueName: "path"),
+        completion: .file(extensions: ["yaml", "yml"]))
+    public var config: String?
+
+    @Option(help: "Output format: text for people, json for scripts.")
+    public var format: OutputFormat?
+
+    @Flag(help: "Short for --format json.")
+    public var json = false
+
+    @Option(help: ArgumentHelp("Deadline for each network operation: 10, 2.5, 500ms, 5s, 2m.", valueName: "duration"))
+    public var timeout: String?
+
+    @Option(help: "When to use colour: auto (only on a terminal, not with NO_COLOR), always, never.")
+    public var color: ColorMode?
+
+    @Flag(name: .shortAndLong, help: "Print what conn does on stderr (requests, timings, config sources).")
+    public var verbose = false
+
+    @Flag(name: .shortAndLong, help: "Print nothing on stderr but errors.")
+    public var quiet = false
+
+    public init() {}
+
+    public func validate() throws {
+        if json, let format, format != .json {
+            throw ValidationError("--json and --format \(format.rawValue) contradict each other; give one of them.")
+        }
+        if verbose && quiet {
+            throw ValidationError("--verbose and --quiet contradict each other; give one of them.")
+        }
+        if let timeout, DurationParser.parse(timeout).map({ $0 > .zero }) != true {
+            throw ValidationError("--timeout '\(timeout)' is not a positive duration; use seconds (10, 2.5) or a unit (500ms, 5s, 2m).")
+        }
+        if let server, BackEndEndpoint.parseServerURL(server) == nil {
+            throw ValidationError("--server '\(server)' is not an http or https URL with a host; example: http://127.0.0.1:8080")
+        }
+    }
+
+    /// The command-line layer of the configuration.
+    public var overrides: ConfigurationOverrides {
+        var overrides = ConfigurationOverrides(
+            server: server, profile: profile, configFile: config,
+            format: json ? OutputFormat.json.rawValue : format?.rawValue,
+            timeout: timeout, color: color?.rawValue)
+        if json && format == nil { overrides.formatFlagName = "--json" }
+        return overrides
+    }
+
+    public var verbosity: Verbosity { verbose ? .verbose : quiet ? .quiet : .normal }
+
+    /// The names of the options that take a value, for code that must skip them in a raw argument
+    /// list before ArgumentParser runs (plugin dispatch). Kept in step by a test.
+    public static let optionsTakingValues: Set<String> = ["--server", "--profile", "--config", "--format", "--timeout", "--color"]
+    /// Options without a value.
+    public static let flags: Set<String> = ["--json", "--verbose", "-v", "--quiet", "-q"]
+}
+
+/// How much conn says on stderr.
+public enum Verbosity: Sendable, Comparable {
+    case quiet, normal, verbose
+}
+
+extension OutputFormat: ExpressibleByArgument {}
+extension ColorMode: ExpressibleByArgument {}

@@ -1,0 +1,71 @@
+import ConnCore
+import Foundation
+
+/// Prints command results and diagnostics following conn's output contract:
+/// data on stdout, diagnostics on stderr; JSON (one object, or JSON Lines for streams) or text;
+/// colour only where wanted.
+public struct Printer: Sendable {
+    public let sink: any OutputSink
+    public let format: OutputFormat
+    public let verbosity: Verbosity
+    /// Styling for stdout and stderr, each decided for its own stream.
+    public let outputStyle: TextStyle
+    public let errorStyle: TextStyle
+    /// Pretty-print JSON objects when a person is looking at them.
+    let prettyJSON: Bool
+
+    public init(sink: any OutputSink, format: OutputFormat, verbosity: Verbosity, color: ColorMode,
+                terminal: TerminalFacts, environment: [String: String]) {
+        self.sink = sink
+        self.format = format
+        self.verbosity = verbosity
+        self.outputStyle = TextStyle(enabled: color.enabled(isTerminal: terminal.standardOutputIsTerminal, environment: environment))
+        self.errorStyle = TextStyle(enabled: color.enabled(isTerminal: terminal.standardErrorIsTerminal, environment: environment))
+        self.prettyJSON = terminal.standardOutputIsTerminal
+    }
+
+    /// Prints a command's result: one JSON object, or its text form.
+    public func emit<Payload: Encodable & TextRenderable>(_ payload: Payload) throws {
+        switch format {
+        case .json: sink.write(try JSONOutput.encode(payload, pretty: prettyJSON) + "\n", to: .standardOutput)
+        case .text: write(payload.renderText(style: outputStyle))
+        }
+    }
+
+    /// Prints one event of a stream: a JSON line (flushed at once), or its text form.
+    public func emitLine<Payload: Encodable & TextRenderable>(_ payload: Payload) throws {
+        switch format {
+        case .json: sink.write(try JSONOutput.encode(payload) + "\n", to: .standardOutput)
+        case .text: write(payload.renderText(style: outputStyle))
+        }
+    }
+
+    /// Plain text data on stdout (text mode helpers).
+    public func write(_ text: String) {
+        sink.write(text.hasSuffix("\n") || text.isEmpty ? text : text + "\n", to: .standardOutput)
+    }
+
+    public func warning(_ text: String) {
+        guard verbosity > .quiet else { return }
+        sink.write("conn: \(errorStyle.yellow("warning:")) \(text)\n", to: .standardError)
+    }
+
+    /// Progress and information a person may want, never needed by a script.
+    public func note(_ text: String) {
+        guard verbosity > .quiet else { return }
+        sink.write("conn: \(text)\n", to: .standardError)
+    }
+
+    /// Prints an error on stderr: a JSON object in JSON mode, else `conn: error: …` and the hint.
+    public func error(_ error: ConnError) {
+        switch format {
+        case .json:
+            let text = (try? JSONOutput.encode(ErrorPayload(error))) ?? #"{"error":{"code":"internal"}}"#
+            sink.write(text + "\n", to: .standardError)
+        case .text:
+            var text = "conn: \(errorStyle.red("error:")) \(error.message)\n"
+            if let hint = error.hint { text += "conn: \(hint)\n" }
+            sink.write(text, to: .standardError)
+        }
+    }
+}

@@ -1,0 +1,22 @@
+/// ANSI styling that turns itself off when colour is not wanted.
+public struct TextStyle: Sendable {
+    public let enabled: Bool
+
+    public init(enabled: Bool) { self.enabled = enabled }
+
+    public func bold(_ text: String) -> String { wrap(text, "1") }
+    public func dim(_ text: String) -> String { wrap(text, "2") }
+    public func red(_ text: String) -> String { wrap(text, "31") }
+    public func green(_ text: String) -> String { wrap(text, "32") }
+    public func yellow(_ text: String) -> String { wrap(text, "33") }
+    public func cyan(_ text: String) -> String { wrap(text, "36") }
+
+    private func wrap(_ text: String, _ code: String) -> String {
+        enabled ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+}
+
+/// A command result that can print itself for a person. The JSON form comes from `Encodable`.
+public protocol TextRenderable {
+    func renderText(style: TextStyle) -> String
+}

@@ -1,0 +1,16 @@
+import ArgumentParser
+
+/// `conn config`: see the configuration conn resolved and where each value came from.
+public struct ConfigCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "config",
+        abstract: "Show the resolved configuration and where conn keeps its files.",
+        discussion: """
+            Values come from, highest first: flags, CONN_* environment variables, the config \
+            file (the selected profile's section, then its top level), defaults. The config file \
+            is $XDG_CONFIG_HOME/conn/config.yaml unless --config or CONN_CONFIG names another.
+            """,
+        subcommands: [ConfigShowCommand.self, ConfigPathCommand.self])
+
+    public init() {}
+}

@@ -1,0 +1,80 @@
+import ConnCommandKit
+import ConnCore
+import Foundation
+
+/// What `conn config show` prints. Keys are part of the JSON contract.
+struct ConfigReport: Encodable, TextRenderable {
+    struct Source: Encodable {
+        let kind: String
+        let detail: String
+    }
+
+    let profile: String
+    let configFile: String
+    let configFileExists: Bool
+    let server: String?
+    /// The full URL of each back-end resource, once a server is configured.
+    let resources: [String: String]?
+    let email: String?
+    /// Always `<redacted>` when a token is set; never the token itself.
+    let token: String?
+    let tokenSet: Bool
+    let format: String
+    let color: String
+    let timeoutSeconds: Double
+    let insecure: Bool
+    let databaseFile: String
+    let sources: [String: Source]
+
+    init(_ configuration: ConnConfiguration) {
+        profile = configuration.profile
+        configFile = configuration.configFile
+        configFileExists = configuration.configFileExists
+        server = configuration.backEnd?.baseURL.absoluteString
+        resources = configuration.backEnd.map { backEnd in
+            Dictionary(uniqueKeysWithValues: BackEndResource.allCases.map { ($0.rawValue, backEnd.url(for: $0).absoluteString) })
+        }
+        email = configuration.email
+        token = configuration.redactedToken
+        tokenSet = configuration.token != nil
+        format = configuration.format.rawValue
+        color = configuration.color.rawValue
+        timeoutSeconds = configuration.timeoutSeconds
+        insecure = configuration.insecure
+        databaseFile = configuration.paths.databaseFile
+        sources = configuration.sources.mapValues { Source(kind: $0.kind, detail: $0.description) }
+    }
+
+    func renderText(style: TextStyle) -> String {
+        var rows: [(String, String, String?)] = [
+            ("profile", profile, sources["profile"]?.detail),
+            ("server", server ?? "(none)", sources["server"]?.detail),
+        ]
+        for resource in BackEndResource.allCases {
+            guard let url = resources?[resource.rawValue] else { continue }
+            rows.append(("  \(resource.rawValue)", url, sources["resources.\(resource.rawValue)"]?.detail))
+        }
+        rows += [
+            ("email", email ?? "(none)", sources["email"]?.detail),
+            ("token", tokenSet ? "(set, hidden)" : "(none)", sources["token"]?.detail),
+            ("format", format, sources["format"]?.detail),
+            ("color", color, sources["color"]?.detail),
+            ("timeout", Self.seconds(timeoutSeconds), sources["timeout"]?.detail),
+            ("insecure", insecure ? "true" : "false", sources["insecure"]?.detail),
+            ("config", configFile + (configFileExists ? "" : " (not found; defaults apply)"), nil),
+            ("database", databaseFile, nil),
+        ]
+        let nameWidth = rows.map(\.0.count).max() ?? 0
+        let valueWidth = rows.filter { $0.2 != nil }.map(\.1.count).max() ?? 0
+        return rows.map { name, value, source in
+            let padded = name.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
+            guard let source else { return "\(style.bold(padded))  \(value)" }
+            let paddedValue = value.padding(toLength: valueWidth, withPad: " ", startingAt: 0)
+            return "\(style.bold(padded))  \(paddedValue)  \(style.dim("(\(source))"))"
+        }.joined(separator: "\n") + "\n"
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value))s" : "\(value)s"
+    }
+}

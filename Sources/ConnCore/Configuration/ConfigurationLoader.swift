@@ -1,0 +1,215 @@
+import Configuration
+import Foundation
+
+/// Resolves conn's configuration from its four sources, highest first:
+/// command-line flags, `CONN_*` environment variables, the config file (the selected profile's
+/// section, then the top level), and built-in defaults.
+///
+/// swift-configuration reads the values (its environment and YAML providers); this type decides the
+/// order, validates each value and remembers where it came from, so a bad value is reported with
+/// its source: the flag, the variable, or the file and line.
+public struct ConfigurationLoader: Sendable {
+    public var environment: [String: String]
+
+    public static let defaultTimeout: Duration = .seconds(10)
+
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.environment = environment
+    }
+
+    public func load(_ overrides: ConfigurationOverrides = .init()) throws -> ConnConfiguration {
+        let paths = ConnPaths(environment: environment)
+        let file = try readConfigFile(overrides: overrides, paths: paths)
+        let layers = ConfigurationLayers(overrides: overrides, environment: environment, file: file)
+
+        let (profile, profileSource) = try layers.string(["profile"], profile: nil) ?? ("default", .defaultValue)
+        if profile != "default", let document = file.document, !document.profileNames.contains(profile) {
+            let defined = document.profileNames
+            throw ConnError.configuration(
+                "profile '\(profile)' (from \(profileSource)) is not defined in \(file.path)",
+                hint: defined.isEmpty
+                    ? "The file defines no profiles; add one under `profiles:`."
+                    : "Defined profiles: \(defined.joined(separator: ", ")).")
+        } else if profile != "default", file.document == nil {
+            throw ConnError.configuration(
+                "profile '\(profile)' (from \(profileSource)) cannot be used: there is no config file at \(file.path)",
+                hint: "Create the file with a `profiles: { \(profile): { server: … } }` section.")
+        }
+
+        var sources: [String: ValueSource] = ["profile": profileSource]
+        func value(_ key: String) throws -> String? {
+            guard let (text, source) = try layers.string(key.split(separator: ".").map(String.init), profile: profile)
+            else { return nil }
+            sources[key] = source
+            return text
+        }
+
+        let backEnd: BackEndEndpoint?
+        if let serverText = try value("server") {
+            guard let url = BackEndEndpoint.parseServerURL(serverText) else {
+                throw ConnError.configuration(
+                    "server '\(serverText)' (from \(sources["server"]!)) is not an http or https URL with a host",
+                    hint: "Example: http://127.0.0.1:8080")
+            }
+            var resourcePaths: [BackEndResource: String] = [:]
+            for resource in BackEndResource.allCases {
+                let key = "resources.\(resource.rawValue)"
+                guard let path = try value(key) else { continue }
+                if path.contains("://"), BackEndEndpoint.absoluteURL(path) == nil {
+                    throw ConnError.configuration(
+                        "resource \(resource.rawValue) '\(path)' (from \(sources[key]!)) is neither a path nor an absolute http(s) URL",
+                        hint: "Use a path such as \(resource.defaultPath), or a full URL such as https://example.com\(resource.defaultPath).")
+                }
+                resourcePaths[resource] = path
+            }
+            backEnd = BackEndEndpoint(baseURL: url, resourcePaths: resourcePaths)
+        } else {
+            backEnd = nil
+        }
+
+        let format = try choice(value("format"), key: "format", sources: sources, default: OutputFormat.text)
+        let color = try choice(value("color"), key: "color", sources: sources, default: ColorMode.auto)
+
+        var timeout = Self.defaultTimeout
+        if let text = try value("timeout") {
+            guard let parsed = DurationParser.parse(text), parsed > .zero else {
+                throw ConnError.configuration(
+                    "timeout '\(text)' (from \(sources["timeout"]!)) is not a positive duration",
+                    hint: "Use seconds (10, 2.5) or a unit: 500ms, 5s, 2m.")
+            }
+            timeout = parsed
+        }
+
+        var insecure = false
+        if let text = try value("insecure") {
+            guard let parsed = Self.parseBool(text) else {
+                throw ConnError.configuration(
+                    "insecure '\(text)' (from \(sources["insecure"]!)) is not true or false")
+            }
+            insecure = parsed
+        }
+
+        let email = try value("email")
+        let token = try value("token").flatMap { $0.isEmpty ? nil : $0 }
+        for key in ["profile", "server", "format", "color", "timeout", "insecure", "email", "token"]
+        where sources[key] == nil {
+            sources[key] = .defaultValue
+        }
+
+        return ConnConfiguration(
+            profile: profile, configFile: file.path, configFileExists: file.document != nil,
+            backEnd: backEnd, email: email, token: token, format: format, color: color,
+            timeout: timeout, insecure: insecure, paths: paths, sources: sources,
+            warnings: file.warnings)
+    }
+
+    /// Finds, reads and checks the config file. A file named explicitly must exist; the default
+    /// one may be absent.
+    private func readConfigFile(overrides: ConfigurationOverrides, paths: ConnPaths) throws -> ConfigFileLayer {
+        let explicitPath: (String, ValueSource)? =
+            overrides.configFile.map { ($0, .flag("--config")) }
+            ?? environment["CONN_CONFIG"].flatMap { $0.isEmpty ? nil : ($0, .environment("CONN_CONFIG")) }
+        let path = explicitPath?.0 ?? paths.defaultConfigFile
+
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            if let (path, source) = explicitPath {
+                throw ConnError.configuration(
+                    "config file \(path) (from \(source)) does not exist",
+                    hint: "Create it, or leave out \(source.kind == "flag" ? "--config" : "CONN_CONFIG") to use \(paths.defaultConfigFile).")
+            }
+            return ConfigFileLayer(path: path, document: nil, snapshot: nil, warnings: [])
+        }
+        guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: path) else {
+            throw ConnError.configuration(
+                "config file \(path) cannot be read", hint: "Check that it is a file and that you may read it.")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ConnError.configuration("config file \(path) is not UTF-8 text")
+        }
+        let document = try ConfigFileDocument(path: path, text: text)
+        var warnings = try document.validate()
+        if document.containsToken, let mode = Self.permissions(of: path), mode & 0o077 != 0 {
+            warnings.append(
+                "\(path) holds a token and is readable by others (mode \(String(mode, radix: 8))); run: chmod 600 \(path)")
+        }
+        let snapshot: YAMLSnapshot
+        do {
+            snapshot = try YAMLSnapshot(data: Array(data).span.bytes, providerName: path, parsingOptions: .default)
+        } catch {
+            throw ConnError.configuration("\(path): \(error)")
+        }
+        return ConfigFileLayer(path: path, document: document, snapshot: snapshot, warnings: warnings)
+    }
+
+    private func choice<Choice: RawRepresentable & CaseIterable>(
+        _ text: String?, key: String, sources: [String: ValueSource], default defaultValue: Choice
+    ) throws -> Choice where Choice.RawValue == String {
+        guard let text else { return defaultValue }
+        guard let parsed = Choice(rawValue: text.lowercased()) else {
+            throw ConnError.configuration(
+                "\(key) '\(text)' (from \(sources[key]!)) is not one of: \(Choice.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return parsed
+    }
+
+    static func parseBool(_ text: String) -> Bool? {
+        switch text.lowercased() {
+        case "true", "yes", "on", "1": true
+        case "false", "no", "off", "0": false
+        default: nil
+        }
+    }
+
+    private static func permissions(of path: String) -> Int? {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue
+    }
+}
+
+/// The config file as read: its path, its YAML tree (for lines) and its swift-configuration
+/// snapshot (for values). `document` is nil when there is no file.
+struct ConfigFileLayer {
+    let path: String
+    let document: ConfigFileDocument?
+    let snapshot: YAMLSnapshot?
+    let warnings: [String]
+}
+
+/// The lookup order, highest first. Each lookup returns the raw text and where it came from.
+struct ConfigurationLayers {
+    let overrides: ConfigurationOverrides
+    let environmentProvider: EnvironmentVariablesProvider
+    let file: ConfigFileLayer
+
+    init(overrides: ConfigurationOverrides, environment: [String: String], file: ConfigFileLayer) {
+        self.overrides = overrides
+        self.environmentProvider = EnvironmentVariablesProvider(
+            environmentVariables: environment, secretsSpecifier: .specific(["CONN_TOKEN"]))
+        self.file = file
+    }
+
+    /// Looks `components` up in each layer; `profile` scopes the file lookup to that profile's
+    /// section first. Empty environment variables count as unset.
+    func string(_ components: [String], profile: String?) throws -> (String, ValueSource)? {
+        let dotted = components.joined(separator: ".")
+        if let flagValue = overrides.valuesByKey[dotted] {
+            return (flagValue, .flag(overrides.flagName(for: dotted)))
+        }
+        let environmentResult = try environmentProvider.value(
+            forKey: AbsoluteConfigKey(["conn"] + components), type: .string)
+        if let content = environmentResult.value?.content, case .string(let text) = content, !text.isEmpty {
+            return (text, .environment(environmentResult.encodedKey))
+        }
+        guard let snapshot = file.snapshot else { return nil }
+        var candidates: [[String]] = [components]
+        if let profile { candidates.insert(["profiles", profile] + components, at: 0) }
+        for key in candidates {
+            if let content = try snapshot.value(forKey: AbsoluteConfigKey(key), type: .string).value?.content,
+                case .string(let text) = content
+            {
+                return (text, .file(path: file.path, line: file.document?.line(of: key)))
+            }
+        }
+        return nil
+    }
+}

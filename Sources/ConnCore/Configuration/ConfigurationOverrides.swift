@@ -1,0 +1,41 @@
+/// Values given on the command line. They win over everything else.
+///
+/// Kept as plain strings: the loader validates them with the same rules as values from the
+/// environment and the config file, so every source gets the same error messages.
+public struct ConfigurationOverrides: Sendable, Equatable {
+    public var server: String?
+    public var profile: String?
+    public var configFile: String?
+    public var format: String?
+    public var timeout: String?
+    public var color: String?
+    /// `--json` when the format came from that short form, for messages.
+    public var formatFlagName = "--format"
+
+    public init(
+        server: String? = nil, profile: String? = nil, configFile: String? = nil,
+        format: String? = nil, timeout: String? = nil, color: String? = nil
+    ) {
+        self.server = server
+        self.profile = profile
+        self.configFile = configFile
+        self.format = format
+        self.timeout = timeout
+        self.color = color
+    }
+
+    /// The flag that set a configuration key, for messages.
+    func flagName(for key: String) -> String {
+        key == "format" ? formatFlagName : "--" + key
+    }
+
+    var valuesByKey: [String: String] {
+        var values: [String: String] = [:]
+        values["server"] = server
+        values["profile"] = profile
+        values["format"] = format
+        values["timeout"] = timeout
+        values["color"] = color
+        return values
+    }
+}

@@ -1,0 +1,18 @@
+import Foundation
+
+/// Parses durations such as `10`, `2.5`, `500ms`, `5s`, `2m`, `1h` (a bare number is seconds).
+public enum DurationParser {
+    public static func parse(_ text: String) -> Duration? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let units: [(suffix: String, seconds: Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
+        var number = trimmed
+        var scale = 1.0
+        for unit in units where trimmed.hasSuffix(unit.suffix) {
+            number = String(trimmed.dropLast(unit.suffix.count))
+            scale = unit.seconds
+            break
+        }
+        guard let value = Double(number), value.isFinite, value >= 0 else { return nil }
+        return .milliseconds(Int64((value * scale * 1000).rounded()))
+    }
+}

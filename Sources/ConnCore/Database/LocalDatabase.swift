@@ -1,0 +1,65 @@
+import Foundation
+import GRDB
+
+/// The one SQLite database conn keeps (outbox, inbox cache, last clock offset…).
+///
+/// Opened for durability first: WAL, `synchronous=FULL` (a committed message survives power
+/// loss), a busy timeout so concurrent conn processes wait instead of failing with "database is
+/// locked", and IMMEDIATE write transactions (GRDB's default for a pool) so two writers never
+/// deadlock on a lock upgrade.
+public final class LocalDatabase: Sendable {
+    public let writer: DatabasePool
+    public let path: String
+
+    /// The migrations every database gets, before the modules' own.
+    public static let coreMigrations: [DatabaseMigration] = [
+        DatabaseMigration("core.v1.meta") { db in
+            try db.create(table: "meta") { table in
+                table.primaryKey("key", .text)
+                table.column("value", .text).notNull()
+                table.column("updatedAt", .datetime).notNull()
+            }
+        },
+    ]
+
+    public init(path: String, migrations: [DatabaseMigration]) throws {
+        self.path = path
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        // GRDB 7 opens DatabasePool write transactions as IMMEDIATE on its own.
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        do {
+            try ConnPaths.ensureDirectory((path as NSString).deletingLastPathComponent)
+            writer = try DatabasePool(path: path, configuration: configuration)
+            var migrator = DatabaseMigrator()
+            for migration in Self.coreMigrations + migrations {
+                migrator.registerMigration(migration.identifier, migrate: migration.migrate)
+            }
+            try migrator.migrate(writer)
+        } catch let error as ConnError {
+            throw error
+        } catch {
+            throw ConnError.unavailable(
+                "databaseUnavailable", "cannot open the local database \(path): \(error)",
+                hint: "Check the file's permissions and free disk space.")
+        }
+    }
+
+    /// Reads a value of the key-value `meta` table.
+    public func metaValue(_ key: String) throws -> String? {
+        try writer.read { db in
+            try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key])
+        }
+    }
+
+    /// Writes a value of the key-value `meta` table, durably.
+    public func setMetaValue(_ key: String, _ value: String) throws {
+        try writer.write { db in
+            try db.execute(
+                sql: "INSERT INTO meta(key, value, updatedAt) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, updatedAt = excluded.updatedAt",
+                arguments: [key, value, Date()])
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+/// The app's back end: a base URL plus named resources (seed 003's RemoteService).
+public struct BackEndEndpoint: Sendable, Equatable {
+    public var baseURL: URL
+    /// The configured path or absolute URL of each resource; missing ones use the default path.
+    public var resourcePaths: [BackEndResource: String]
+
+    public init(baseURL: URL, resourcePaths: [BackEndResource: String] = [:]) {
+        self.baseURL = baseURL
+        self.resourcePaths = resourcePaths
+    }
+
+    /// The full URL of a resource.
+    ///
+    /// An absolute URL is used as it is (so a profile can point at a bare endpoint, as seed 003's
+    /// inbox was); a path is appended to the base URL's own path, so a base of
+    /// `https://h/api` and a path of `/inbox` give `https://h/api/inbox`. The WebSocket resource
+    /// gets the `ws`/`wss` scheme.
+    public func url(for resource: BackEndResource) -> URL {
+        let configured = resourcePaths[resource] ?? resource.defaultPath
+        var url: URL
+        if let absolute = Self.absoluteURL(configured) {
+            url = absolute
+        } else {
+            var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)!
+            let basePath = components.path.hasSuffix("/") ? String(components.path.dropLast()) : components.path
+            let (path, query) = Self.splitQuery(configured.hasPrefix("/") ? configured : "/" + configured)
+            components.path = basePath + path
+            components.query = query
+            url = components.url!
+        }
+        if resource == .ws, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
+            if components.scheme == "http" { components.scheme = "ws" }
+            if components.scheme == "https" { components.scheme = "wss" }
+            url = components.url ?? url
+        }
+        return url
+    }
+
+    /// Parses and checks a server URL: http or https with a host. Returns nil when unusable.
+    public static func parseServerURL(_ text: String) -> URL? {
+        guard let url = absoluteURL(text), let scheme = url.scheme?.lowercased(),
+            scheme == "http" || scheme == "https"
+        else { return nil }
+        return url
+    }
+
+    static func absoluteURL(_ text: String) -> URL? {
+        guard let components = URLComponents(string: text), let scheme = components.scheme,
+            ["http", "https", "ws", "wss"].contains(scheme.lowercased()),
+            let host = components.host, !host.isEmpty
+        else { return nil }
+        return components.url
+    }
+
+    private static func splitQuery(_ path: String) -> (String, String?) {
+        guard let mark = path.firstIndex(of: "?") else { return (path, nil) }
+        return (String(path[..<mark]), String(path[path.index(after: mark)...]))
+    }
+}

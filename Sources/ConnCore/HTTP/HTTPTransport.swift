@@ -1,0 +1,128 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import NIOFoundationCompat
+import NIOHTTP1
+
+/// conn's HTTP client: AsyncHTTPClient with a deadline on every request, the bearer token when
+/// one is configured, and errors translated into `ConnError`s a person can act on.
+///
+/// A deadline is not optional: without one AsyncHTTPClient keeps retrying a refused connection
+/// (seen taking 90 s), so every request carries the configured timeout or its own.
+public final class HTTPTransport: Sendable {
+    private let client: HTTPClient
+    private let token: String?
+    private let defaultTimeout: Duration
+    private let logger: Logger
+
+    public init(timeout: Duration, token: String?, insecure: Bool, logger: Logger) {
+        var configuration = HTTPClient.Configuration()
+        if insecure {
+            configuration.tlsConfiguration = .makeClientConfiguration()
+            configuration.tlsConfiguration?.certificateVerification = .none
+        }
+        configuration.timeout = .init(connect: .nanoseconds(Int64(timeout.nanoseconds)), read: .nanoseconds(Int64(timeout.nanoseconds)))
+        configuration.decompression = .enabled(limit: .ratio(64))
+        self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        self.token = token
+        self.defaultTimeout = timeout
+        self.logger = logger
+    }
+
+    /// A transport set up from the resolved configuration.
+    public convenience init(configuration: ConnConfiguration, logger: Logger) {
+        self.init(timeout: configuration.timeout, token: configuration.token, insecure: configuration.insecure, logger: logger)
+    }
+
+    /// Runs `body` with a transport and shuts it down afterwards, whatever happens.
+    public static func with<Result: Sendable>(
+        configuration: ConnConfiguration, logger: Logger,
+        _ body: (HTTPTransport) async throws -> Result
+    ) async throws -> Result {
+        let transport = HTTPTransport(configuration: configuration, logger: logger)
+        do {
+            let result = try await body(transport)
+            try? await transport.shutdown()
+            return result
+        } catch {
+            try? await transport.shutdown()
+            throw error
+        }
+    }
+
+    public func shutdown() async throws {
+        try await client.shutdown()
+    }
+
+    public func send(_ exchange: HTTPExchangeRequest) async throws -> HTTPExchangeResponse {
+        var request = HTTPClientRequest(url: exchange.url.absoluteString)
+        request.method = exchange.method
+        for (name, value) in exchange.headers { request.headers.add(name: name, value: value) }
+        if let token, request.headers["Authorization"].isEmpty {
+            request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        }
+        request.headers.add(name: "User-Agent", value: "conn/\(ConnVersion.current)")
+        if let body = exchange.body { request.body = .bytes(ByteBuffer(bytes: body)) }
+
+        let timeout = exchange.timeout ?? defaultTimeout
+        logger.debug("\(exchange.method.rawValue) \(exchange.url.absoluteString)", metadata: [
+            "timeout": "\(timeout)", "authorization": token == nil ? "none" : "<redacted>",
+        ])
+        let clock = ContinuousClock()
+        let start = clock.now
+        do {
+            let response = try await client.execute(request, timeout: .nanoseconds(Int64(timeout.nanoseconds)), logger: logger)
+            let body = try await response.body.collect(upTo: exchange.maxResponseBytes)
+            let elapsed = start.duration(to: clock.now)
+            logger.debug("\(response.status.code) from \(exchange.url.absoluteString) in \(elapsed)")
+            return HTTPExchangeResponse(
+                status: Int(response.status.code),
+                headers: response.headers.map { ($0.name, $0.value) },
+                body: Data(buffer: body), elapsed: elapsed)
+        } catch is NIOTooManyBytesError {
+            throw ConnError.dataError(
+                "responseTooLarge",
+                "the answer from \(exchange.url.absoluteString) is larger than \(exchange.maxResponseBytes) bytes")
+        } catch {
+            throw Self.describe(error, url: exchange.url, timeout: timeout)
+        }
+    }
+
+    /// Turns a client error into what a person needs to know: which URL, what happened.
+    static func describe(_ error: any Error, url: URL, timeout: Duration) -> ConnError {
+        let target = url.absoluteString
+        if let clientError = error as? HTTPClientError {
+            switch clientError {
+            case .deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout:
+                return .temporary("timeout", "\(target) did not answer within \(timeout)", hint: "Raise --timeout, or check that the server is up.")
+            case .remoteConnectionClosed:
+                return .temporary("connectionClosed", "\(target) closed the connection before answering")
+            default:
+                break
+            }
+        }
+        let text = String(describing: error)
+        if text.localizedCaseInsensitiveContains("refused") {
+            return .unavailable("refused", "\(target) refused the connection: the host is up, but nothing listens on that port")
+        }
+        if text.contains("NXDOMAIN") || text.localizedCaseInsensitiveContains("resolve") || text.contains("lookup") {
+            return .unavailable("nxdomain", "\(target): the name \(url.host ?? "") does not resolve")
+        }
+        if text.localizedCaseInsensitiveContains("ssl") || text.localizedCaseInsensitiveContains("tls")
+            || text.localizedCaseInsensitiveContains("certificate")
+        {
+            return .unavailable("tlsError", "\(target): TLS handshake failed (\(text))", hint: "For a test server with a self-signed certificate, use --insecure.")
+        }
+        return .unavailable("unreachable", "cannot reach \(target): \(text)")
+    }
+}
+
+extension Duration {
+    /// Whole nanoseconds (saturating).
+    public var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        let (product, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        return overflow ? .max : product + attoseconds / 1_000_000_000
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+/// The state of the live link to the back end (seed 002).
+///
+/// The offset is back-end time minus device time, in milliseconds: positive when the back end's
+/// clock is ahead of the device's.
+public enum ConnectionState: Sendable, Equatable, Codable, CustomStringConvertible {
+    /// The link is up; the offset is known.
+    case connected(backEndTimeOffsetMS: Int)
+    /// The link is down. The offset is the last known one (nil if the link was never up);
+    /// `isInitializing` is true while a connection attempt runs after the link was enabled.
+    case disconnected(backEndTimeOffsetMS: Int?, isInitializing: Bool)
+
+    /// The offset in milliseconds of the back end relative to the device, if known.
+    public var backEndTimeOffsetMS: Int? {
+        switch self {
+        case .connected(let offset): offset
+        case .disconnected(let offset, _): offset
+        }
+    }
+
+    public var isConnected: Bool {
+        if case .connected = self { return true }
+        return false
+    }
+
+    public var isInitializing: Bool {
+        if case .disconnected(_, let initializing) = self { return initializing }
+        return false
+    }
+
+    /// Converts a back-end date to a device date by subtracting the offset; nil when no offset
+    /// is known.
+    public func deviceDate(for backEndDate: Date) -> Date? {
+        guard let offset = backEndTimeOffsetMS else { return nil }
+        return backEndDate.addingTimeInterval(-Double(offset) / 1000)
+    }
+
+    /// Converts a back-end timestamp (milliseconds since the Unix epoch) to a device date.
+    public func deviceDate(forBackEndMilliseconds milliseconds: Int64) -> Date? {
+        deviceDate(for: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+    }
+
+    public var description: String {
+        switch self {
+        case .connected(let offset):
+            "connected (back-end clock \(Self.describe(offset: offset)))"
+        case .disconnected(let offset, let initializing):
+            (initializing ? "disconnected, connecting" : "disconnected")
+                + (offset.map { " (last back-end clock \(Self.describe(offset: $0)))" } ?? " (back-end clock offset unknown)")
+        }
+    }
+
+    private static func describe(offset: Int) -> String {
+        if offset == 0 { return "in step with this device" }
+        return offset > 0 ? "\(offset) ms ahead" : "\(-offset) ms behind"
+    }
+
+    // A flat JSON form that scripts can read with one lookup:
+    // {"status":"connected","backEndTimeOffsetMS":12}
+    // {"status":"disconnected","backEndTimeOffsetMS":null,"isInitializing":true}
+    private enum CodingKeys: String, CodingKey {
+        case status, backEndTimeOffsetMS, isInitializing
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let status = try container.decode(String.self, forKey: .status)
+        switch status {
+        case "connected":
+            self = .connected(backEndTimeOffsetMS: try container.decode(Int.self, forKey: .backEndTimeOffsetMS))
+        case "disconnected":
+            self = .disconnected(
+                backEndTimeOffsetMS: try container.decodeIfPresent(Int.self, forKey: .backEndTimeOffsetMS),
+                isInitializing: try container.decode(Bool.self, forKey: .isInitializing))
+        default:
+            throw DecodingError.dataCorruptedError(
+                forKey: .status, in: container,
+                debugDescription: "expected \"connected\" or \"disconnected\", found \"\(status)\"")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .connected(let offset):
+            try container.encode("connected", forKey: .status)
+            try container.encode(offset, forKey: .backEndTimeOffsetMS)
+        case .disconnected(let offset, let initializing):
+            try container.encode("disconnected", forKey: .status)
+            try container.encode(offset, forKey: .backEndTimeOffsetMS)  // explicit null when unknown
+            try container.encode(initializing, forKey: .isInitializing)
+        }
+    }
+}

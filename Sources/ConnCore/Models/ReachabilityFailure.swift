@@ -1,0 +1,30 @@
+/// The first layer at which reaching a target failed.
+public enum ReachabilityFailure: String, Sendable, Codable, CaseIterable {
+    /// The name does not resolve.
+    case nxdomain
+    /// There is no route to the address.
+    case noRoute
+    /// The host answered with a reset: it is up, but nothing listens on that port.
+    case refused
+    /// Nothing answered within the deadline.
+    case timeout
+    /// The TLS handshake failed (certificate, protocol).
+    case tlsError
+    /// The server answered with an unexpected HTTP status.
+    case httpStatus
+    /// The server answered, but not with what was expected (a captive portal, another service).
+    case unexpectedBody
+
+    /// A sentence that explains the verdict to a person.
+    public var explanation: String {
+        switch self {
+        case .nxdomain: "the name does not resolve"
+        case .noRoute: "there is no route to the host"
+        case .refused: "the host is up, but nothing is listening on that port"
+        case .timeout: "nothing answered in time"
+        case .tlsError: "the TLS handshake failed"
+        case .httpStatus: "the server answered with an unexpected HTTP status"
+        case .unexpectedBody: "the server answered, but not with the expected content"
+        }
+    }
+}

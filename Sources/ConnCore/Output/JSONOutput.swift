@@ -1,0 +1,62 @@
+import Foundation
+
+/// The JSON conventions of conn's output: camelCase keys as declared, sorted for stable diffs,
+/// ISO-8601 UTC timestamps with milliseconds, and a `schemaVersion` on every top-level object.
+public enum JSONOutput {
+    /// Bumped only when a key is removed or changes meaning; adding keys does not bump it.
+    public static let schemaVersion = 1
+
+    public static func encoder(pretty: Bool = false) -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(timestamp(date))
+        }
+        return encoder
+    }
+
+    /// `2026-11-22T20:01:02.345Z`
+    public static func timestamp(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt))
+    }
+
+    /// Encodes `payload` with `schemaVersion` added at its top level, as one line of text.
+    public static func encode<Payload: Encodable>(_ payload: Payload, pretty: Bool = false) throws -> String {
+        let data = try encoder(pretty: pretty).encode(Versioned(payload: payload))
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// Adds `schemaVersion` beside the payload's own keys (not nested), so scripts read one object.
+struct Versioned<Payload: Encodable>: Encodable {
+    let payload: Payload
+
+    private enum CodingKeys: String, CodingKey { case schemaVersion }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(JSONOutput.schemaVersion, forKey: .schemaVersion)
+        try payload.encode(to: encoder)
+    }
+}
+
+/// The JSON form of an error, printed on stderr in JSON mode:
+/// `{"error":{"code":…,"message":…,"hint":…,"exitCode":…},"schemaVersion":1}`.
+public struct ErrorPayload: Encodable, Sendable {
+    public struct Body: Encodable, Sendable {
+        public var code: String
+        public var message: String
+        public var hint: String?
+        public var exitCode: Int32
+    }
+    public var error: Body
+
+    public init(_ error: ConnError) {
+        self.error = Body(code: error.code, message: error.message, hint: error.hint, exitCode: error.exitStatus.rawValue)
+    }
+
+    public init(code: String, message: String, exitCode: Int32) {
+        self.error = Body(code: code, message: message, hint: nil, exitCode: exitCode)
+    }
+}

@@ -1,0 +1,30 @@
+import ConnCore
+
+/// The environment a plugin runs with: the caller's, plus conn's resolved configuration in
+/// `CONN_*` variables so a plugin talks to the same server with the same settings. The token
+/// travels only in `CONN_TOKEN`, never inside another value.
+public enum PluginEnvironment {
+    public static func make(
+        base: [String: String], configuration: ConnConfiguration, verbosity: String, connExecutable: String?
+    ) -> [String: String] {
+        var environment = base
+        environment["CONN_PROFILE"] = configuration.profile
+        environment["CONN_FORMAT"] = configuration.format.rawValue
+        environment["CONN_COLOR"] = configuration.color.rawValue
+        environment["CONN_TIMEOUT"] = String(configuration.timeoutSeconds)
+        environment["CONN_CONFIG"] = configuration.configFileExists ? configuration.configFile : nil
+        environment["CONN_VERBOSITY"] = verbosity
+        environment["CONN_INSECURE"] = configuration.insecure ? "true" : nil
+        if let backEnd = configuration.backEnd {
+            environment["CONN_SERVER"] = backEnd.baseURL.absoluteString
+            for resource in BackEndResource.allCases {
+                let variable = ConfigKeys.environmentVariable(for: ["resources", resource.rawValue])
+                environment[variable] = backEnd.url(for: resource).absoluteString
+            }
+        }
+        environment["CONN_TOKEN"] = configuration.token
+        environment["CONN_EMAIL"] = configuration.email
+        if let connExecutable { environment["CONN_EXECUTABLE"] = connExecutable }
+        return environment
+    }
+}

@@ -1,0 +1,65 @@
+import ConnCommandKit
+import ConnCore
+import Foundation
+
+/// Replaces the conn process with the plugin (execve), as kubectl does: the plugin gets the
+/// terminal, the signals and the exit code directly, with nothing in between.
+public enum PluginLauncher {
+    /// Resolves the configuration (with the options given before the plugin's name), then execs.
+    /// Returns only on failure, with the exit status to use; the error has been printed.
+    public static func run(
+        _ invocation: PluginInvocation, environment: [String: String], sink: any OutputSink, terminal: TerminalFacts
+    ) -> ExitStatus {
+        let global: GlobalOptions
+        do {
+            global = try GlobalOptions.parse(invocation.leadingOptions)
+        } catch {
+            sink.write("conn: error: \(GlobalOptions.message(for: error))\n", to: .standardError)
+            return .usage
+        }
+        let configuration: ConnConfiguration
+        do {
+            configuration = try ConfigurationLoader(environment: environment).load(global.overrides)
+        } catch {
+            let printer = Printer(sink: sink, format: global.json ? .json : .text, verbosity: global.verbosity,
+                                  color: global.color ?? .auto, terminal: terminal, environment: environment)
+            let connError = (error as? ConnError) ?? .internalError("\(error)")
+            printer.error(connError)
+            return connError.exitStatus
+        }
+        let verbosity = global.verbose ? "verbose" : global.quiet ? "quiet" : "normal"
+        let pluginEnvironment = PluginEnvironment.make(
+            base: environment, configuration: configuration, verbosity: verbosity,
+            connExecutable: Self.currentExecutable())
+
+        let argv = ["conn-" + invocation.name] + invocation.arguments
+        let envp = pluginEnvironment.map { "\($0.key)=\($0.value)" }
+        let failure = withCStrings(argv) { argvPointers in
+            withCStrings(envp) { envpPointers in
+                execve(invocation.path, argvPointers, envpPointers)
+                return errno
+            }
+        }
+        let printer = Printer(sink: sink, format: configuration.format, verbosity: global.verbosity,
+                              color: configuration.color, terminal: terminal, environment: environment)
+        let reason = String(cString: strerror(failure))
+        printer.error(ConnError(
+            code: "pluginFailed", message: "cannot run plugin \(invocation.path): \(reason)",
+            hint: failure == ENOEXEC ? "A script needs a #! line naming its interpreter." : nil,
+            exitStatus: failure == EACCES ? .permission : .unavailable))
+        return failure == EACCES ? .permission : .unavailable
+    }
+
+    static func currentExecutable() -> String? {
+        try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+    }
+
+    /// Calls `body` with a NULL-terminated C array of `strings`, freed afterwards.
+    private static func withCStrings<Result>(
+        _ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> Result
+    ) -> Result {
+        let pointers = strings.map { strdup($0) } + [nil]
+        defer { pointers.forEach { free($0) } }
+        return body(pointers)
+    }
+}

@@ -1,0 +1,62 @@
+import ConnCore
+import Foundation
+
+/// An executable `conn-NAME` found on disk.
+public struct ExternalPlugin: Sendable, Equatable, Codable {
+    /// The command name: `conn-foo-bar` runs as `conn foo bar`.
+    public var name: String
+    public var path: String
+    /// True when an earlier directory already has a plugin of that name (that one runs).
+    public var shadowed: Bool
+}
+
+/// Finds `conn-NAME` executables: first in conn's own plugin directory
+/// (`$XDG_DATA_HOME/conn/plugins`), then along PATH, the first match winning as a shell's would.
+public struct PluginLocator: Sendable {
+    public let directories: [String]
+
+    public init(environment: [String: String]) {
+        let paths = ConnPaths(environment: environment)
+        let pathEntries = (environment["PATH"] ?? "").split(separator: ":").map(String.init).filter { !$0.isEmpty }
+        directories = [paths.pluginDirectory] + pathEntries
+    }
+
+    /// The path of the executable that `conn-<name>` would run, if any.
+    public func find(_ name: String) -> String? {
+        guard Self.isValidName(name) else { return nil }
+        for directory in directories {
+            let candidate = directory + "/conn-" + name
+            if Self.isExecutableFile(candidate) { return candidate }
+        }
+        return nil
+    }
+
+    /// Every plugin in every directory, in search order, with later duplicates marked shadowed.
+    public func all() -> [ExternalPlugin] {
+        var seen: Set<String> = []
+        var plugins: [ExternalPlugin] = []
+        for directory in directories {
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+            for entry in entries.sorted() where entry.hasPrefix("conn-") {
+                let name = String(entry.dropFirst("conn-".count))
+                let path = directory + "/" + entry
+                guard Self.isValidName(name), Self.isExecutableFile(path) else { continue }
+                plugins.append(ExternalPlugin(name: name, path: path, shadowed: seen.contains(name)))
+                seen.insert(name)
+            }
+        }
+        return plugins
+    }
+
+    /// Plugin names are words joined by dashes; nothing that could climb out of a directory.
+    static func isValidName(_ name: String) -> Bool {
+        !name.isEmpty && !name.hasPrefix("-") && !name.hasPrefix(".")
+            && name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }
+    }
+
+    static func isExecutableFile(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
+            && access(path, X_OK) == 0
+    }
+}

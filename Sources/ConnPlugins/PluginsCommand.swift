@@ -1,0 +1,75 @@
+import ArgumentParser
+import ConnCommandKit
+import ConnCore
+import Synchronization
+
+/// `conn plugins`: the commands conn has, built in and external.
+public struct PluginsCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "plugins",
+        abstract: "List built-in commands and external conn-NAME plugins.",
+        discussion: """
+            An executable named conn-NAME in $XDG_DATA_HOME/conn/plugins or on PATH runs as \
+            `conn NAME`; conn-a-b runs as `conn a b` (the longest match wins). Built-in commands \
+            always win. The plugin receives conn's resolved configuration in CONN_SERVER, \
+            CONN_PROFILE, CONN_FORMAT, CONN_TIMEOUT, CONN_COLOR, CONN_RESOURCES_<NAME> and, if one \
+            is set, the token in CONN_TOKEN; its exit code is conn's.
+            """,
+        subcommands: [PluginsListCommand.self])
+
+    public init() {}
+
+    /// The names of the built-in commands, set once by the executable at start-up.
+    public static var builtInNames: [String] {
+        get { builtIns.withLock { $0 } }
+        set { builtIns.withLock { $0 = newValue } }
+    }
+    private static let builtIns = Mutex<[String]>([])
+}
+
+public struct PluginsListCommand: ConnCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List built-in commands and the external plugins found, with their paths.")
+
+    @OptionGroup public var global: GlobalOptions
+
+    public init() {}
+
+    public func run(in context: CommandContext) async throws {
+        let external = PluginLocator(environment: context.environment).all()
+        let builtIns = Set(PluginsCommand.builtInNames)
+        let report = PluginsReport(
+            plugins: PluginsCommand.builtInNames.sorted().map { PluginsReport.Entry(name: $0, kind: "builtIn", path: nil, active: true, note: nil) }
+                + external.map { plugin in
+                    let hiddenByBuiltIn = builtIns.contains(plugin.name.split(separator: "-").first.map(String.init) ?? plugin.name)
+                    return PluginsReport.Entry(
+                        name: plugin.name, kind: "external", path: plugin.path,
+                        active: !plugin.shadowed && !hiddenByBuiltIn,
+                        note: hiddenByBuiltIn ? "hidden by the built-in command" : plugin.shadowed ? "shadowed by an earlier plugin of the same name" : nil)
+                })
+        try context.printer.emit(report)
+    }
+}
+
+struct PluginsReport: Encodable, TextRenderable {
+    struct Entry: Encodable {
+        let name: String
+        /// `builtIn` or `external`.
+        let kind: String
+        let path: String?
+        /// False when another command of that name runs instead.
+        let active: Bool
+        let note: String?
+    }
+    let plugins: [Entry]
+
+    func renderText(style: TextStyle) -> String {
+        let width = plugins.map(\.name.count).max() ?? 0
+        return plugins.map { entry in
+            let name = entry.name.padding(toLength: width, withPad: " ", startingAt: 0)
+            let location = entry.path ?? "(built in)"
+            let note = entry.note.map { "  " + style.dim("(\($0))") } ?? ""
+            return "\(entry.active ? style.bold(name) : style.dim(name))  \(location)\(note)"
+        }.joined(separator: "\n") + "\n"
+    }
+}

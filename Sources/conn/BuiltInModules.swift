@@ -1,0 +1,16 @@
+import ArgumentParser
+import ConnConfigCommands
+import ConnPlugins
+
+/// The one list of built-in capability modules: each module contributes its top-level command.
+/// A new capability adds its module to Package.swift and one line here.
+enum BuiltInModules {
+    static let commands: [any ParsableCommand.Type] = [
+        ConfigCommand.self,
+        PluginsCommand.self,
+    ]
+
+    static var commandNames: [String] {
+        commands.map { $0.configuration.commandName ?? "\($0)".lowercased() }
+    }
+}

@@ -1,0 +1,24 @@
+import ArgumentParser
+import ConnCore
+
+/// `conn`: the root of the command tree. It has no work of its own; without a subcommand it
+/// prints its help.
+struct ConnRoot: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "conn",
+        abstract: "A connectivity toolkit for apps that depend on a back end.",
+        discussion: """
+            Global options (--server, --profile, --config, --format/--json, --timeout, --color, \
+            -v, -q) go after the command's name: `conn config show --json`.
+
+            Exit codes (sysexits): 0 ok; 64 usage error; 65 bad data; 69 unavailable \
+            (unreachable, refused); 70 internal error; 75 temporary failure (timeout, try again); \
+            77 permission or authentication refused; 78 configuration error. With --format json \
+            an error is one JSON object on stderr: {"error":{"code","message","hint","exitCode"}}.
+
+            An executable conn-NAME on PATH or in $XDG_DATA_HOME/conn/plugins runs as `conn NAME` \
+            (see `conn plugins list`).
+            """,
+        version: ConnVersion.current,
+        subcommands: BuiltInModules.commands)
+}

@@ -1,0 +1,72 @@
+import ArgumentParser
+import ConnCommandKit
+import ConnCore
+import ConnPlugins
+import Foundation
+
+/// Runs the command line: an external plugin if it names one, else the built-in command tree.
+enum EntryPoint {
+    static func main(arguments: [String], environment: [String: String]) async -> Never {
+        PluginsCommand.builtInNames = BuiltInModules.commandNames
+        let sink = StandardOutputSink()
+        let terminal = TerminalFacts.current(environment: environment)
+        let dispatcher = PluginDispatcher(
+            builtInNames: Set(BuiltInModules.commandNames), locator: PluginLocator(environment: environment))
+        if let invocation = dispatcher.resolve(arguments) {
+            exit(PluginLauncher.run(invocation, environment: environment, sink: sink, terminal: terminal).rawValue)
+        }
+        do {
+            var command = try ConnRoot.parseAsRoot(arguments)
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+            exit(0)
+        } catch {
+            exit(report(error, arguments: arguments, environment: environment, sink: sink))
+        }
+    }
+
+    /// Prints a parse or usage error by the output contract and returns the exit code.
+    /// Help and version requests print as ArgumentParser prints them.
+    static func report(_ error: any Error, arguments: [String], environment: [String: String], sink: any OutputSink) -> Int32 {
+        let code = ConnRoot.exitCode(for: error)
+        if error is ExitCode || code == .success {
+            ConnRoot.exit(withError: error)  // help, version, or a command that already reported
+        }
+        var message = ConnRoot.message(for: error)
+        if let suggestion = suggestion(for: arguments) { message += "\n" + suggestion }
+        if wantsJSON(arguments: arguments, environment: environment) {
+            let payload = ErrorPayload(code: "usage", message: message, exitCode: code.rawValue)
+            sink.write(((try? JSONOutput.encode(payload)) ?? "") + "\n", to: .standardError)
+        } else {
+            sink.write("conn: error: \(message)\n", to: .standardError)
+            if code.rawValue == ExitStatus.usage.rawValue {
+                sink.write("conn: see `conn --help`.\n", to: .standardError)
+            }
+        }
+        return code.rawValue
+    }
+
+    /// "Did you mean …?" for a first word that is neither a built-in command nor a plugin.
+    static func suggestion(for arguments: [String]) -> String? {
+        guard let word = arguments.first(where: { !$0.hasPrefix("-") }),
+            !BuiltInModules.commandNames.contains(word), word != "help"
+        else { return nil }
+        let plugins = PluginLocator(environment: ProcessInfo.processInfo.environment).all().map(\.name)
+        let candidates = BuiltInModules.commandNames + plugins
+        if let closest = Suggestions.closest(to: word, among: candidates) {
+            return "Did you mean '\(closest)'? ('\(word)' is not a conn command, and no conn-\(word) plugin was found.)"
+        }
+        return "'\(word)' is not a conn command, and no conn-\(word) plugin was found on PATH."
+    }
+
+    static func wantsJSON(arguments: [String], environment: [String: String]) -> Bool {
+        if arguments.contains("--json") || arguments.contains("--format=json") { return true }
+        if let index = arguments.firstIndex(of: "--format"), index + 1 < arguments.count, arguments[index + 1] == "json" {
+            return true
+        }
+        return environment["CONN_FORMAT"] == "json"
+    }
+}
