@@ -74,23 +74,31 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
+        // Helpers shared by the test targets: temporary homes, running the built binaries.
+        .target(
+            name: "ConnTestSupport",
+            dependencies: [.product(name: "Subprocess", package: "swift-subprocess")],
+            path: "Tests/ConnTestSupport",
+            swiftSettings: strictSwift
+        ),
         .testTarget(
             name: "ConnCoreTests",
-            dependencies: ["ConnCore"],
+            dependencies: [
+                "ConnCore", "ConnTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSwift
         ),
         .testTarget(
             name: "ConnCommandKitTests",
-            dependencies: ["ConnCore", "ConnCommandKit", "ConnConfigCommands", "ConnPlugins", "conn"],
+            dependencies: ["ConnCore", "ConnCommandKit", "ConnConfigCommands", "ConnPlugins", "ConnTestSupport"],
             swiftSettings: strictSwift
         ),
         // Drives the real `conn` binary as a user would (processes, files, PATH, exit codes).
         .testTarget(
             name: "ConnIntegrationTests",
-            dependencies: [
-                "conn",
-                .product(name: "Subprocess", package: "swift-subprocess"),
-            ],
+            dependencies: ["conn", "ConnTestSupport"],
             swiftSettings: strictSwift
         ),
     ]

@@ -15,7 +15,7 @@ struct ConfigFileDocument {
             node = try Yams.compose(yaml: text)
         } catch let error as YamlError {
             throw ConnError.configuration(
-                "\(path): \(Self.describe(error))",
+                "\(path):\(Self.describe(error))",
                 hint: "Fix the YAML syntax at that line; `conn config show` checks the file.")
         }
         guard let node else {
@@ -127,7 +127,7 @@ struct ConfigFileDocument {
             .composer(_, let problem, let mark, _):
             return "\(mark.line):\(mark.column): malformed YAML: \(problem)"
         default:
-            return "malformed YAML: \(error)"
+            return " malformed YAML: \(error)"
         }
     }
 }

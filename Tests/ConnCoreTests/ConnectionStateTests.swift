@@ -1,0 +1,93 @@
+import ConnCore
+import Foundation
+import Testing
+
+@Suite("ConnectionState (seed 002)")
+struct ConnectionStateTests {
+    static let states: [ConnectionState] = [
+        .connected(backEndTimeOffsetMS: 1234),
+        .connected(backEndTimeOffsetMS: -250),
+        .disconnected(backEndTimeOffsetMS: nil, isInitializing: true),
+        .disconnected(backEndTimeOffsetMS: nil, isInitializing: false),
+        .disconnected(backEndTimeOffsetMS: 86_400_000, isInitializing: false),
+    ]
+
+    @Test("JSON round trip keeps every case equal", arguments: states)
+    func roundTrip(_ state: ConnectionState) throws {
+        let data = try JSONEncoder().encode(state)
+        #expect(try JSONDecoder().decode(ConnectionState.self, from: data) == state)
+    }
+
+    @Test func jsonShapeIsFlatWithExplicitNull() throws {
+        let json = try JSONOutput.encode(ConnectionState.disconnected(backEndTimeOffsetMS: nil, isInitializing: true))
+        #expect(json == #"{"backEndTimeOffsetMS":null,"isInitializing":true,"schemaVersion":1,"status":"disconnected"}"#)
+        let connected = try JSONOutput.encode(ConnectionState.connected(backEndTimeOffsetMS: 12))
+        #expect(connected == #"{"backEndTimeOffsetMS":12,"schemaVersion":1,"status":"connected"}"#)
+    }
+
+    @Test func unknownStatusIsRejected() {
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(ConnectionState.self, from: Data(#"{"status":"maybe"}"#.utf8))
+        }
+    }
+
+    @Test func offsetIsBackEndMinusDevice() {
+        #expect(ConnectionState.connected(backEndTimeOffsetMS: 5).backEndTimeOffsetMS == 5)
+        #expect(ConnectionState.disconnected(backEndTimeOffsetMS: 7, isInitializing: false).backEndTimeOffsetMS == 7)
+        #expect(ConnectionState.disconnected(backEndTimeOffsetMS: nil, isInitializing: true).backEndTimeOffsetMS == nil)
+    }
+
+    @Test("deviceDate subtracts the offset: a back end 1.5 s ahead reports dates 1.5 s late")
+    func deviceDateSubtractsOffset() throws {
+        let backEndDate = Date(timeIntervalSince1970: 1_700_000_000)
+        let state = ConnectionState.connected(backEndTimeOffsetMS: 1500)
+        #expect(try #require(state.deviceDate(for: backEndDate)).timeIntervalSince1970 == 1_699_999_998.5)
+        #expect(try #require(state.deviceDate(forBackEndMilliseconds: 1_700_000_000_000)).timeIntervalSince1970 == 1_699_999_998.5)
+        let behind = ConnectionState.disconnected(backEndTimeOffsetMS: -250, isInitializing: false)
+        #expect(try #require(behind.deviceDate(for: backEndDate)).timeIntervalSince1970 == 1_700_000_000.25)
+    }
+
+    @Test func deviceDateIsNilWithoutOffset() {
+        let state = ConnectionState.disconnected(backEndTimeOffsetMS: nil, isInitializing: false)
+        #expect(state.deviceDate(for: Date()) == nil)
+        #expect(state.deviceDate(forBackEndMilliseconds: 0) == nil)
+    }
+
+    @Test func descriptionSaysWhichWayTheClockIs() {
+        #expect(ConnectionState.connected(backEndTimeOffsetMS: 40).description == "connected (back-end clock 40 ms ahead)")
+        #expect(ConnectionState.connected(backEndTimeOffsetMS: -40).description == "connected (back-end clock 40 ms behind)")
+        #expect(ConnectionState.disconnected(backEndTimeOffsetMS: nil, isInitializing: true).description
+            == "disconnected, connecting (back-end clock offset unknown)")
+        #expect(ConnectionState.disconnected(backEndTimeOffsetMS: 0, isInitializing: false).description
+            == "disconnected (last back-end clock in step with this device)")
+    }
+}
+
+@Suite("Network status and connectivity models")
+struct StatusModelTests {
+    @Test func statusFollowsConnectivityAndServer() {
+        #expect(NetworkStatus(connectivity: .online, serverReachable: true) == .online)
+        #expect(NetworkStatus(connectivity: .offline(.noCarrier), serverReachable: false) == .offline)
+        #expect(NetworkStatus(connectivity: .online, serverReachable: false) == .serverUnreachable)
+        #expect(NetworkStatus(connectivity: .portal(url: nil), serverReachable: false) == .serverUnreachable)
+    }
+
+    @Test func eachOfflineStateHasItsOwnBanner() {
+        #expect(NetworkStatus.online.banner == nil)
+        let banners = [NetworkStatus.offline, .serverUnreachable].compactMap(\.banner)
+        #expect(Set(banners).count == 2)
+        #expect(Set(NetworkStatus.allCases.map(\.details)).count == 3)
+    }
+
+    @Test(arguments: [
+        DeviceConnectivity.online, .offline(.noRoute), .limited, .portal(url: "http://portal.example/login"), .dnsBroken,
+    ])
+    func connectivityRoundTrips(_ value: DeviceConnectivity) throws {
+        let data = try JSONEncoder().encode(value)
+        #expect(try JSONDecoder().decode(DeviceConnectivity.self, from: data) == value)
+    }
+
+    @Test func onlyCellularIsExpensive() {
+        #expect(InterfaceKind.allCases.filter(\.isExpensive) == [.wwan])
+    }
+}

@@ -1,0 +1,86 @@
+import ConnCore
+import ConnTestSupport
+import Foundation
+import GRDB
+import Logging
+import Testing
+
+@Suite("Local database")
+struct LocalDatabaseTests {
+    @Test("opens durable: WAL, synchronous=FULL, busy timeout; migrations run once")
+    func opensDurably() throws {
+        let home = try TemporaryDirectory()
+        let path = home.path + "/data/conn/conn.sqlite"
+        let moduleMigration = DatabaseMigration("test.v1.things") { db in
+            try db.create(table: "thing") { $0.column("name", .text) }
+        }
+        let database = try LocalDatabase(path: path, migrations: [moduleMigration])
+        let (journalMode, synchronous, tables) = try database.writer.read { db in
+            (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA synchronous"),
+             try ["meta", "thing"].filter { try db.tableExists($0) })
+        }
+        #expect(journalMode == "wal")
+        #expect(synchronous == 2)  // FULL
+        #expect(tables == ["meta", "thing"])
+        try database.setMetaValue("lastOffset", "12")
+        try database.setMetaValue("lastOffset", "13")
+        // Reopening runs no migration twice and keeps the data.
+        let reopened = try LocalDatabase(path: path, migrations: [moduleMigration])
+        #expect(try reopened.metaValue("lastOffset") == "13")
+        #expect(try reopened.metaValue("missing") == nil)
+        // A process that knows only the core migrations still opens a database other modules touched.
+        #expect(try LocalDatabase(path: path, migrations: []).metaValue("lastOffset") == "13")
+    }
+
+    @Test func unusablePathIsAClearError() throws {
+        let home = try TemporaryDirectory()
+        try home.write("file", "not a directory")
+        let error = try #require(throws: ConnError.self) { try LocalDatabase(path: home.path + "/file/conn.sqlite", migrations: []) }
+        #expect(error.exitStatus == .unavailable)
+    }
+}
+
+@Suite("HTTP transport on loopback")
+struct HTTPTransportTests {
+    let logger = Logger(label: "test")
+
+    /// A TCP port on loopback with nothing listening (bound then closed).
+    static func closedPort() throws -> Int {
+        let listener = try LoopbackListener()
+        let port = listener.port
+        listener.close()
+        return port
+    }
+
+    @Test("a refused connection fails fast, not at the deadline, and says the host is up")
+    func refusedIsFast() async throws {
+        let port = try Self.closedPort()
+        let transport = HTTPTransport(timeout: .seconds(20), token: nil, insecure: false, logger: logger)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let error = await #expect(throws: ConnError.self) {
+            try await transport.send(HTTPExchangeRequest(url: URL(string: "http://127.0.0.1:\(port)/health")!))
+        }
+        try await transport.shutdown()
+        #expect(error?.code == "refused")
+        #expect(error?.exitStatus == .unavailable)
+        #expect(start.duration(to: clock.now) < .seconds(15))
+    }
+
+    @Test("a server that accepts but never answers hits the deadline")
+    func silentServerTimesOut() async throws {
+        let listener = try LoopbackListener()  // listens; the kernel accepts, nobody answers
+        defer { listener.close() }
+        let transport = HTTPTransport(timeout: .milliseconds(300), token: nil, insecure: false, logger: logger)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let error = await #expect(throws: ConnError.self) {
+            try await transport.send(HTTPExchangeRequest(url: URL(string: "http://127.0.0.1:\(listener.port)/")!))
+        }
+        try await transport.shutdown()
+        let elapsed = start.duration(to: clock.now)
+        #expect(error?.code == "timeout")
+        #expect(error?.exitStatus == .temporaryFailure)
+        #expect(elapsed >= .milliseconds(250) && elapsed < .seconds(5), "took \(elapsed)")
+    }
+}

@@ -1,0 +1,147 @@
+import ConnTestSupport
+import Foundation
+import Testing
+
+/// The `conn` binary as a user and a script see it: processes, PATH, files, exit codes.
+@Suite("conn on the command line")
+struct CommandLineTests {
+    func conn(_ arguments: [String], home: TemporaryDirectory, env: [String: String] = [:]) async throws -> ProcessOutcome {
+        try await ConnProcess.run(ConnProcess.connPath, arguments, environment: home.environment.merging(env) { $1 })
+    }
+
+    @Test func helpShowsTheCommandTreeAndExitCodes() async throws {
+        let home = try TemporaryDirectory()
+        let result = try await conn(["--help"], home: home)
+        #expect(result.exitCode == 0)
+        for word in ["config", "plugins", "Exit codes", "78 configuration error"] {
+            #expect(result.standardOutput.contains(word), "help lacks \(word)")
+        }
+        let version = try await conn(["--version"], home: home)
+        #expect(version.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3)
+    }
+
+    @Test func configShowJSONIsValidJSONOnStdout() async throws {
+        let home = try TemporaryDirectory()
+        let result = try await conn(["config", "show", "--format", "json"], home: home, env: ["CONN_SERVER": "http://127.0.0.1:8080"])
+        #expect(result.exitCode == 0)
+        #expect(result.standardError.isEmpty)
+        let json = try #require(JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        #expect(json["server"] as? String == "http://127.0.0.1:8080")
+        #expect((json["sources"] as? [String: [String: String]])?["server"]?["detail"] == "environment variable CONN_SERVER")
+    }
+
+    @Test func malformedConfigExits78NamingFileAndLine() async throws {
+        let home = try TemporaryDirectory()
+        try home.write("config/conn/config.yaml", "server: http://a\ntimeout: 5\n  bad indent: x\n")
+        let result = try await conn(["config", "show"], home: home)
+        #expect(result.exitCode == 78)
+        #expect(result.standardOutput.isEmpty)
+        #expect(result.standardError.contains("\(home.configFile):3:"), "stderr: \(result.standardError)")
+    }
+
+    @Test func unknownCommandIsAUsageErrorWithASuggestion() async throws {
+        let home = try TemporaryDirectory()
+        var result = try await conn(["confg", "show"], home: home)
+        #expect(result.exitCode == 64)
+        #expect(result.standardError.contains("Did you mean 'config'?"))
+        result = try await conn(["confg", "--json"], home: home)
+        #expect(result.exitCode == 64)
+        let object = try #require(JSONSerialization.jsonObject(with: Data(result.standardError.utf8)) as? [String: Any])
+        #expect((object["error"] as? [String: Any])?["exitCode"] as? Int == 64)
+    }
+
+    @Test func badOptionValueIsAUsageError() async throws {
+        let home = try TemporaryDirectory()
+        let result = try await conn(["config", "show", "--timeout", "soon"], home: home)
+        #expect(result.exitCode == 64)
+        #expect(result.standardError.contains("--timeout 'soon' is not a positive duration"))
+    }
+}
+
+@Suite("External plugins")
+struct PluginTests {
+    /// A real plugin: prints its arguments and the conn variables it got, exits with $EXIT_WITH.
+    static let helloScript = """
+        #!/bin/sh
+        echo "args:$*"
+        echo "server:$CONN_SERVER"
+        echo "format:$CONN_FORMAT"
+        echo "profile:$CONN_PROFILE"
+        echo "timeout:$CONN_TIMEOUT"
+        echo "token:$CONN_TOKEN"
+        echo "inbox:$CONN_RESOURCES_INBOX"
+        echo "to stderr" >&2
+        exit ${EXIT_WITH:-0}
+        """
+
+    let home: TemporaryDirectory
+    let env: [String: String]
+
+    init() throws {
+        home = try TemporaryDirectory()
+        try home.write("bin/conn-hello", Self.helloScript, mode: 0o755)
+        try home.write("bin/conn-hello-world", "#!/bin/sh\necho \"world:$*\"\n", mode: 0o755)
+        try home.write("bin/conn-config", "#!/bin/sh\necho hijacked\n", mode: 0o755)
+        env = ["PATH": home.path + "/bin:/usr/bin:/bin"]
+    }
+
+    func conn(_ arguments: [String], env extra: [String: String] = [:]) async throws -> ProcessOutcome {
+        try await ConnProcess.run(ConnProcess.connPath, arguments, environment: home.environment.merging(env) { $1 }.merging(extra) { $1 })
+    }
+
+    @Test func runsWithArgumentsEnvironmentAndExitCode() async throws {
+        try home.write("config/conn/config.yaml", "server: http://127.0.0.1:8080\ntoken: t0k3n\n")
+        let result = try await conn(["hello", "a b", "--flag"], env: ["EXIT_WITH": "42"])
+        #expect(result.exitCode == 42)
+        let lines = result.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.contains("args:a b --flag"))
+        #expect(lines.contains("server:http://127.0.0.1:8080"))
+        #expect(lines.contains("format:text"))
+        #expect(lines.contains("profile:default"))
+        #expect(lines.contains("timeout:10.0"))
+        #expect(lines.contains("token:t0k3n"))  // only in CONN_TOKEN
+        #expect(lines.contains("inbox:http://127.0.0.1:8080/inbox"))
+        #expect(result.standardError == "to stderr\n")
+    }
+
+    @Test func globalOptionsBeforeTheNameConfigureThePlugin() async throws {
+        let result = try await conn(["--server", "http://10.9.8.7:1", "--json", "hello"])
+        #expect(result.exitCode == 0)
+        #expect(result.standardOutput.contains("server:http://10.9.8.7:1\n"))
+        #expect(result.standardOutput.contains("format:json\n"))
+        #expect(result.standardOutput.contains("args:\n"))
+    }
+
+    @Test func longestMatchAndBuiltInsWin() async throws {
+        var result = try await conn(["hello", "world", "x"])
+        #expect(result.standardOutput == "world:x\n")
+        result = try await conn(["config", "path"])
+        #expect(result.exitCode == 0)
+        #expect(!result.standardOutput.contains("hijacked"))
+    }
+
+    @Test func helpForThePluginGoesToThePlugin() async throws {
+        let result = try await conn(["hello", "--help"])
+        #expect(result.standardOutput.contains("args:--help"))
+    }
+
+    @Test func pluginsListShowsBuiltInsAndExternalsWithPaths() async throws {
+        let result = try await conn(["plugins", "list", "--json"])
+        #expect(result.exitCode == 0)
+        let object = try #require(JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let plugins = try #require(object["plugins"] as? [[String: Any]])
+        let byName = Dictionary(plugins.map { ($0["name"] as! String, $0) }, uniquingKeysWith: { first, _ in first })
+        #expect(byName["config"]?["kind"] as? String == "builtIn")
+        #expect(byName["hello"]?["path"] as? String == home.path + "/bin/conn-hello")
+        #expect(byName["hello"]?["active"] as? Bool == true)
+        let hidden = plugins.first { $0["name"] as? String == "config" && $0["kind"] as? String == "external" }
+        #expect(hidden?["active"] as? Bool == false)
+    }
+
+    @Test func brokenConfigStopsThePluginWith78() async throws {
+        try home.write("config/conn/config.yaml", "server: [\n")
+        let result = try await conn(["hello"])
+        #expect(result.exitCode == 78)
+        #expect(!result.standardOutput.contains("args:"))
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import Subprocess
+
+#if canImport(System)
+import System
+#else
+import SystemPackage
+#endif
+
+/// What a finished process left behind.
+public struct ProcessOutcome: Sendable {
+    public var exitCode: Int32
+    public var standardOutput: String
+    public var standardError: String
+}
+
+/// Runs the real, built executables (`conn`, later `conn-server`) as a user would.
+public enum ConnProcess {
+    /// The directory holding the built products: the test bundle sits beside them.
+    public static var productsDirectory: String {
+        if let override = ProcessInfo.processInfo.environment["CONN_PRODUCTS_DIR"] { return override }
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var directory = (executable as NSString).deletingLastPathComponent
+        // On Linux the runner is <products>/connPackageTests.xctest (a file); elsewhere a bundle.
+        while !FileManager.default.fileExists(atPath: directory + "/conn"), directory != "/" {
+            directory = (directory as NSString).deletingLastPathComponent
+        }
+        return directory
+    }
+
+    public static var connPath: String { productsDirectory + "/conn" }
+
+    /// Runs `conn ARGS…` with exactly `environment` (nothing inherited), feeding `input` on stdin.
+    public static func run(
+        _ executable: String = connPath, _ arguments: [String], environment: [String: String], input: String = ""
+    ) async throws -> ProcessOutcome {
+        let result = try await Subprocess.run(
+            .path(FilePath(executable)),
+            arguments: Arguments(arguments),
+            // Raw entries must be NUL-terminated C strings.
+            environment: .custom(environment.map { Array("\($0.key)=\($0.value)".utf8) + [0] }),
+            input: .string(input),
+            output: .string(limit: 16 * 1024 * 1024),
+            error: .string(limit: 16 * 1024 * 1024))
+        let code: Int32
+        switch result.terminationStatus {
+        case .exited(let status): code = Int32(status)
+        case .signaled(let signal): code = 128 + Int32(signal)
+        }
+        return ProcessOutcome(
+            exitCode: code, standardOutput: result.standardOutput ?? "", standardError: result.standardError ?? "")
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+
+/// A fresh directory under the system's temporary directory, removed when the test is done.
+public final class TemporaryDirectory {
+    public let path: String
+
+    public init() throws {
+        path = NSTemporaryDirectory() + "conn-test-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    /// Writes `text` to `name` (creating parent directories) and returns its path.
+    @discardableResult
+    public func write(_ name: String, _ text: String, mode: Int = 0o600) throws -> String {
+        let file = path + "/" + name
+        try FileManager.default.createDirectory(
+            atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: file)
+        return file
+    }
+
+    /// An environment whose HOME and XDG directories all point inside this directory.
+    public var environment: [String: String] {
+        ["HOME": path, "XDG_CONFIG_HOME": path + "/config", "XDG_DATA_HOME": path + "/data",
+         "XDG_STATE_HOME": path + "/state", "XDG_CACHE_HOME": path + "/cache", "PATH": "/usr/bin:/bin"]
+    }
+
+    public var configFile: String { path + "/config/conn/config.yaml" }
+}
