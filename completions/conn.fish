@@ -1,0 +1,139 @@
+function __conn_should_offer_completions_for_flags_or_options -a expected_commands
+    set -l non_repeating_flags_or_options $argv[2..]
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __conn_parse_tokens
+    test "$commands" = "$expected_commands"; and return $non_repeating_flags_or_options_absent
+end
+
+function __conn_should_offer_completions_for_positional -a expected_commands positional_index_comparison expected_positional_index
+    set -l non_repeating_flags_or_options
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __conn_parse_tokens
+    test "$commands" = "$expected_commands" -a \( "$positional_index" "$positional_index_comparison" "$expected_positional_index" \)
+end
+
+function __conn_parse_tokens -S
+    set -l unparsed_tokens (__conn_tokens -pc)
+    switch $unparsed_tokens[1]
+    case 'conn'
+        __conn_parse_subcommand 0 'version' 'h/help'
+        switch $unparsed_tokens[1]
+        case 'config'
+            __conn_parse_subcommand 0 'version' 'h/help'
+            switch $unparsed_tokens[1]
+            case 'show'
+                __conn_parse_subcommand 0 'server=' 'profile=' 'config=' 'format=' 'json' 'timeout=' 'color=' 'v/verbose' 'q/quiet' 'version' 'h/help'
+            case 'path'
+                __conn_parse_subcommand 0 'server=' 'profile=' 'config=' 'format=' 'json' 'timeout=' 'color=' 'v/verbose' 'q/quiet' 'version' 'h/help'
+            end
+        case 'plugins'
+            __conn_parse_subcommand 0 'version' 'h/help'
+            switch $unparsed_tokens[1]
+            case 'list'
+                __conn_parse_subcommand 0 'server=' 'profile=' 'config=' 'format=' 'json' 'timeout=' 'color=' 'v/verbose' 'q/quiet' 'version' 'h/help'
+            end
+        case 'help'
+            __conn_parse_subcommand -r 1 'version'
+        end
+    end
+end
+
+function __conn_tokens
+    if test (string split -m 1 -f 1 -- . "$FISH_VERSION") -gt 3
+        commandline --tokens-raw $argv
+    else
+        commandline -o $argv
+    end
+end
+
+function __conn_parse_subcommand -S -a positional_count
+    argparse -s r -- $argv
+    set -l option_specs $argv[2..]
+    set -l is_repeating_positional $_flag_r
+    set -el _flag_r
+    set -a commands $unparsed_tokens[1]
+    set positional_index 0
+    while true
+        set -e unparsed_tokens[1]
+        argparse -sn "$commands" $option_specs -- $unparsed_tokens 2> /dev/null
+        set unparsed_tokens $argv
+        set positional_index (math $positional_index + 1)
+        for non_repeating_flag_or_option in $non_repeating_flags_or_options
+            if set -ql "_flag_$(string replace -a - _ -- $non_repeating_flag_or_option)"
+                set non_repeating_flags_or_options_absent 1
+                break
+            end
+        end
+        test (count $unparsed_tokens) -eq 0 -o \( -z "$is_repeating_positional" -a "$positional_index" -gt "$positional_count" \) && break
+    end
+end
+
+function __conn_complete_directories
+    set -l token (commandline -t)
+    string match -- '*/' $token
+    set -l subdirs $token*/
+    printf %s\n $subdirs
+end
+
+function __conn_custom_completion
+    set -x SAP_SHELL fish
+    set -x SAP_SHELL_VERSION $FISH_VERSION
+    set -l tokens (__conn_tokens -p)
+    if test -z "$(__conn_tokens -t)"
+        set -l index (count (__conn_tokens -pc))
+        set tokens $tokens[..$index] \'\' $tokens[(math $index + 1)..]
+    end
+    command $tokens[1] $argv $tokens
+end
+
+complete -c 'conn' -f
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn" version' -l 'version' -d 'Show the version.'
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'conn' -n '__conn_should_offer_completions_for_positional "conn" -eq 1' -fa 'config' -d 'Show the resolved configuration and where conn keeps its files.'
+complete -c 'conn' -n '__conn_should_offer_completions_for_positional "conn" -eq 1' -fa 'plugins' -d 'List built-in commands and external conn-NAME plugins.'
+complete -c 'conn' -n '__conn_should_offer_completions_for_positional "conn" -eq 1' -fa 'help' -d 'Show subcommand help information.'
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn config" version' -l 'version' -d 'Show the version.'
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn config" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'conn' -n '__conn_should_offer_completions_for_positional "conn config" -eq 1' -fa 'show' -d 'Show every setting, its value and where it came from (the token is never shown).'
+complete -c 'conn' -n '__conn_should_offer_completions_for_positional "conn config" -eq 1' -fa 'path' -d 'Print the config file\'s path; with --json, every directory conn uses.'
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn config show" server' -l 'server' -d 'The back end\'s base URL, e.g. http://127.0.0.1:8080 (overrides the profile).' -rfka ''
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn config show" profile' -l 'profile' -d 'The profile of the config file to use.' -rfka ''
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn config show" config' -l 'config' -d 'The config file to read instead of $XDG_CONFIG_HOME/conn/config.yaml.' -rfa '(set -l exts \'yaml\' \'yml\';for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.{$exts};printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn config show" format' -l 'format' -d 'Output format: text for people, json for scripts.' -rfka 'text json'
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn config show" json' -l 'json' -d 'Short for --format json.'
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn config show" timeout' -l 'timeout' -d 'Deadline for each network operation: 10, 2.5, 500ms, 5s, 2m.' -rfka ''
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn config show" color' -l 'color' -d 'When to use colour: auto (only on a terminal, not with NO_COLOR), always, never.' -rfka 'auto always never'
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn config show" v verbose' -l 'verbose' -s 'v' -d 'Print what conn does on stderr (requests, timings, config sources).'
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn config show" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on stderr but errors.'
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn config show" version' -l 'version' -d 'Show the version.'
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn config show" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn config path" server' -l 'server' -d 'The back end\'s base URL, e.g. http://127.0.0.1:8080 (overrides the profile).' -rfka ''
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn config path" profile' -l 'profile' -d 'The profile of the config file to use.' -rfka ''
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn config path" config' -l 'config' -d 'The config file to read instead of $XDG_CONFIG_HOME/conn/config.yaml.' -rfa '(set -l exts \'yaml\' \'yml\';for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.{$exts};printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn config path" format' -l 'format' -d 'Output format: text for people, json for scripts.' -rfka 'text json'
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn config path" json' -l 'json' -d 'Short for --format json.'
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn config path" timeout' -l 'timeout' -d 'Deadline for each network operation: 10, 2.5, 500ms, 5s, 2m.' -rfka ''
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn config path" color' -l 'color' -d 'When to use colour: auto (only on a terminal, not with NO_COLOR), always, never.' -rfka 'auto always never'
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn config path" v verbose' -l 'verbose' -s 'v' -d 'Print what conn does on stderr (requests, timings, config sources).'
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn config path" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on stderr but errors.'
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn config path" version' -l 'version' -d 'Show the version.'
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn config path" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn plugins" version' -l 'version' -d 'Show the version.'
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn plugins" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'conn' -n '__conn_should_offer_completions_for_positional "conn plugins" -eq 1' -fa 'list' -d 'List built-in commands and the external plugins found, with their paths.'
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn plugins list" server' -l 'server' -d 'The back end\'s base URL, e.g. http://127.0.0.1:8080 (overrides the profile).' -rfka ''
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn plugins list" profile' -l 'profile' -d 'The profile of the config file to use.' -rfka ''
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn plugins list" config' -l 'config' -d 'The config file to read instead of $XDG_CONFIG_HOME/conn/config.yaml.' -rfa '(set -l exts \'yaml\' \'yml\';for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.{$exts};printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn plugins list" format' -l 'format' -d 'Output format: text for people, json for scripts.' -rfka 'text json'
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn plugins list" json' -l 'json' -d 'Short for --format json.'
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn plugins list" timeout' -l 'timeout' -d 'Deadline for each network operation: 10, 2.5, 500ms, 5s, 2m.' -rfka ''
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn plugins list" color' -l 'color' -d 'When to use colour: auto (only on a terminal, not with NO_COLOR), always, never.' -rfka 'auto always never'
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn plugins list" v verbose' -l 'verbose' -s 'v' -d 'Print what conn does on stderr (requests, timings, config sources).'
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn plugins list" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on stderr but errors.'
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn plugins list" version' -l 'version' -d 'Show the version.'
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn plugins list" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn help" version' -l 'version' -d 'Show the version.'
