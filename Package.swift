@@ -12,6 +12,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "conn", targets: ["conn"]),
+        .executable(name: "conn-server", targets: ["conn-server"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.0"),
@@ -22,6 +23,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: ["YAML"]),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.0"),
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-websocket", from: "1.6.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // Shared core: configuration, paths, endpoint model, HTTP transport, database, models,
@@ -40,6 +45,9 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
+        // The wire protocol shared by conn and conn-server: inbox e-mails (seed 003), message
+        // submissions, time samples, WebSocket events, address validation. No dependencies.
+        .target(name: "ConnProtocol", swiftSettings: strictSwift),
         // The thin layer every command shares: global options, the command context, the printer.
         .target(
             name: "ConnCommandKit",
@@ -81,6 +89,31 @@ let package = Package(
             path: "Tests/ConnTestSupport",
             swiftSettings: strictSwift
         ),
+        // The reference back end (issue 3): Hummingbird routes, the store, fault injection.
+        .target(
+            name: "ConnServer",
+            dependencies: [
+                "ConnProtocol",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "WSCore", package: "swift-websocket"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
+            name: "conn-server",
+            dependencies: [
+                "ConnServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift
+        ),
         .testTarget(
             name: "ConnCoreTests",
             dependencies: [
@@ -93,6 +126,20 @@ let package = Package(
         .testTarget(
             name: "ConnCommandKitTests",
             dependencies: ["ConnCore", "ConnCommandKit", "ConnConfigCommands", "ConnPlugins", "ConnTestSupport"],
+            swiftSettings: strictSwift
+        ),
+        // Drives the real conn-server over HTTP and WebSocket on loopback.
+        .testTarget(
+            name: "ConnServerTests",
+            dependencies: [
+                "conn-server", "ConnProtocol", "ConnTestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "WSClient", package: "swift-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSwift
         ),
         // Drives the real `conn` binary as a user would (processes, files, PATH, exit codes).

@@ -1,0 +1,119 @@
+import ConnProtocol
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdCore
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import NIOPosix
+import ServiceLifecycle
+
+/// The reference back end: the protocol's resources over Hummingbird, plus fault injection.
+///
+/// It runs its own request loop around the router (rather than Hummingbird's `Application`)
+/// because two faults need what `Application` hides: the `Date` header must carry the skewed
+/// clock (`Application` overwrites it after all middleware), and a dropped response must close
+/// the connection after the request was processed.
+public final class ConnServer: Sendable {
+    public let options: ServerOptions
+    public let store: MailStore
+    let clock: ServerClock
+    let hub = WebSocketHub()
+    let logger: Logger
+
+    public init(options: ServerOptions, logger: Logger) throws {
+        self.options = options
+        self.logger = logger
+        self.clock = ServerClock(skewMS: options.faults.skewMS)
+        self.store = try MailStore(path: options.dataPath)
+        if let seedFile = options.seedFile { try store.load(Self.readSeed(seedFile)) }
+        if options.generateCount > 0 {
+            var generator = InboxGenerator()
+            try store.load(generator.generate(count: options.generateCount))
+        }
+    }
+
+    /// Reads an inbox in seed 003's format.
+    static func readSeed(_ path: String) throws -> [Email] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ServerStartError("cannot read seed file \(path)")
+        }
+        do {
+            return try JSONDecoder().decode(InboxDocument.self, from: data).inbox
+        } catch {
+            throw ServerStartError("seed file \(path) is not an inbox document {\"inbox\":[…]}: \(error)")
+        }
+    }
+
+    /// Serves until SIGINT or SIGTERM. `onListening` gets the bound address once the socket is open.
+    public func run(onListening: @escaping @Sendable (_ host: String, _ port: Int) async -> Void) async throws {
+        let responder = ServerRoutes.build(store: store, clock: clock, hub: hub, options: options).buildResponder()
+        let injector = FaultInjector(plan: options.faults)
+        let session = WebSocketSession(hub: hub, clock: clock, logger: logger)
+        let token = options.token
+        let portal = options.faults.portal
+        let builder = HTTPServerBuilder.http1WebSocketUpgrade { request, _, _ in
+            guard request.path?.split(separator: "?").first == "/ws", !portal,
+                token == nil || AuthMiddleware<BasicRequestContext>.isAuthorized(request.headerFields[.authorization], token: token!)
+            else { return .dontUpgrade }
+            return .upgrade([:]) { inbound, outbound, _ in
+                try await session.run(inbound: inbound, outbound: outbound)
+            }
+        }
+        let logger = self.logger
+        let clock = self.clock
+        let latency = options.faults.latencyMS
+        let (host, port) = (options.host, options.port)
+        let server = try builder.buildServer(
+            configuration: ServerConfiguration(address: .hostname(host, port: port)),
+            eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
+            logger: logger
+        ) { request, responseWriter, channel in
+            if latency > 0 { try await Task.sleep(for: .milliseconds(latency)) }
+            var response: Response
+            if portal {
+                response = Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
+                                    body: .init(byteBuffer: ByteBuffer(string: ServerRoutes.portalPage)))
+            } else if let failure = injector.failure() {
+                response = Self.failureResponse(failure)
+            } else {
+                let context = BasicRequestContext(source: .init(channel: channel, logger: logger))
+                do {
+                    response = try await responder.respond(to: request, context: context)
+                } catch {
+                    logger.error("unhandled error: \(error)")
+                    response = JSONResponse.make(APIErrorBody(code: "internal", message: "internal error"), status: .internalServerError)
+                }
+                if injector.dropsResponse() {
+                    logger.debug("fault: dropping the response to \(request.method) \(request.uri.path)")
+                    try? await channel.close()
+                    return
+                }
+            }
+            response.headers[.date] = clock.httpDate()
+            try await responseWriter.write(response: response.head, body: response.body)
+        } onServerRunning: { channel in
+            await onListening(host, channel.localAddress?.port ?? port)
+        }
+        let group = ServiceGroup(configuration: .init(
+            services: [server], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
+    }
+
+    static func failureResponse(_ failure: FaultInjector.Failure) -> Response {
+        switch failure {
+        case .internalError:
+            JSONResponse.make(APIErrorBody(code: "injectedFailure", message: "injected failure (--fail-rate)"), status: .internalServerError)
+        case .unavailable(let seconds):
+            JSONResponse.make(APIErrorBody(code: "injectedUnavailable", message: "injected failure (--fail-rate); retry later"),
+                              status: .serviceUnavailable, headers: [.retryAfter: String(seconds)])
+        }
+    }
+}
+
+/// A problem that stops the server from starting (bad seed file, unusable data path).
+public struct ServerStartError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}

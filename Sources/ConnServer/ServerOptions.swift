@@ -1,0 +1,36 @@
+/// How a conn-server runs: where it listens, what it stores, and which faults it injects.
+public struct ServerOptions: Sendable {
+    public var host = "127.0.0.1"
+    /// 0 picks a free port; the chosen one is printed.
+    public var port = 8080
+    /// Required as `Authorization: Bearer <token>` on every resource but /health, when set.
+    public var token: String?
+    /// A SQLite file that keeps the inbox and idempotency records across restarts; nil keeps them in memory.
+    public var dataPath: String?
+    /// An inbox in seed 003's JSON format to load at start.
+    public var seedFile: String?
+    /// Generate this many realistic e-mails in threads at start.
+    public var generateCount = 0
+    /// The sender of messages posted to /messages.
+    public var userEmail = "me@conn.example"
+    public var maxBodyBytes = 1024 * 1024
+    public var faults = FaultPlan()
+
+    public init() {}
+}
+
+/// Faults to inject, for testing how clients cope.
+public struct FaultPlan: Sendable, Equatable {
+    /// Shift every time the server reports (t2/t3, WebSocket times, Date header) by this much.
+    public var skewMS: Int64 = 0
+    /// Wait this long before handling each request.
+    public var latencyMS = 0
+    /// The share of requests (0…1) answered 500 or 503 with Retry-After, without being processed.
+    public var failRate = 0.0
+    /// The share of requests (0…1) processed, then answered by closing the connection.
+    public var dropResponseRate = 0.0
+    /// Answer every request with a 200 HTML login page, as a captive portal does.
+    public var portal = false
+
+    public init() {}
+}

@@ -1,0 +1,86 @@
+import ArgumentParser
+import ConnServer
+import Foundation
+import Logging
+
+/// `conn-server`: the reference back end that conn talks to.
+@main
+struct ConnServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "conn-server",
+        abstract: "The reference back end for conn: health, inbox, messages, time and a WebSocket.",
+        discussion: """
+            Serves the protocol described in docs/protocol.md on loopback by default. Prints \
+            `listening on http://HOST:PORT` on stdout once it accepts connections (with --port 0, \
+            the port it picked). Stops on SIGINT or SIGTERM.
+            """)
+
+    @Option(help: "The address to listen on.") var host = "127.0.0.1"
+    @Option(help: "The port to listen on; 0 picks a free one.") var port = 8080
+    @Option(help: "Require this bearer token on every resource but /health.") var token: String?
+    @Option(help: ArgumentHelp("Keep the inbox and idempotency records in this SQLite file (default: in memory).", valueName: "path"))
+    var data: String?
+    @Option(help: ArgumentHelp("Load an inbox in seed 003's JSON format at start.", valueName: "file")) var seed: String?
+    @Option(help: ArgumentHelp("Generate N realistic e-mails in threads at start.", valueName: "n")) var generate = 0
+    @Option(help: "The sender address of messages posted to /messages.") var userEmail = "me@conn.example"
+    @Option(help: "Refuse bodies larger than this many bytes (413).") var maxBodyBytes = 1024 * 1024
+    // `.unconditional` so a negative skew can be written `--skew-ms -999`.
+    @Option(parsing: .unconditional, help: ArgumentHelp("Shift every time the server reports (t2/t3, WebSocket, Date header) by MS (negative: behind).", valueName: "ms"))
+    var skewMs: Int64 = 0
+    @Option(help: ArgumentHelp("Wait MS before handling each request.", valueName: "ms")) var latencyMs = 0
+    @Option(help: ArgumentHelp("Answer this share (0-1) of requests 500 or 503 with Retry-After.", valueName: "p")) var failRate = 0.0
+    @Option(help: ArgumentHelp("Process this share (0-1) of requests, then close the connection unanswered.", valueName: "p"))
+    var dropResponseRate = 0.0
+    @Flag(help: "Answer every request with a 200 HTML login page, as a captive portal does.") var portal = false
+    @Flag(name: .shortAndLong, help: "Log every request on stderr.") var verbose = false
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port \(port) is not a port (0-65535).") }
+        guard (0...1).contains(failRate) else { throw ValidationError("--fail-rate \(failRate) must be between 0 and 1.") }
+        guard (0...1).contains(dropResponseRate) else { throw ValidationError("--drop-response-rate \(dropResponseRate) must be between 0 and 1.") }
+        guard latencyMs >= 0, generate >= 0, maxBodyBytes > 0 else {
+            throw ValidationError("--latency-ms, --generate and --max-body-bytes must not be negative.")
+        }
+        if let token, token.isEmpty { throw ValidationError("--token must not be empty.") }
+    }
+
+    func run() async throws {
+        var options = ServerOptions()
+        options.host = host
+        options.port = port
+        options.token = token
+        options.dataPath = data
+        options.seedFile = seed
+        options.generateCount = generate
+        options.userEmail = userEmail
+        options.maxBodyBytes = maxBodyBytes
+        options.faults.skewMS = skewMs
+        options.faults.latencyMS = latencyMs
+        options.faults.failRate = failRate
+        options.faults.dropResponseRate = dropResponseRate
+        options.faults.portal = portal
+
+        let level: Logger.Level = verbose ? .debug : .info
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "conn-server")
+        let server: ConnServer
+        do {
+            server = try ConnServer(options: options, logger: logger)
+        } catch {
+            FileHandle.standardError.write(Data("conn-server: error: \(error)\n".utf8))
+            throw ExitCode(78)
+        }
+        let count = (try? server.store.count()) ?? 0
+        let storage = options.dataPath ?? "memory"
+        try await server.run { host, port in
+            let url = host.contains(":") ? "http://[\(host)]:\(port)" : "http://\(host):\(port)"
+            // First line on stdout, flushed: tests and scripts wait for it.
+            FileHandle.standardOutput.write(Data("listening on \(url)\n".utf8))
+            logger.info("serving \(count) e-mails", metadata: ["url": "\(url)", "data": "\(storage)"])
+        }
+    }
+}

@@ -1,0 +1,138 @@
+import AsyncHTTPClient
+import ConnProtocol
+import ConnTestSupport
+import Foundation
+import Logging
+import Synchronization
+import Testing
+import WSClient
+
+@Suite("conn-server fault injection, authentication and WebSocket")
+struct ServerFaultTests {
+    @Test("skew shifts /time and the Date header", arguments: [Int64(86_400_000), -999_000])
+    func skewIsVisible(_ skew: Int64) async throws {
+        try await ServerProcess.with(["--skew-ms", String(skew)]) { url in
+            let answer = try await ServerClient(base: url).request(.GET, "/time")
+            let now = Int64(Date().timeIntervalSince1970 * 1000)
+            let sample = try answer.decode(TimeSample.self)
+            #expect(abs(sample.t2 - (now + skew)) < 2_000)
+            let dateHeader = try #require(answer.headers.first(name: "Date"))
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+            formatter.timeZone = TimeZone(identifier: "GMT")
+            let date = try #require(formatter.date(from: dateHeader))
+            #expect(abs(Int64(date.timeIntervalSince1970 * 1000) - (now + skew)) < 2_000)
+        }
+    }
+
+    @Test func portalAnswersEverythingWithALoginPage() async throws {
+        try await ServerProcess.with(["--portal"]) { url in
+            let client = ServerClient(base: url)
+            for path in ["/health", "/inbox", "/time", "/anything"] {
+                let answer = try await client.request(.GET, path)
+                #expect(answer.status == 200)
+                #expect(answer.headers.first(name: "Content-Type")?.hasPrefix("text/html") == true)
+                #expect(answer.text.contains("<form"))
+            }
+        }
+    }
+
+    @Test func failRateAnswers5xxWithRetryAfterAndStoresNothing() async throws {
+        try await ServerProcess.with(["--fail-rate", "1"]) { url in
+            let client = ServerClient(base: url)
+            var statuses: Set<Int> = []
+            for _ in 0..<30 {
+                let answer = try await client.post(MessageSubmission(to: "a@example.com", subject: "s", text: "t"))
+                statuses.insert(answer.status)
+                if answer.status == 503 { #expect(answer.headers.first(name: "Retry-After") == "1") }
+            }
+            #expect(statuses == [500, 503])
+        }
+    }
+
+    @Test("a dropped response was still processed: the retry with the same key is a replay")
+    func dropResponseProcessesThenCloses() async throws {
+        let home = try TemporaryDirectory()
+        let database = home.path + "/server.sqlite"
+        let key = UUID().uuidString
+        let message = MessageSubmission(to: "a@example.com", subject: "dropped", text: "t")
+        try await ServerProcess.with(["--data", database, "--drop-response-rate", "1"]) { url in
+            await #expect(throws: (any Error).self) { try await ServerClient(base: url).post(message, key: key) }
+        }
+        try await ServerProcess.with(["--data", database]) { url in
+            let client = ServerClient(base: url)
+            let retry = try await client.post(message, key: key)
+            #expect(retry.status == 201)
+            #expect(retry.headers.first(name: "Idempotent-Replayed") == "true")
+            #expect(try await client.inbox().map(\.subject) == ["dropped"])
+        }
+    }
+
+    @Test func latencyDelaysEveryAnswer() async throws {
+        try await ServerProcess.with(["--latency-ms", "300"]) { url in
+            let clock = ContinuousClock()
+            let start = clock.now
+            _ = try await ServerClient(base: url).request(.GET, "/health")
+            #expect(start.duration(to: clock.now) >= .milliseconds(300))
+        }
+    }
+
+    @Test func tokenIsRequiredEverywhereButHealth() async throws {
+        try await ServerProcess.with(["--token", "s3cret"]) { url in
+            let client = ServerClient(base: url)
+            #expect(try await client.request(.GET, "/health").status == 204)
+            let missing = try await client.request(.GET, "/inbox")
+            #expect(missing.status == 401)
+            #expect(missing.errorCode == "unauthorized")
+            #expect(missing.headers.first(name: "WWW-Authenticate") == "Bearer")
+            #expect(try await client.request(.GET, "/inbox", headers: [("Authorization", "Bearer wrong")]).status == 401)
+            #expect(try await client.request(.GET, "/inbox", headers: [("Authorization", "Bearer s3cret")]).status == 200)
+            let post = try await client.post(MessageSubmission(to: "a@example.com", subject: "s", text: "t"))
+            #expect(post.status == 401)
+        }
+    }
+
+    @Test("WebSocket: hello with the server time, ping/pong with timestamps, new mail pushed")
+    func webSocketProtocol() async throws {
+        try await ServerProcess.with(["--skew-ms", "5000"]) { url in
+            let wsURL = url.absoluteString.replacingOccurrences(of: "http://", with: "ws://") + "/ws"
+            let client = ServerClient(base: url)
+            let received = Mutex<[WebSocketEvent]>([])
+            _ = try await WebSocketClient.connect(url: wsURL, logger: Logger(label: "ws-test")) { inbound, outbound, _ in
+                var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
+                func next() async throws {
+                    guard case .text(let text) = try await messages.next() else { return }
+                    let event = try JSONDecoder().decode(WebSocketEvent.self, from: Data(text.utf8))
+                    received.withLock { $0.append(event) }
+                }
+                try await next()  // hello
+                try await outbound.write(.text(#"{"type":"ping","t1":1234}"#))
+                try await next()  // pong
+                // Post a message now that this connection is surely subscribed.
+                _ = try await client.post(MessageSubmission(to: "a@example.com", subject: "pushed", text: "t"))
+                try await next()  // newMail
+                try await outbound.close(.normalClosure, reason: nil)
+            }
+            let events = received.withLock { $0 }
+            let now = Int64(Date().timeIntervalSince1970 * 1000)
+            #expect(events.count == 3)
+            guard events.count == 3 else { return }
+            if case .hello(let serverTime) = events[0] { #expect(abs(serverTime - (now + 5000)) < 2000) } else { Issue.record("no hello: \(events[0])") }
+            if case .pong(let t1, let t2, let t3) = events[1] {
+                #expect(t1 == 1234)
+                #expect(t2 <= t3 && abs(t2 - (now + 5000)) < 2000)
+            } else { Issue.record("no pong: \(events[1])") }
+            if case .newMail(let email) = events[2] { #expect(email.subject == "pushed") } else { Issue.record("no newMail: \(events[2])") }
+        }
+    }
+
+    @Test func webSocketNeedsTheTokenToo() async throws {
+        try await ServerProcess.with(["--token", "s3cret"]) { url in
+            let wsURL = url.absoluteString.replacingOccurrences(of: "http://", with: "ws://") + "/ws"
+            await #expect(throws: (any Error).self) {
+                _ = try await WebSocketClient.connect(url: wsURL, logger: Logger(label: "ws-test")) { _, _, _ in }
+            }
+        }
+    }
+}
