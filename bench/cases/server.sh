@@ -10,21 +10,10 @@ DURATION=${DURATION:-10s}
 out="$RESULTS/server.txt"
 : > "$out"
 
-# Starts conn-server with ARGS on a free port; sets URL and PID.
-start_server() {
-    local fifo log
-    log=$(mktemp)
-    "$SERVER" --port 0 "$@" >"$log" 2>/dev/null &
-    PID=$!
-    for _ in $(seq 1 600); do
-        URL=$(sed -n 's/^listening on //p' "$log" | head -n 1)
-        [ -n "$URL" ] && return 0
-        sleep 0.1
-    done
-    echo "conn-server did not start" >&2
-    exit 1
-}
-stop_server() { kill "$PID" 2>/dev/null; wait "$PID" 2>/dev/null || true; }
+source scripts/lib/server.sh
+trap stop_conn_server EXIT
+start_server() { start_conn_server "$SERVER" "$@"; URL=$CONN_SERVER_URL; }
+stop_server() { stop_conn_server; }
 
 run() {  # run LABEL WRK-ARGS…
     local label=$1; shift
