@@ -67,6 +67,17 @@ struct HTTPTransportTests {
         #expect(start.duration(to: clock.now) < .seconds(15))
     }
 
+    @Test("a name that does not resolve is nxdomain, not 'offline'")
+    func unresolvableName() async throws {
+        let transport = HTTPTransport(timeout: .seconds(10), token: nil, insecure: false, logger: logger)
+        let error = await #expect(throws: ConnError.self) {
+            // .invalid is reserved (RFC 2606): it never resolves.
+            try await transport.send(HTTPExchangeRequest(url: URL(string: "http://no-such-host.invalid/health")!))
+        }
+        try await transport.shutdown()
+        #expect(error?.code == "nxdomain")
+    }
+
     @Test("a server that accepts but never answers hits the deadline")
     func silentServerTimesOut() async throws {
         let listener = try LoopbackListener()  // listens; the kernel accepts, nobody answers

@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
+import NIOPosix
 
 /// conn's HTTP client: AsyncHTTPClient with a deadline on every request, the bearer token when
 /// one is configured, and errors translated into `ConnError`s a person can act on.
@@ -106,13 +107,17 @@ public final class HTTPTransport: Sendable {
                 break
             }
         }
-        let text = String(describing: error)
-        if text.localizedCaseInsensitiveContains("refused") {
+        switch ConnectFailure(error) {
+        case .refused:
             return .unavailable("refused", "\(target) refused the connection: the host is up, but nothing listens on that port")
+        case .noRoute:
+            return .unavailable("noRoute", "\(target): there is no route to \(url.host ?? "the host")", hint: "Check the network connection and the address.")
+        case .nameNotResolved:
+            return .unavailable("nxdomain", "\(target): the name \(url.host ?? "") does not resolve", hint: "Check the spelling, or the DNS settings.")
+        case nil:
+            break
         }
-        if text.contains("NXDOMAIN") || text.localizedCaseInsensitiveContains("resolve") || text.contains("lookup") {
-            return .unavailable("nxdomain", "\(target): the name \(url.host ?? "") does not resolve")
-        }
+        let text = String(describing: error)
         if text.localizedCaseInsensitiveContains("ssl") || text.localizedCaseInsensitiveContains("tls")
             || text.localizedCaseInsensitiveContains("certificate")
         {
@@ -128,5 +133,34 @@ extension Duration {
         let (seconds, attoseconds) = components
         let (product, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
         return overflow ? .max : product + attoseconds / 1_000_000_000
+    }
+}
+
+/// Why a connection could not be made, read from SwiftNIO's typed errors (errno values and DNS
+/// failures), not from their descriptions.
+enum ConnectFailure: Equatable {
+    case refused, noRoute, nameNotResolved
+
+    init?(_ error: any Error) {
+        if let connection = error as? NIOConnectionError {
+            let codes = connection.connectionErrors.compactMap { ($0.error as? IOError)?.errnoCode }
+            if codes.contains(ECONNREFUSED) {
+                self = .refused
+            } else if codes.contains(where: { $0 == ENETUNREACH || $0 == EHOSTUNREACH }) {
+                self = .noRoute
+            } else if connection.connectionErrors.isEmpty, connection.dnsAError != nil || connection.dnsAAAAError != nil {
+                self = .nameNotResolved
+            } else {
+                return nil
+            }
+        } else if let io = error as? IOError {
+            switch io.errnoCode {
+            case ECONNREFUSED: self = .refused
+            case ENETUNREACH, EHOSTUNREACH: self = .noRoute
+            default: return nil
+            }
+        } else {
+            return nil
+        }
     }
 }
