@@ -35,26 +35,27 @@ enum EntryPoint {
         if error is ExitCode || code == .success {
             ConnRoot.exit(withError: error)  // help, version, or a command that already reported
         }
-        var message = ConnRoot.message(for: error)
-        if let suggestion = suggestion(for: arguments) { message += "\n" + suggestion }
+        let suggestion = suggestion(for: arguments, environment: environment)
         if wantsJSON(arguments: arguments, environment: environment) {
+            let message = ConnRoot.message(for: error) + (suggestion.map { "\n" + $0 } ?? "")
             let payload = ErrorPayload(code: "usage", message: message, exitCode: code.rawValue)
             sink.write(((try? JSONOutput.encode(payload)) ?? "") + "\n", to: .standardError)
         } else {
-            sink.write("conn: error: \(message)\n", to: .standardError)
-            if code.rawValue == ExitStatus.usage.rawValue {
-                sink.write("conn: see `conn --help`.\n", to: .standardError)
-            }
+            // ArgumentParser's full message: the error, the usage line of the command that was
+            // meant, and where to read more.
+            var text = ConnRoot.fullMessage(for: error)
+            if let suggestion { text += "\n" + suggestion }
+            sink.write(text + "\n", to: .standardError)
         }
         return code.rawValue
     }
 
     /// "Did you mean …?" for a first word that is neither a built-in command nor a plugin.
-    static func suggestion(for arguments: [String]) -> String? {
+    static func suggestion(for arguments: [String], environment: [String: String]) -> String? {
         guard let word = arguments.first(where: { !$0.hasPrefix("-") }),
             !BuiltInModules.commandNames.contains(word), word != "help"
         else { return nil }
-        let plugins = PluginLocator(environment: ProcessInfo.processInfo.environment).all().map(\.name)
+        let plugins = PluginLocator(environment: environment).all().map(\.name)
         let candidates = BuiltInModules.commandNames + plugins
         if let closest = Suggestions.closest(to: word, among: candidates) {
             return "Did you mean '\(closest)'? ('\(word)' is not a conn command, and no conn-\(word) plugin was found.)"
