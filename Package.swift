@@ -18,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: ["YAML"]),
@@ -64,6 +65,20 @@ let package = Package(
             dependencies: ["ConnCore", "ConnCommandKit"],
             swiftSettings: strictSwift
         ),
+        // `conn probe`: the reachability ladder (DNS, route and interface, TCP, TLS, HTTP) and
+        // the internet check.
+        .target(
+            name: "ConnProbe",
+            dependencies: [
+                "ConnCore", "ConnCommandKit",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOTLS", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift
+        ),
         // External plugins (`conn-NAME` on PATH): discovery, dispatch, `conn plugins list`.
         .target(
             name: "ConnPlugins",
@@ -79,6 +94,7 @@ let package = Package(
                 "ConnCommandKit",
                 "ConnConfigCommands",
                 "ConnPlugins",
+                "ConnProbe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSwift

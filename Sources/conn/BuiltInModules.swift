@@ -1,11 +1,13 @@
 import ArgumentParser
 import ConnConfigCommands
 import ConnPlugins
+import ConnProbe
 
 /// The one list of built-in capability modules: each module contributes its top-level command.
 /// A new capability adds its module to Package.swift and one line here.
 enum BuiltInModules {
     static let commands: [any ParsableCommand.Type] = [
+        ProbeCommand.self,
         ConfigCommand.self,
         PluginsCommand.self,
     ]

@@ -16,7 +16,7 @@ enum EntryPoint {
             exit(PluginLauncher.run(invocation, environment: environment, sink: sink, terminal: terminal).rawValue)
         }
         do {
-            var command = try ConnRoot.parseAsRoot(arguments)
+            var command = try TrailingCommandParser.parse(ConnRoot.self, arguments)
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

@@ -56,6 +56,8 @@ public final class HTTPTransport: Sendable {
         }
     }
 
+    private static let silentLogger = Logger(label: "conn.http", factory: { _ in SwiftLogNoOpLogHandler() })
+
     public func shutdown() async throws {
         try await client.shutdown()
     }
@@ -77,7 +79,8 @@ public final class HTTPTransport: Sendable {
         let clock = ContinuousClock()
         let start = clock.now
         do {
-            let response = try await client.execute(request, timeout: .nanoseconds(Int64(timeout.nanoseconds)), logger: logger)
+            // AsyncHTTPClient's own debug lines (pool scheduling) would drown conn's under -v.
+            let response = try await client.execute(request, timeout: .nanoseconds(Int64(timeout.nanoseconds)), logger: Self.silentLogger)
             let body = try await response.body.collect(upTo: exchange.maxResponseBytes)
             let elapsed = start.duration(to: clock.now)
             logger.debug("\(response.status.code) from \(exchange.url.absoluteString) in \(elapsed)")

@@ -1,0 +1,117 @@
+import ConnCore
+import Foundation
+import NIOCore
+import NIOPosix
+import NIOSSL
+import NIOTLS
+
+/// The TCP and TLS rungs, on one SwiftNIO channel to an already resolved address, each timed on
+/// its own (the HTTP client's pool would hide which one was slow or failed).
+enum ConnectionProber {
+    struct Certificate: Sendable, Equatable, Codable {
+        var commonName: String?
+        var notValidAfter: Date
+    }
+
+    enum TCPResult {
+        case connected(any Channel, Duration)
+        case refused(Duration)
+        case noRoute(Duration)
+        case timeout
+        case failed(String)
+    }
+
+    enum TLSResult {
+        case established(Duration, Certificate?)
+        case failed(String, Duration)
+        case timeout
+    }
+
+    static func connect(to address: ResolvedAddress, timeout: Duration) async -> TCPResult {
+        guard let socketAddress = address.socketAddress else { return .failed("bad address \(address.ip)") }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .connectTimeout(.nanoseconds(timeout.nanoseconds))
+        do {
+            let channel = try await bootstrap.connect(to: socketAddress).get()
+            return .connected(channel, start.duration(to: clock.now))
+        } catch let error as IOError where error.errnoCode == ECONNREFUSED {
+            return .refused(start.duration(to: clock.now))
+        } catch let error as IOError where error.errnoCode == ENETUNREACH || error.errnoCode == EHOSTUNREACH {
+            return .noRoute(start.duration(to: clock.now))
+        } catch ChannelError.connectTimeout {
+            return .timeout
+        } catch {
+            return .failed(String(describing: error))
+        }
+    }
+
+    /// Runs a TLS handshake on a connected channel and reads the peer's certificate.
+    static func handshake(on channel: any Channel, serverName: String?, insecure: Bool, timeout: Duration) async -> TLSResult {
+        let clock = ContinuousClock()
+        let start = clock.now
+        do {
+            var configuration = TLSConfiguration.makeClientConfiguration()
+            if insecure { configuration.certificateVerification = .none }
+            let context = try NIOSSLContext(configuration: configuration)
+            let completed = channel.eventLoop.makePromise(of: Void.self)
+            try await channel.eventLoop.submit {
+                let handler = try NIOSSLClientHandler(context: context, serverHostname: serverName)
+                try channel.pipeline.syncOperations.addHandlers([handler, HandshakeWaiter(completed)])
+            }.get()
+            let deadline = channel.eventLoop.scheduleTask(in: .nanoseconds(timeout.nanoseconds)) {
+                completed.fail(ChannelError.connectTimeout(.nanoseconds(timeout.nanoseconds)))
+            }
+            defer { deadline.cancel() }
+            try await completed.futureResult.get()
+            let elapsed = start.duration(to: clock.now)
+            let certificate = try? await channel.nioSSL_peerCertificate().get()
+            return .established(elapsed, certificate.map(summary))
+        } catch ChannelError.connectTimeout {
+            return .timeout
+        } catch {
+            return .failed(describe(error), start.duration(to: clock.now))
+        }
+    }
+
+    static func summary(_ certificate: NIOSSLCertificate) -> Certificate {
+        // NIOSSL exposes the subject's common name only through its description.
+        let description = String(describing: certificate)
+        let commonName = description.range(of: "common_name=").map { range in
+            String(description[range.upperBound...].prefix { $0 != ";" && $0 != ">" })
+        }
+        return Certificate(commonName: commonName, notValidAfter: Date(timeIntervalSince1970: Double(certificate.notValidAfter)))
+    }
+
+    static func describe(_ error: any Error) -> String {
+        let text = String(describing: error)
+        if text.contains("CERTIFICATE_VERIFY_FAILED") || text.localizedCaseInsensitiveContains("certificate verify failed") {
+            return "certificate verification failed (self-signed, expired, or for another name)"
+        }
+        if let validation = error as? NIOSSLExtraError, String(describing: validation).contains("hostname") {
+            return "the certificate is not valid for this host name"
+        }
+        return text
+    }
+}
+
+/// Completes a promise when the TLS handshake finishes or fails.
+private final class HandshakeWaiter: ChannelInboundHandler, @unchecked Sendable {
+    typealias InboundIn = NIOAny
+    private let promise: EventLoopPromise<Void>
+
+    init(_ promise: EventLoopPromise<Void>) { self.promise = promise }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let event = event as? TLSUserEvent, case .handshakeCompleted = event { promise.succeed() }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) { promise.fail(error) }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        promise.fail(ChannelError.eof)
+        context.fireChannelInactive()
+    }
+}

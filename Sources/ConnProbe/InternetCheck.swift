@@ -1,0 +1,95 @@
+import ConnCore
+import Foundation
+
+/// One plain-HTTP endpoint that answers the internet check with a known answer.
+public struct InternetEndpoint: Sendable, Equatable {
+    public var url: URL
+    /// The status it must answer with.
+    public var status: Int
+    /// Text its body must contain, if any.
+    public var bodyContains: String?
+
+    /// Parses `URL`, `URL=STATUS` or `URL=STATUS:TEXT` (as given to --internet-url).
+    public static func parse(_ text: String) throws -> InternetEndpoint {
+        var urlText = text
+        var status = 204
+        var body: String?
+        if let equals = text.range(of: "=", options: .backwards), !text[equals.upperBound...].contains("/") {
+            urlText = String(text[..<equals.lowerBound])
+            let expectation = text[equals.upperBound...]
+            let parts = expectation.split(separator: ":", maxSplits: 1)
+            guard let first = parts.first, let code = Int(first), (100...599).contains(code) else {
+                throw ConnError.usage("--internet-url '\(text)': expected URL=STATUS or URL=STATUS:TEXT, e.g. http://example.com/204=204")
+            }
+            status = code
+            body = parts.count > 1 ? String(parts[1]) : nil
+        }
+        guard let url = URL(string: urlText), url.scheme == "http", url.host != nil else {
+            throw ConnError.usage("--internet-url '\(text)': the internet check needs a plain http:// URL (a captive portal can only answer plain HTTP)")
+        }
+        return InternetEndpoint(url: url, status: status, bodyContains: body)
+    }
+
+    /// Answer-checked endpoints used when none are configured: one by name, one by IP literal,
+    /// so a DNS failure shows as dnsBroken rather than offline.
+    public static let defaults: [InternetEndpoint] = [
+        InternetEndpoint(url: URL(string: "http://connectivitycheck.gstatic.com/generate_204")!, status: 204),
+        InternetEndpoint(url: URL(string: "http://1.1.1.1/cdn-cgi/trace")!, status: 200, bodyContains: "ip="),
+    ]
+}
+
+/// The internet check's conclusion.
+public struct InternetVerdict: Sendable, Encodable, Equatable {
+    public var state: DeviceConnectivity
+    public var explanation: String
+    public var ipv4: Bool?
+    public var ipv6: Bool?
+}
+
+/// Decides what the device can reach from the answers of the check endpoints: every endpoint
+/// probed at once, then judged together (NetworkManager's idea: an answer that is not the
+/// expected one is a captive portal).
+struct InternetCheck {
+    let prober: Prober
+
+    func run(_ endpoints: [InternetEndpoint]) async -> (InternetVerdict, [ProbeResult]) {
+        let results = await withTaskGroup(of: (Int, ProbeResult).self) { group in
+            for (index, endpoint) in endpoints.enumerated() {
+                group.addTask {
+                    let expectation = Prober.Expectation(statuses: [endpoint.status], bodyContains: endpoint.bodyContains)
+                    let checker = Prober(timeout: prober.timeout, insecure: false, expectation: expectation,
+                                         transport: prober.transport, classifier: prober.classifier)
+                    return (index, await checker.probe(ProbeTarget(input: endpoint.url.absoluteString, kind: .url(endpoint.url))))
+                }
+            }
+            return await group.reduce(into: [ProbeResult?](repeating: nil, count: endpoints.count)) { $0[$1.0] = $1.1 }
+        }.compactMap { $0 }
+        return (Self.judge(results), results)
+    }
+
+    static func judge(_ results: [ProbeResult]) -> InternetVerdict {
+        let families = Dictionary(grouping: results.filter { $0.address != nil }) { $0.address!.contains(":") ? 6 : 4 }
+        let ipv4 = families[4].map { $0.contains(where: \.reachable) }
+        let ipv6 = families[6].map { $0.contains(where: \.reachable) }
+        func verdict(_ state: DeviceConnectivity, _ explanation: String) -> InternetVerdict {
+            InternetVerdict(state: state, explanation: explanation, ipv4: ipv4, ipv6: ipv6)
+        }
+        let dnsFailed: (ProbeResult) -> Bool = { $0.rungs.first { $0.name == "dns" }?.ok == false }
+        if results.contains(where: \.reachable) {
+            if results.contains(where: dnsFailed) {
+                return verdict(.dnsBroken, "addresses answer, but names do not resolve: DNS is broken")
+            }
+            return verdict(.online, "the check endpoints answer as expected")
+        }
+        if let portal = results.first(where: { $0.failure == .httpStatus || $0.failure == .unexpectedBody }) {
+            return verdict(.portal(url: portal.url), "an unexpected page answered in place of \(portal.url ?? portal.target): a captive portal (sign in) or a proxy")
+        }
+        if !results.isEmpty, results.allSatisfy({ $0.failure == .noRoute }) {
+            return verdict(.offline(.noRoute), "there is no route to the internet: no network connection")
+        }
+        if !results.isEmpty, results.allSatisfy(dnsFailed) {
+            return verdict(.dnsBroken, "names do not resolve and nothing answers")
+        }
+        return verdict(.limited, "a route exists, but the internet does not answer")
+    }
+}

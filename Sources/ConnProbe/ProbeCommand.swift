@@ -1,0 +1,160 @@
+import ArgumentParser
+import ConnCommandKit
+import ConnCore
+import Foundation
+
+/// `conn probe`: is the server / a host / the internet reachable, and if not, which layer fails.
+public struct ProbeCommand: ConnCommand, TrailingCommandAccepting {
+    public static let configuration = CommandConfiguration(
+        commandName: "probe",
+        abstract: "Tell what is reachable and, if not, which layer fails.",
+        discussion: """
+            With no target, probes the configured server's health resource (or, with no server \
+            configured, the internet). A target is host (port 443), host:port, [IPv6]:port or an \
+            http(s) URL. Each target climbs a ladder — DNS, route and interface, TCP, TLS, HTTP — \
+            and the first rung that fails is the verdict: nxdomain, noRoute, refused (the host is \
+            up, nothing listens), timeout, tlsError, httpStatus, unexpectedBody.
+
+            Exit codes: 0 every target reachable; 69 some target unreachable; 75 --wait ran out; \
+            64 a bad target. With -- CMD, runs CMD once everything is reachable (as wait-for-it \
+            does) and exits with its code.
+            """)
+
+    @OptionGroup public var global: GlobalOptions
+
+    @Argument(help: "Targets: host, host:port, [v6]:port or http(s)://… (default: the configured server).")
+    var targets: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Read targets from a file, one per line ('-' for stdin; # starts a comment).", valueName: "path"),
+            completion: .file())
+    var file: String?
+
+    @Flag(help: "Check the internet (plain-HTTP endpoints with a known answer) instead of, or as well as, the targets.")
+    var internet = false
+
+    @Option(name: .customLong("internet-url"), help: ArgumentHelp("An endpoint of the internet check: URL, URL=STATUS or URL=STATUS:TEXT (repeatable).", valueName: "url"))
+    var internetURLs: [String] = []
+
+    @Option(help: ArgumentHelp("Keep probing until every target is reachable or this time is up (5s, 2m).", valueName: "duration"))
+    var wait: String?
+
+    @Option(help: "How many targets to probe at once.")
+    var concurrency = 32
+
+    @Option(name: .customLong("expect-status"), help: ArgumentHelp("HTTP statuses that count as reachable (default: 2xx and 3xx).", valueName: "code"))
+    var expectStatus: [Int] = []
+
+    @Option(name: .customLong("expect-body"), help: ArgumentHelp("Text the HTTP body must contain.", valueName: "text"))
+    var expectBody: String?
+
+    @Flag(help: "Accept TLS certificates that do not verify (self-signed test servers).")
+    var insecure = false
+
+    /// The command after `--`, run once everything is reachable (see TrailingCommandAccepting).
+    public var trailingCommand: [String] = []
+
+    private enum CodingKeys: String, CodingKey {
+        case global, targets, file, internet, internetURLs, wait, concurrency, expectStatus, expectBody, insecure
+    }
+
+    public init() {}
+
+    public func validate() throws {
+        guard (1...1024).contains(concurrency) else { throw ValidationError("--concurrency must be between 1 and 1024.") }
+        if let wait, DurationParser.parse(wait).map({ $0 > .zero }) != true {
+            throw ValidationError("--wait '\(wait)' is not a positive duration; use 5s, 2m or seconds.")
+        }
+        for code in expectStatus where !(100...599).contains(code) {
+            throw ValidationError("--expect-status \(code) is not an HTTP status (100-599).")
+        }
+    }
+
+    public func run(in context: CommandContext) async throws {
+        let configuration = context.configuration
+        var probeTargets = try targets.map(ProbeTarget.parse)
+        if let file { probeTargets += try Self.readTargets(file) }
+        let endpoints = try internetURLs.isEmpty ? InternetEndpoint.defaults : internetURLs.map(InternetEndpoint.parse)
+        var checkInternet = internet || !internetURLs.isEmpty
+        if probeTargets.isEmpty && !checkInternet {
+            if let backEnd = configuration.backEnd {
+                let url = backEnd.url(for: .health)
+                probeTargets = [ProbeTarget(input: url.absoluteString, kind: .url(url), isServer: true)]
+            } else {
+                checkInternet = true
+                context.printer.note("no server is configured: checking the internet (pass a target or --server to probe one)")
+            }
+        }
+        let deadline = try wait.map { text -> ContinuousClock.Instant in
+            guard let duration = DurationParser.parse(text) else { throw ValidationError("bad --wait") }
+            return ContinuousClock.now + duration
+        }
+
+        let transport = HTTPTransport(timeout: configuration.timeout, token: configuration.token,
+                                      insecure: insecure || configuration.insecure, logger: context.logger)
+        let expectation = Prober.Expectation(statuses: expectStatus.isEmpty ? nil : Set(expectStatus), bodyContains: expectBody)
+        let prober = Prober(timeout: configuration.timeout, insecure: insecure || configuration.insecure,
+                            expectation: expectation, transport: transport)
+        let runner = ProbeRunner(prober: prober, concurrency: concurrency)
+
+        var attempts = 0
+        var backoff = Duration.milliseconds(250)
+        var report: ProbeReport
+        while true {
+            attempts += 1
+            let connectivity = checkInternet ? await InternetCheck(prober: prober).run(endpoints).0 : nil
+            let results = await runner.probeAll(probeTargets)
+            let internetOK = connectivity.map { $0.state == .online } ?? true
+            let allReachable = results.allSatisfy(\.reachable) && internetOK
+            report = ProbeReport(results: results, allReachable: allReachable, attempts: deadline == nil ? nil : attempts,
+                                 connectivity: connectivity, showLadder: context.verbosity == .verbose)
+            guard let deadline, !allReachable else { break }
+            let remaining = deadline - ContinuousClock.now
+            if remaining <= .zero { break }
+            let pause = min(backoff, remaining)
+            let failing = results.filter { !$0.reachable }.map { "\($0.target) (\($0.verdict))" }
+                + (internetOK ? [] : ["internet (\(connectivity!.state.name))"])
+            context.printer.note("waiting: \(failing.joined(separator: ", ")); next try in \(ProbeReport.format(pause.milliseconds))")
+            try await Task.sleep(for: pause)
+            backoff = min(backoff * 2, .seconds(5))
+        }
+        try? await transport.shutdown()
+        try context.printer.emit(report)
+
+        if !report.allReachable {
+            if deadline != nil {
+                throw ConnError.temporary("waitTimedOut", "still unreachable when --wait \(wait!) ran out, after \(attempts) attempts")
+            }
+            throw ExitCode(ExitStatus.unavailable.rawValue)
+        }
+        if !trailingCommand.isEmpty { try CommandExecutor.exec(trailingCommand) }
+    }
+
+    /// Targets from a file, one per line; blank lines and # comments skipped. A bad line is named.
+    static func readTargets(_ path: String) throws -> [ProbeTarget] {
+        let text: String
+        if path == "-" {
+            text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+        } else {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw ConnError(code: "fileUnreadable", message: "cannot read target file \(path)", hint: "Check the path and its permissions.", exitStatus: .usage)
+            }
+            text = String(decoding: data, as: UTF8.self)
+        }
+        var targets: [ProbeTarget] = []
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)?
+                .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            if line.isEmpty { continue }
+            do {
+                targets.append(try ProbeTarget.parse(line))
+            } catch let error as ConnError {
+                throw ConnError(code: "badTarget", message: "\(path == "-" ? "stdin" : path):\(index + 1): \(error.message)", hint: error.hint, exitStatus: .dataError)
+            }
+        }
+        if targets.isEmpty {
+            throw ConnError(code: "noTargets", message: "target file \(path == "-" ? "stdin" : path) has no targets",
+                            hint: "Put one target per line: host:port or a URL.", exitStatus: .dataError)
+        }
+        return targets
+    }
+}

@@ -1,0 +1,50 @@
+import ConnCommandKit
+import ConnCore
+import Foundation
+
+/// What `conn probe` prints: one line per target (a compact httpstat), the ladder with -v.
+struct ProbeReport: Encodable, TextRenderable {
+    let results: [ProbeResult]
+    let allReachable: Bool
+    /// Set by --wait: how many rounds it took.
+    let attempts: Int?
+    let connectivity: InternetVerdict?
+    let showLadder: Bool
+
+    private enum CodingKeys: String, CodingKey { case results, allReachable, attempts, connectivity }
+
+    func renderText(style: TextStyle) -> String {
+        var lines: [String] = []
+        if let connectivity {
+            lines.append("\(style.bold("internet")): \(connectivity.state.name) — \(connectivity.explanation)")
+        }
+        let width = results.map(\.target.count).max() ?? 0
+        for result in results {
+            let mark = result.reachable ? style.green("✓") : style.red("✗")
+            let name = TerminalSanitizer.sanitize(result.target, keepNewlines: false).padding(toLength: width, withPad: " ", startingAt: 0)
+            var facts: [String] = []
+            if let status = result.httpStatus { facts.append("HTTP \(status)") }
+            for rung in result.rungs where rung.ok && rung.name != "route" {
+                if let ms = rung.ms, rung.name != "dns" || ms > 0 { facts.append("\(rung.name) \(Self.format(ms))") }
+            }
+            if let interface = result.interface {
+                facts.append("via \(interface.name) (\(interface.kind.rawValue)\(interface.expensive ? ", metered" : ""))")
+            }
+            let verdict = result.reachable ? style.green("reachable") : style.red(result.verdict)
+            let detail = result.reachable ? "" : " — " + TerminalSanitizer.sanitize(result.explanation, keepNewlines: false)
+            lines.append("\(mark) \(style.bold(name))  \(verdict)\(detail)" + (facts.isEmpty ? "" : style.dim("  [" + facts.joined(separator: " · ") + "]")))
+            if showLadder {
+                for rung in result.rungs {
+                    let time = rung.ms.map { Self.format($0) } ?? "—"
+                    let rungMark = rung.ok ? style.green("ok  ") : style.red("FAIL")
+                    lines.append("    \(rung.name.padding(toLength: 5, withPad: " ", startingAt: 0)) \(rungMark) \(time.padding(toLength: 9, withPad: " ", startingAt: 0)) \(TerminalSanitizer.sanitize(rung.detail, keepNewlines: false))")
+                }
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func format(_ ms: Double) -> String {
+        ms < 10 ? String(format: "%.2fms", ms) : ms < 1000 ? String(format: "%.0fms", ms) : String(format: "%.2fs", ms / 1000)
+    }
+}

@@ -1,0 +1,56 @@
+import ConnCore
+import Foundation
+
+/// One rung of the ladder: what was tried, how long it took, what came of it.
+public struct ProbeRung: Sendable, Codable, Equatable {
+    /// `dns`, `route`, `tcp`, `tls` or `http`.
+    public var name: String
+    public var ok: Bool
+    /// Milliseconds, when the rung ran to an answer.
+    public var ms: Double?
+    public var detail: String
+}
+
+/// The interface the target's route leaves by.
+public struct ProbeInterface: Sendable, Codable, Equatable {
+    public var name: String
+    public var kind: InterfaceKind
+    /// Metered (cellular): avoid large transfers.
+    public var expensive: Bool
+    public var sourceAddress: String
+}
+
+/// What `conn probe` found for one target.
+public struct ProbeResult: Sendable, Codable, Equatable {
+    public var target: String
+    /// `server` (the configured back end's health resource), `url` or `hostPort`.
+    public var kind: String
+    public var url: String?
+    public var host: String
+    public var port: Int
+    public var reachable: Bool
+    /// `reachable`, or the first failing layer: nxdomain, noRoute, refused, timeout, tlsError,
+    /// httpStatus, unexpectedBody.
+    public var verdict: String
+    /// A sentence for a person.
+    public var explanation: String
+    public var address: String?
+    public var interface: ProbeInterface?
+    public var httpStatus: Int?
+    public var certificate: ProbeCertificate?
+    public var rungs: [ProbeRung]
+    public var totalMs: Double
+
+    public var failure: ReachabilityFailure? { ReachabilityFailure(rawValue: verdict) }
+}
+
+public struct ProbeCertificate: Sendable, Codable, Equatable {
+    public var commonName: String?
+    public var notValidAfter: Date
+    /// False when --insecure skipped verification.
+    public var verified: Bool
+}
+
+extension Duration {
+    var milliseconds: Double { Double(nanoseconds) / 1_000_000 }
+}

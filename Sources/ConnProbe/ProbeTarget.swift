@@ -1,0 +1,98 @@
+import ConnCore
+import Foundation
+
+/// What `conn probe` was asked to reach, parsed from one command-line word (or file line).
+public struct ProbeTarget: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        /// An http(s) URL: the whole ladder up to an HTTP answer.
+        case url(URL)
+        /// `host:port` or `[v6]:port`: name resolution and a TCP connection.
+        case hostPort(host: String, port: Int)
+    }
+
+    /// The text the user gave, for output in their own words.
+    public var input: String
+    public var kind: Kind
+    /// True for the configured server's health resource.
+    public var isServer: Bool
+
+    public var host: String {
+        switch kind {
+        case .url(let url): url.host ?? ""
+        case .hostPort(let host, _): host
+        }
+    }
+
+    public var port: Int {
+        switch kind {
+        case .url(let url): url.port ?? (url.scheme == "https" ? 443 : 80)
+        case .hostPort(_, let port): port
+        }
+    }
+
+    public var usesTLS: Bool {
+        if case .url(let url) = kind { return url.scheme == "https" }
+        return false
+    }
+
+    public init(input: String, kind: Kind, isServer: Bool = false) {
+        self.input = input
+        self.kind = kind
+        self.isServer = isServer
+    }
+
+    /// Parses `host`, `host:port`, `[v6]:port`, a bare IPv6 address, or an http(s) URL.
+    /// A bare host means port 443: "can I open a connection to it" is what a person asks.
+    public static func parse(_ text: String) throws -> ProbeTarget {
+        let input = text.trimmingCharacters(in: .whitespaces)
+        func bad(_ why: String) -> ConnError {
+            ConnError.usage("target '\(input)': \(why)", hint: "Targets look like example.com, example.com:8080, [::1]:8080 or https://example.com/health.")
+        }
+        guard !input.isEmpty else { throw bad("empty") }
+        if input.contains("://") {
+            guard let components = URLComponents(string: input), let scheme = components.scheme?.lowercased() else {
+                throw bad("not a valid URL")
+            }
+            guard scheme == "http" || scheme == "https" else { throw bad("only http and https URLs can be probed") }
+            guard let host = components.host, !host.isEmpty else { throw bad("the URL has no host") }
+            if let port = components.port, !(1...65535).contains(port) { throw bad("port \(port) is out of range (1-65535)") }
+            guard let url = components.url else { throw bad("not a valid URL") }
+            return ProbeTarget(input: input, kind: .url(url))
+        }
+        if input.hasPrefix("[") {  // [v6]:port or [v6]
+            guard let close = input.firstIndex(of: "]") else { throw bad("missing ']' after the IPv6 address") }
+            let address = String(input[input.index(after: input.startIndex)..<close])
+            guard isIPv6(address) else { throw bad("'\(address)' is not an IPv6 address") }
+            let rest = input[input.index(after: close)...]
+            if rest.isEmpty { return ProbeTarget(input: input, kind: .hostPort(host: address, port: 443)) }
+            guard rest.hasPrefix(":") else { throw bad("expected ':PORT' after ']'") }
+            return ProbeTarget(input: input, kind: .hostPort(host: address, port: try port(String(rest.dropFirst()), bad)))
+        }
+        if isIPv6(input) { return ProbeTarget(input: input, kind: .hostPort(host: input, port: 443)) }
+        let parts = input.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count <= 2 else { throw bad("an IPv6 address with a port must be written [address]:port") }
+        let host = String(parts[0])
+        guard isValidHostName(host) else { throw bad("'\(host)' is not a valid host name") }
+        let portNumber = parts.count == 2 ? try port(String(parts[1]), bad) : 443
+        return ProbeTarget(input: input, kind: .hostPort(host: host, port: portNumber))
+    }
+
+    private static func port(_ text: String, _ bad: (String) -> ConnError) throws -> Int {
+        guard let value = Int(text) else { throw bad("port '\(text)' is not a number") }
+        guard (1...65535).contains(value) else { throw bad("port \(value) is out of range (1-65535)") }
+        return value
+    }
+
+    static func isIPv6(_ text: String) -> Bool {
+        var address = in6_addr()
+        return text.withCString { inet_pton(AF_INET6, $0, &address) } == 1
+    }
+
+    static func isValidHostName(_ host: String) -> Bool {
+        guard !host.isEmpty, host.count <= 253 else { return false }
+        return host.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { label in
+            !label.isEmpty && label.count <= 63 && !label.hasPrefix("-") && !label.hasSuffix("-")
+                && label.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+        }
+    }
+}

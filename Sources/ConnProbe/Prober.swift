@@ -1,0 +1,216 @@
+import ConnCore
+import Foundation
+import Logging
+import NIOCore
+
+/// Walks the ladder for one target — DNS, route and interface, TCP, TLS, HTTP — and stops at
+/// the first rung that fails: that rung is the verdict.
+public struct Prober: Sendable {
+    public struct Expectation: Sendable, Equatable {
+        /// Acceptable HTTP statuses; nil means any 2xx or 3xx.
+        public var statuses: Set<Int>?
+        /// Text the body must contain.
+        public var bodyContains: String?
+
+        public init(statuses: Set<Int>? = nil, bodyContains: String? = nil) {
+            self.statuses = statuses
+            self.bodyContains = bodyContains
+        }
+    }
+
+    public let timeout: Duration
+    public let insecure: Bool
+    public let expectation: Expectation
+    public let transport: HTTPTransport
+    public let classifier: InterfaceClassifier
+
+    public init(timeout: Duration, insecure: Bool, expectation: Expectation, transport: HTTPTransport,
+                classifier: InterfaceClassifier = InterfaceClassifier()) {
+        self.timeout = timeout
+        self.insecure = insecure
+        self.expectation = expectation
+        self.transport = transport
+        self.classifier = classifier
+    }
+
+    public func probe(_ target: ProbeTarget) async -> ProbeResult {
+        let clock = ContinuousClock()
+        let start = clock.now
+        var result = ProbeResult(
+            target: target.input, kind: target.isServer ? "server" : (target.usesTLS || isURL(target) ? "url" : "hostPort"),
+            url: urlString(target), host: target.host, port: target.port, reachable: false, verdict: "",
+            explanation: "", rungs: [], totalMs: 0)
+        func finish(_ failure: ReachabilityFailure?, _ explanation: String) -> ProbeResult {
+            result.reachable = failure == nil
+            result.verdict = failure?.rawValue ?? "reachable"
+            result.explanation = explanation
+            result.totalMs = start.duration(to: clock.now).milliseconds
+            return result
+        }
+
+        // DNS
+        let addresses: [ResolvedAddress]
+        if let literal = literalAddress(target) {
+            addresses = [literal]
+            result.rungs.append(ProbeRung(name: "dns", ok: true, ms: 0, detail: "\(target.host) is an IP address"))
+        } else {
+            let dnsStart = clock.now
+            switch await Resolver.resolve(host: target.host, port: target.port, timeout: timeout) {
+            case .success(let found):
+                addresses = found
+                result.rungs.append(ProbeRung(name: "dns", ok: true, ms: dnsStart.duration(to: clock.now).milliseconds,
+                                              detail: found.map(\.ip).joined(separator: ", ")))
+            case .failure(.notFound):
+                result.rungs.append(ProbeRung(name: "dns", ok: false, ms: dnsStart.duration(to: clock.now).milliseconds, detail: "no such name"))
+                return finish(.nxdomain, "the name \(target.host) does not resolve")
+            case .failure(.timeout):
+                result.rungs.append(ProbeRung(name: "dns", ok: false, ms: nil, detail: "the resolver did not answer in time"))
+                return finish(.timeout, "the name \(target.host) could not be resolved in time: DNS may be down")
+            case .failure(.other(let why)):
+                result.rungs.append(ProbeRung(name: "dns", ok: false, ms: nil, detail: why))
+                return finish(.nxdomain, "the name \(target.host) could not be resolved: \(why)")
+            }
+        }
+
+        // Route and interface, for the address we will try first.
+        let first = addresses[0]
+        switch RouteInspector.route(to: first) {
+        case .success(let route):
+            if let name = route.interface {
+                let kind = classifier.kind(of: name)
+                result.interface = ProbeInterface(name: name, kind: kind, expensive: kind.isExpensive, sourceAddress: route.sourceIP)
+            }
+            result.rungs.append(ProbeRung(name: "route", ok: true, ms: 0,
+                                          detail: "via \(route.interface ?? "?") (\(result.interface?.kind.rawValue ?? "unknown")) from \(route.sourceIP)"))
+        case .failure(.noRoute):
+            result.rungs.append(ProbeRung(name: "route", ok: false, ms: 0, detail: "no route to \(first.ip)"))
+            return finish(.noRoute, "there is no route to \(first.ip): this host has no network path to it")
+        case .failure(.other(let why)):
+            result.rungs.append(ProbeRung(name: "route", ok: false, ms: 0, detail: why))
+        }
+
+        // TCP: each address in turn until one connects.
+        var channel: (any Channel)?
+        var tcpFailure: (ReachabilityFailure, String)?
+        for address in addresses {
+            switch await ConnectionProber.connect(to: address, timeout: timeout) {
+            case .connected(let connected, let elapsed):
+                channel = connected
+                result.address = address.ip
+                result.rungs.append(ProbeRung(name: "tcp", ok: true, ms: elapsed.milliseconds, detail: "connected to \(bracketed(address)):\(address.port)"))
+            case .refused(let elapsed):
+                result.rungs.append(ProbeRung(name: "tcp", ok: false, ms: elapsed.milliseconds, detail: "\(bracketed(address)):\(address.port) refused"))
+                if tcpFailure?.0 != .refused {
+                    tcpFailure = (.refused, "\(target.host) is up (it answered), but nothing listens on port \(target.port)")
+                }
+            case .noRoute(let elapsed):
+                result.rungs.append(ProbeRung(name: "tcp", ok: false, ms: elapsed.milliseconds, detail: "no route to \(address.ip)"))
+                tcpFailure = tcpFailure ?? (.noRoute, "there is no route to \(address.ip)")
+            case .timeout:
+                result.rungs.append(ProbeRung(name: "tcp", ok: false, ms: nil, detail: "\(bracketed(address)):\(address.port) did not answer within \(timeout)"))
+                tcpFailure = tcpFailure ?? (.timeout, "\(target.host):\(target.port) did not answer within \(timeout): packets are dropped or the host is down")
+            case .failed(let why):
+                result.rungs.append(ProbeRung(name: "tcp", ok: false, ms: nil, detail: why))
+                tcpFailure = tcpFailure ?? (.timeout, "cannot connect to \(target.host):\(target.port): \(why)")
+            }
+            if channel != nil { break }
+        }
+        guard let channel else {
+            let (failure, explanation) = tcpFailure ?? (.timeout, "no address of \(target.host) could be reached")
+            return finish(failure, explanation)
+        }
+
+        // TLS
+        if target.usesTLS {
+            let serverName = ProbeTarget.isIPv6(target.host) || isIPv4(target.host) ? nil : target.host
+            switch await ConnectionProber.handshake(on: channel, serverName: serverName, insecure: insecure, timeout: timeout) {
+            case .established(let elapsed, let certificate):
+                if let certificate {
+                    result.certificate = ProbeCertificate(commonName: certificate.commonName, notValidAfter: certificate.notValidAfter, verified: !insecure)
+                }
+                let expiry = certificate.map { ", valid until \(JSONOutput.timestamp($0.notValidAfter).prefix(10))" } ?? ""
+                result.rungs.append(ProbeRung(name: "tls", ok: true, ms: elapsed.milliseconds,
+                                              detail: (insecure ? "handshake done, certificate NOT verified (--insecure)" : "certificate verified") + expiry))
+            case .failed(let why, let elapsed):
+                try? await channel.close()
+                result.rungs.append(ProbeRung(name: "tls", ok: false, ms: elapsed.milliseconds, detail: why))
+                return finish(.tlsError, "the TLS handshake with \(target.host) failed: \(why)")
+            case .timeout:
+                try? await channel.close()
+                result.rungs.append(ProbeRung(name: "tls", ok: false, ms: nil, detail: "no handshake within \(timeout)"))
+                return finish(.timeout, "the TLS handshake with \(target.host) did not finish within \(timeout)")
+            }
+        }
+        try? await channel.close()
+
+        // HTTP
+        guard case .url(let url) = target.kind else {
+            return finish(nil, "\(target.host):\(target.port) accepts connections")
+        }
+        let http = await checkHTTP(url, target: target)
+        result.httpStatus = http.status
+        result.rungs.append(http.rung)
+        return finish(http.failure, http.explanation)
+    }
+
+    /// The HTTP rung's findings.
+    private struct HTTPCheck {
+        var status: Int?
+        var rung: ProbeRung
+        var failure: ReachabilityFailure?
+        var explanation: String
+    }
+
+    private func checkHTTP(_ url: URL, target: ProbeTarget) async -> HTTPCheck {
+        do {
+            let response = try await transport.send(HTTPExchangeRequest(url: url, timeout: timeout, maxResponseBytes: 1 << 20))
+            let ms = response.elapsed.milliseconds
+            func failed(_ failure: ReachabilityFailure, _ detail: String, _ explanation: String) -> HTTPCheck {
+                HTTPCheck(status: response.status, rung: ProbeRung(name: "http", ok: false, ms: ms, detail: detail), failure: failure, explanation: explanation)
+            }
+            let accepted = expectation.statuses?.contains(response.status) ?? (200..<400).contains(response.status)
+            if !accepted {
+                return failed(.httpStatus, "status \(response.status)", "\(url.absoluteString) answered \(response.status)")
+            }
+            if target.isServer, (response.header("Content-Type") ?? "").contains("text/html") {
+                return failed(.unexpectedBody, "status \(response.status), an HTML page",
+                              "an HTML page answered in place of the server: a captive portal or a proxy is in the way")
+            }
+            if let needle = expectation.bodyContains, !String(decoding: response.body, as: UTF8.self).contains(needle) {
+                return failed(.unexpectedBody, "status \(response.status), body lacks the expected text",
+                              "\(url.absoluteString) answered, but not with the expected content")
+            }
+            return HTTPCheck(status: response.status, rung: ProbeRung(name: "http", ok: true, ms: ms, detail: "status \(response.status)"),
+                             failure: nil, explanation: target.isServer ? "the server answers" : "\(url.absoluteString) answers")
+        } catch let error as ConnError {
+            let failure = ReachabilityFailure(rawValue: error.code) ?? (error.exitStatus == .temporaryFailure ? .timeout : .httpStatus)
+            return HTTPCheck(status: nil, rung: ProbeRung(name: "http", ok: false, ms: nil, detail: error.message), failure: failure, explanation: error.message)
+        } catch {
+            return HTTPCheck(status: nil, rung: ProbeRung(name: "http", ok: false, ms: nil, detail: "\(error)"), failure: .timeout,
+                             explanation: "\(url.absoluteString): \(error)")
+        }
+    }
+
+    private func literalAddress(_ target: ProbeTarget) -> ResolvedAddress? {
+        if ProbeTarget.isIPv6(target.host) { return ResolvedAddress(family: 6, ip: target.host, port: target.port) }
+        if isIPv4(target.host) { return ResolvedAddress(family: 4, ip: target.host, port: target.port) }
+        return nil
+    }
+
+    private func isIPv4(_ text: String) -> Bool {
+        var address = in_addr()
+        return text.withCString { inet_pton(AF_INET, $0, &address) } == 1
+    }
+
+    private func isURL(_ target: ProbeTarget) -> Bool {
+        if case .url = target.kind { return true }
+        return false
+    }
+
+    private func urlString(_ target: ProbeTarget) -> String? {
+        if case .url(let url) = target.kind { return url.absoluteString }
+        return nil
+    }
+
+    private func bracketed(_ address: ResolvedAddress) -> String { address.family == 6 ? "[\(address.ip)]" : address.ip }
+}
