@@ -159,6 +159,11 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
+        .testTarget(
+            name: "ConnProbeTests",
+            dependencies: ["conn", "conn-server", "ConnProbe", "ConnCore", "ConnTestSupport"],
+            swiftSettings: strictSwift
+        ),
         // Drives the real `conn` binary as a user would (processes, files, PATH, exit codes).
         .testTarget(
             name: "ConnIntegrationTests",

@@ -9,20 +9,28 @@ public struct InternetEndpoint: Sendable, Equatable {
     /// Text its body must contain, if any.
     public var bodyContains: String?
 
-    /// Parses `URL`, `URL=STATUS` or `URL=STATUS:TEXT` (as given to --internet-url).
+    /// Parses `URL`, `URL=STATUS` or `URL=STATUS:TEXT` (as given to --internet-url); the status
+    /// defaults to 204.
     public static func parse(_ text: String) throws -> InternetEndpoint {
         var urlText = text
         var status = 204
         var body: String?
-        if let equals = text.range(of: "=", options: .backwards), !text[equals.upperBound...].contains("/") {
-            urlText = String(text[..<equals.lowerBound])
-            let expectation = text[equals.upperBound...]
-            let parts = expectation.split(separator: ":", maxSplits: 1)
-            guard let first = parts.first, let code = Int(first), (100...599).contains(code) else {
-                throw ConnError.usage("--internet-url '\(text)': expected URL=STATUS or URL=STATUS:TEXT, e.g. http://example.com/204=204")
+        // The expectation starts at the first "=" followed by a three-digit status (a URL's own
+        // query may hold "=" too).
+        var searchStart = text.startIndex
+        while let equals = text.range(of: "=", range: searchStart..<text.endIndex) {
+            let rest = text[equals.upperBound...]
+            let digits = rest.prefix(3)
+            if digits.count == 3, digits.allSatisfy(\.isNumber), rest.count == 3 || rest.dropFirst(3).first == ":" {
+                urlText = String(text[..<equals.lowerBound])
+                status = Int(digits)!
+                body = rest.count > 4 ? String(rest.dropFirst(4)) : nil
+                break
             }
-            status = code
-            body = parts.count > 1 ? String(parts[1]) : nil
+            searchStart = equals.upperBound
+        }
+        guard (100...599).contains(status) else {
+            throw ConnError.usage("--internet-url '\(text)': status \(status) is not an HTTP status")
         }
         guard let url = URL(string: urlText), url.scheme == "http", url.host != nil else {
             throw ConnError.usage("--internet-url '\(text)': the internet check needs a plain http:// URL (a captive portal can only answer plain HTTP)")

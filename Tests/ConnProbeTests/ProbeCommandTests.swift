@@ -1,0 +1,218 @@
+import ConnTestSupport
+import Foundation
+import Synchronization
+import Testing
+
+/// `conn probe` as a user runs it: the real binary against the real conn-server, closed ports,
+/// a self-signed TLS server, and network namespaces.
+@Suite("conn probe end to end")
+struct ProbeCommandTests {
+    let home: TemporaryDirectory
+
+    init() throws { home = try TemporaryDirectory() }
+
+    func probe(_ arguments: [String], env: [String: String] = [:]) async throws -> ProcessOutcome {
+        try await ConnProcess.run(ConnProcess.connPath, ["probe"] + arguments, environment: home.environment.merging(env) { $1 })
+    }
+
+    func json(_ outcome: ProcessOutcome) throws -> [String: Any] {
+        try #require(JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [String: Any], "\(outcome.standardError)")
+    }
+
+    func results(_ outcome: ProcessOutcome) throws -> [[String: Any]] {
+        try #require(try json(outcome)["results"] as? [[String: Any]])
+    }
+
+    @Test("no target: the configured server's health resource; exit 0 with every rung")
+    func configuredServerIsReachable() async throws {
+        try await ServerProcess.with { url in
+            let outcome = try await probe(["--json"], env: ["CONN_SERVER": url.absoluteString])
+            #expect(outcome.exitCode == 0, "\(outcome.standardError)")
+            let result = try #require(try results(outcome).first)
+            #expect(result["kind"] as? String == "server")
+            #expect(result["verdict"] as? String == "reachable")
+            #expect(result["httpStatus"] as? Int == 204)
+            #expect((result["rungs"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["dns", "route", "tcp", "http"])
+            let interface = try #require(result["interface"] as? [String: Any])
+            #expect(interface["kind"] as? String == "loopback")
+        }
+    }
+
+    @Test("a closed port is refused, and the host is said to be up")
+    func closedPortIsRefused() async throws {
+        let port = try HTTPPorts.closed()
+        let outcome = try await probe(["127.0.0.1:\(port)"])
+        #expect(outcome.exitCode == 69)
+        #expect(outcome.standardOutput.contains("refused — 127.0.0.1 is up (it answered), but nothing listens on port \(port)"))
+    }
+
+    @Test func stoppedServerIsNotReachable() async throws {
+        let port = try HTTPPorts.closed()
+        let outcome = try await probe(["--json", "--server", "http://127.0.0.1:\(port)"])
+        #expect(outcome.exitCode == 69)
+        #expect(try results(outcome).first?["verdict"] as? String == "refused")
+    }
+
+    @Test func unresolvableNameIsNxdomain() async throws {
+        let outcome = try await probe(["--json", "no-such-host.invalid:80"])
+        #expect(outcome.exitCode == 69)
+        #expect(try results(outcome).first?["verdict"] as? String == "nxdomain")
+    }
+
+    @Test("behind a captive portal the server is not reachable: unexpectedBody")
+    func portalIsNotTheServer() async throws {
+        try await ServerProcess.with(["--portal"]) { url in
+            let outcome = try await probe(["--json", "--server", url.absoluteString])
+            #expect(outcome.exitCode == 69)
+            let result = try #require(try results(outcome).first)
+            #expect(result["verdict"] as? String == "unexpectedBody")
+            #expect((result["explanation"] as? String)?.contains("captive portal") == true)
+
+            let internet = try await probe(["--json", "--internet-url", "\(url.absoluteString)/health=204"])
+            #expect(internet.exitCode == 69)
+            let connectivity = try #require(try json(internet)["connectivity"] as? [String: Any])
+            #expect((connectivity["state"] as? [String: Any])?["state"] as? String == "portal")
+        }
+    }
+
+    @Test("internet check: online, and dnsBroken when only the IP literal answers")
+    func internetCheckStates() async throws {
+        try await ServerProcess.with { url in
+            let online = try await probe(["--json", "--internet-url", "\(url.absoluteString)/health=204"])
+            #expect(online.exitCode == 0, "\(online.standardError)")
+            let port = url.port!
+            let broken = try await probe(["--json", "--internet-url", "\(url.absoluteString)/health=204",
+                                          "--internet-url", "http://conn-check.invalid:\(port)/health=204"])
+            #expect(broken.exitCode == 69)
+            let state = (try json(broken)["connectivity"] as? [String: Any])?["state"] as? [String: Any]
+            #expect(state?["state"] as? String == "dnsBroken")
+        }
+    }
+
+    @Test func manyTargetsKeepTheirOrder() async throws {
+        try await ServerProcess.with { url in
+            let closed = try HTTPPorts.closed()
+            let targets = ["\(url.absoluteString)/health", "127.0.0.1:\(closed)", "\(url.absoluteString)/inbox", "no-such-host.invalid:1"]
+            let file = try home.write("targets.txt", targets.joined(separator: "\n") + "\n")
+            let outcome = try await probe(["--json", "--file", file, "--concurrency", "2"])
+            #expect(outcome.exitCode == 69)
+            let found = try results(outcome)
+            #expect(found.compactMap { $0["target"] as? String } == targets)
+            #expect(found.compactMap { $0["verdict"] as? String } == ["reachable", "refused", "reachable", "nxdomain"])
+        }
+    }
+
+    @Test func badInputIsNamed() async throws {
+        var outcome = try await probe(["example.com:99999"])
+        #expect(outcome.exitCode == 64)
+        #expect(outcome.standardError.contains("target 'example.com:99999': port 99999 is out of range"))
+        let empty = try home.write("empty.txt", "\n# nothing\n")
+        outcome = try await probe(["--file", empty])
+        #expect(outcome.exitCode == 65)
+        #expect(outcome.standardError.contains("has no targets"))
+    }
+
+    @Test("--wait succeeds once a server that starts later answers")
+    func waitForAServerThatStartsLater() async throws {
+        let port = try HTTPPorts.closed()
+        let probeDone = DoneSignal()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                try await Task.sleep(for: .milliseconds(1500))
+                try await ServerProcess.with(["--port", String(port)]) { _ in
+                    while !probeDone.isSet { try await Task.sleep(for: .milliseconds(50)) }
+                }
+            }
+            let outcome = try await probe(["--wait", "30s", "--json", "--server", "http://127.0.0.1:\(port)"])
+            probeDone.set()
+            #expect(outcome.exitCode == 0, "\(outcome.standardError)")
+            #expect((try json(outcome)["attempts"] as? Int ?? 0) > 1)
+            #expect(outcome.standardError.contains("waiting: http://127.0.0.1:\(port)/health (refused)"))
+            try await group.waitForAll()
+        }
+    }
+
+    @Test("--wait gives up with 75")
+    func waitRunsOut() async throws {
+        let port = try HTTPPorts.closed()
+        let outcome = try await probe(["--wait", "1s", "127.0.0.1:\(port)"])
+        #expect(outcome.exitCode == 75)
+        #expect(outcome.standardError.contains("still unreachable when --wait 1s ran out"))
+    }
+
+    @Test("-- CMD runs once reachable, with its own exit code; not at all when unreachable")
+    func runsACommandOnceReachable() async throws {
+        try await ServerProcess.with { url in
+            let marker = home.path + "/ran"
+            var outcome = try await probe([url.absoluteString + "/health", "--", "/bin/sh", "-c", "touch \(marker); exit 7"])
+            #expect(outcome.exitCode == 7)
+            #expect(FileManager.default.fileExists(atPath: marker))
+            try FileManager.default.removeItem(atPath: marker)
+            outcome = try await probe(["127.0.0.1:\(try HTTPPorts.closed())", "--", "/bin/sh", "-c", "touch \(marker)"])
+            #expect(outcome.exitCode == 69)
+            #expect(!FileManager.default.fileExists(atPath: marker))
+        }
+    }
+
+    @Test func ipv6LiteralTargets() async throws {
+        try await ServerProcess.with(["--host", "::1"]) { url in
+            let outcome = try await probe(["--json", "[::1]:\(url.port!)", "http://[::1]:\(url.port!)/health"])
+            #expect(outcome.exitCode == 0, "\(outcome.standardOutput)\(outcome.standardError)")
+            #expect(try results(outcome).allSatisfy { ($0["address"] as? String) == "::1" })
+        }
+    }
+
+    @Test("TLS with a self-signed certificate fails verification; --insecure is explicit")
+    func selfSignedTLS() async throws {
+        try await TLSServer.with(home: home) { port in
+            var outcome = try await probe(["--json", "https://127.0.0.1:\(port)/"])
+            #expect(outcome.exitCode == 69)
+            let failed = try #require(try results(outcome).first)
+            #expect(failed["verdict"] as? String == "tlsError", "\(failed)")
+            outcome = try await probe(["--json", "--insecure", "https://127.0.0.1:\(port)/"])
+            #expect(outcome.exitCode == 0, "\(outcome.standardOutput)")
+            let passed = try #require(try results(outcome).first)
+            let certificate = try #require(passed["certificate"] as? [String: Any])
+            #expect(certificate["commonName"] as? String == "conn-test")
+            #expect(certificate["verified"] as? Bool == false)
+        }
+    }
+
+    @Test("no route to the address: noRoute at once", .enabled(if: NetworkNamespace.available, "needs root and ip netns"))
+    func noRouteInANamespace() async throws {
+        let namespace = try NetworkNamespace()  // only lo: nothing else is routable
+        let (program, arguments) = namespace.wrap([ConnProcess.connPath, "probe", "--json", "--timeout", "2s", "192.0.2.10:80"])
+        let outcome = try await ConnProcess.run(program, arguments, environment: home.environment)
+        #expect(outcome.exitCode == 69)
+        #expect(try results(outcome).first?["verdict"] as? String == "noRoute")
+    }
+
+    @Test("a blackholed address times out within the bound", .enabled(if: NetworkNamespace.available, "needs root and ip netns"))
+    func blackholeTimesOut() async throws {
+        let namespace = try NetworkNamespace()
+        // veth0 routes 192.0.2.0/24; its peer has no address, so SYNs arrive nowhere. The
+        // permanent neighbour entry keeps ARP out of it (a failed ARP would be "no route").
+        try namespace.exec(["ip", "link", "add", "veth0", "type", "veth", "peer", "name", "veth1"])
+        try namespace.exec(["ip", "addr", "add", "192.0.2.1/24", "dev", "veth0"])
+        try namespace.exec(["ip", "link", "set", "veth0", "up"])
+        try namespace.exec(["ip", "link", "set", "veth1", "up"])
+        try namespace.exec(["ip", "neigh", "add", "192.0.2.10", "lladdr", "02:00:00:00:00:01", "dev", "veth0", "nud", "permanent"])
+        let (program, arguments) = namespace.wrap([ConnProcess.connPath, "probe", "--json", "--timeout", "500ms", "192.0.2.10:80"])
+        let clock = ContinuousClock()
+        let start = clock.now
+        let outcome = try await ConnProcess.run(program, arguments, environment: home.environment)
+        let elapsed = start.duration(to: clock.now)
+        #expect(outcome.exitCode == 69)
+        let result = try #require(try results(outcome).first)
+        #expect(result["verdict"] as? String == "timeout")
+        #expect((result["interface"] as? [String: Any])?["kind"] as? String == "virtual")
+        #expect(elapsed < .seconds(5), "took \(elapsed)")
+    }
+}
+
+/// Tells a waiting task that something has finished.
+final class DoneSignal: Sendable {
+    private let state = Mutex(false)
+    var isSet: Bool { state.withLock { $0 } }
+    func set() { state.withLock { $0 = true } }
+}

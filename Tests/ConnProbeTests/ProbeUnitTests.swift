@@ -1,0 +1,139 @@
+import ConnCore
+import ConnTestSupport
+import Foundation
+import Testing
+
+@testable import ConnProbe
+
+@Suite("Probe targets")
+struct ProbeTargetTests {
+    @Test(arguments: [
+        ("example.com", "example.com", 443, false),
+        ("example.com:8080", "example.com", 8080, false),
+        ("127.0.0.1:1", "127.0.0.1", 1, false),
+        ("[::1]:8080", "::1", 8080, false),
+        ("[fe80::1]", "fe80::1", 443, false),
+        ("::1", "::1", 443, false),
+        ("http://127.0.0.1:8080/health", "127.0.0.1", 8080, false),
+        ("https://example.com/x?y=1", "example.com", 443, true),
+        ("http://[::1]:9/", "::1", 9, false),
+    ])
+    func parses(_ text: String, _ host: String, _ port: Int, _ tls: Bool) throws {
+        let target = try ProbeTarget.parse(text)
+        #expect(target.host == host)
+        #expect(target.port == port)
+        #expect(target.usesTLS == tls)
+        #expect(target.input == text)
+    }
+
+    @Test(arguments: [
+        ("", "empty"),
+        ("example.com:99999", "port 99999 is out of range"),
+        ("example.com:http", "port 'http' is not a number"),
+        ("example.com:0", "port 0 is out of range"),
+        ("ftp://example.com", "only http and https"),
+        ("http://:80/", "no host"),
+        ("fe80::1:80:x", "must be written [address]:port"),
+        ("[::1:80", "missing ']'"),
+        ("[nope]:80", "not an IPv6 address"),
+        ("bad host:80", "not a valid host name"),
+        ("-x.example", "not a valid host name"),
+    ])
+    func rejectsWithAMessageNamingTheInput(_ text: String, _ fragment: String) {
+        let error = #expect(throws: ConnError.self) { try ProbeTarget.parse(text) }
+        #expect(error?.exitStatus == .usage)
+        #expect(error?.message.contains("target '\(text.trimmingCharacters(in: .whitespaces))'") == true)
+        #expect(error?.message.contains(fragment) == true, "\(error?.message ?? "")")
+    }
+
+    @Test func targetFilesSkipCommentsAndNameBadLines() throws {
+        let home = try TemporaryDirectory()
+        let good = try home.write("targets", "# services\nexample.com:80\n\n  http://127.0.0.1:1/x  # inline comment\n")
+        #expect(try ProbeCommand.readTargets(good).map(\.input) == ["example.com:80", "http://127.0.0.1:1/x"])
+        let bad = try home.write("bad", "example.com:80\nexample.com:70000\n")
+        let error = #expect(throws: ConnError.self) { try ProbeCommand.readTargets(bad) }
+        #expect(error?.message.hasPrefix("\(bad):2: target 'example.com:70000'") == true)
+        #expect(error?.exitStatus == .dataError)
+        let empty = try home.write("empty", "# nothing\n\n")
+        #expect((#expect(throws: ConnError.self) { try ProbeCommand.readTargets(empty) })?.code == "noTargets")
+        #expect((#expect(throws: ConnError.self) { try ProbeCommand.readTargets(home.path + "/missing") })?.code == "fileUnreadable")
+    }
+
+    @Test func internetEndpointsParse() throws {
+        let plain = try InternetEndpoint.parse("http://example.com/generate_204")
+        #expect(plain.status == 204 && plain.bodyContains == nil)
+        let full = try InternetEndpoint.parse("http://1.1.1.1/cdn-cgi/trace=200:ip=")
+        #expect(full.url.absoluteString == "http://1.1.1.1/cdn-cgi/trace" && full.status == 200 && full.bodyContains == "ip=")
+        #expect(throws: ConnError.self) { try InternetEndpoint.parse("https://example.com/") }
+        #expect(throws: ConnError.self) { try InternetEndpoint.parse("http://example.com/=999") }
+        let query = try InternetEndpoint.parse("http://example.com/check?a=b=200:ok")
+        #expect(query.url.absoluteString == "http://example.com/check?a=b" && query.status == 200 && query.bodyContains == "ok")
+    }
+}
+
+@Suite("Interface kinds from sysfs")
+struct InterfaceClassifierTests {
+    /// Builds a fake /sys/class/net with one directory per interface.
+    func tree(_ interfaces: [String: (type: Int, uevent: String, device: Bool, tun: Bool)]) throws -> TemporaryDirectory {
+        let root = try TemporaryDirectory()
+        for (name, spec) in interfaces {
+            try root.write("\(name)/type", "\(spec.type)\n")
+            try root.write("\(name)/uevent", spec.uevent)
+            if spec.tun { try root.write("\(name)/tun_flags", "0x1002\n") }
+            if spec.device {
+                try root.write("devices/\(name)/vendor", "0x8086\n")
+                try FileManager.default.createSymbolicLink(atPath: root.path + "/\(name)/device", withDestinationPath: root.path + "/devices/\(name)")
+            }
+        }
+        return root
+    }
+
+    @Test func classifiesEachKind() throws {
+        let root = try tree([
+            "lo": (772, "INTERFACE=lo\n", false, false),
+            "eth0": (1, "INTERFACE=eth0\n", true, false),
+            "wlp2s0": (1, "DEVTYPE=wlan\nINTERFACE=wlp2s0\n", true, false),
+            "wwan0": (1, "DEVTYPE=wwan\nINTERFACE=wwan0\n", true, false),
+            "wg0": (65534, "DEVTYPE=wireguard\nINTERFACE=wg0\n", false, false),
+            "tun0": (65534, "INTERFACE=tun0\n", false, true),
+            "veth1": (1, "INTERFACE=veth1\n", false, false),
+        ])
+        let classifier = InterfaceClassifier(sysfsRoot: root.path)
+        #expect(classifier.kind(of: "lo") == .loopback)
+        #expect(classifier.kind(of: "eth0") == .ethernet)
+        #expect(classifier.kind(of: "wlp2s0") == .wifi)
+        #expect(classifier.kind(of: "wwan0") == .wwan)
+        #expect(classifier.kind(of: "wg0") == .vpn)
+        #expect(classifier.kind(of: "tun0") == .vpn)
+        #expect(classifier.kind(of: "veth1") == .virtual)
+        #expect(classifier.kind(of: "missing0") == .unknown)
+    }
+
+    @Test func realLoopbackIsLoopback() {
+        #expect(InterfaceClassifier().kind(of: "lo") == .loopback)
+    }
+}
+
+@Suite("Internet verdict")
+struct InternetVerdictTests {
+    func result(_ verdict: String, dnsOK: Bool = true, address: String? = "192.0.2.1") -> ProbeResult {
+        ProbeResult(target: "t", kind: "url", url: "http://x/", host: "x", port: 80, reachable: verdict == "reachable",
+                    verdict: verdict, explanation: "", address: verdict == "nxdomain" ? nil : address,
+                    rungs: [ProbeRung(name: "dns", ok: dnsOK, ms: 1, detail: "")], totalMs: 1)
+    }
+
+    @Test func judgesEachState() {
+        #expect(InternetCheck.judge([result("reachable"), result("reachable")]).state == .online)
+        #expect(InternetCheck.judge([result("nxdomain", dnsOK: false), result("reachable")]).state == .dnsBroken)
+        #expect(InternetCheck.judge([result("unexpectedBody"), result("httpStatus")]).state == .portal(url: "http://x/"))
+        #expect(InternetCheck.judge([result("noRoute"), result("noRoute")]).state == .offline(.noRoute))
+        #expect(InternetCheck.judge([result("timeout"), result("refused")]).state == .limited)
+        #expect(InternetCheck.judge([result("nxdomain", dnsOK: false), result("timeout", dnsOK: false)]).state == .dnsBroken)
+    }
+
+    @Test func judgesIPv4AndIPv6Separately() {
+        let verdict = InternetCheck.judge([result("reachable", address: "192.0.2.1"), result("timeout", address: "2001:db8::1")])
+        #expect(verdict.ipv4 == true)
+        #expect(verdict.ipv6 == false)
+    }
+}

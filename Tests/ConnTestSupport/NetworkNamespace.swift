@@ -1,0 +1,55 @@
+import Foundation
+
+/// A network namespace made for one test (`ip netns add`), deleted afterwards. Traffic in it never
+/// leaves it: it is the project's own test host.
+public final class NetworkNamespace: @unchecked Sendable {
+    public let name: String
+
+    /// Whether namespaces can be made here (root, iproute2); tests that need one are skipped
+    /// otherwise, saying why.
+    public static let available: Bool = {
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: ipPath) else { return false }
+        let probe = "conn-probe-\(getpid())"
+        defer { _ = try? shell([ipPath, "netns", "delete", probe]) }
+        return (try? shell([ipPath, "netns", "add", probe])) == 0
+    }()
+
+    public static let ipPath = ["/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip"].first { FileManager.default.isExecutableFile(atPath: $0) } ?? "/usr/sbin/ip"
+
+    public init() throws {
+        name = "conn-test-\(UUID().uuidString.prefix(8).lowercased())"
+        try run(["netns", "add", name])
+        try exec(["ip", "link", "set", "lo", "up"])
+    }
+
+    deinit { _ = try? Self.shell([Self.ipPath, "netns", "delete", name]) }
+
+    /// Runs `ip ARGS…`.
+    public func run(_ arguments: [String]) throws {
+        let status = try Self.shell([Self.ipPath] + arguments)
+        guard status == 0 else { throw POSIXError(.EINVAL) }
+    }
+
+    /// Runs a command inside the namespace (the `ip` of the host names the program).
+    public func exec(_ command: [String]) throws {
+        let program = command[0] == "ip" ? [Self.ipPath] + command.dropFirst() : command
+        try run(["netns", "exec", name] + program)
+    }
+
+    /// The arguments that run `command` inside the namespace, for ConnProcess.run.
+    public func wrap(_ command: [String]) -> (String, [String]) {
+        (Self.ipPath, ["netns", "exec", name] + command)
+    }
+
+    @discardableResult
+    static func shell(_ arguments: [String]) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: arguments[0])
+        process.arguments = Array(arguments.dropFirst())
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}

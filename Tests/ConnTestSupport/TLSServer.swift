@@ -1,0 +1,39 @@
+import Foundation
+import Subprocess
+
+#if canImport(System)
+import System
+#else
+import SystemPackage
+#endif
+
+/// `openssl s_server` with a fresh self-signed certificate (CN conn-test) on a loopback port, for
+/// the length of a test. `-www` answers HTTP GETs with a status page.
+public enum TLSServer {
+    public static func with<Result: Sendable>(home: TemporaryDirectory, _ body: (Int) async throws -> Result) async throws -> Result {
+        let key = home.path + "/tls-key.pem", certificate = home.path + "/tls-cert.pem"
+        let made = try await Subprocess.run(
+            .name("openssl"),
+            arguments: ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate,
+                        "-subj", "/CN=conn-test", "-days", "1"],
+            output: .discarded, error: .discarded)
+        guard made.terminationStatus.isSuccess else { throw ServerProcess.StartFailure(description: "openssl req failed") }
+        let port = try HTTPPorts.closed()
+        let outcome = try await Subprocess.run(
+            .name("openssl"),
+            arguments: ["s_server", "-accept", "127.0.0.1:\(port)", "-cert", certificate, "-key", key, "-www", "-quiet"],
+            input: .none, output: .discarded, error: .discarded
+        ) { execution in
+            // Ready once it accepts a connection.
+            var ready = false
+            for _ in 0..<100 where !ready {
+                ready = LoopbackListener.canConnect(port: port)
+                if !ready { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            defer { try? execution.send(signal: .terminate) }
+            guard ready else { throw ServerProcess.StartFailure(description: "openssl s_server did not start") }
+            return try await body(port)
+        }
+        return outcome.closureResult
+    }
+}
