@@ -50,8 +50,20 @@ public struct InternetEndpoint: Sendable, Equatable {
 public struct InternetVerdict: Sendable, Encodable, Equatable {
     public var state: DeviceConnectivity
     public var explanation: String
+    /// Whether the endpoints reached over IPv4 (IPv6) answered; nil when none was tried that way.
     public var ipv4: Bool?
     public var ipv6: Bool?
+
+    private enum CodingKeys: String, CodingKey { case explanation, ipv4, ipv6 }
+
+    /// Flat: `{"state":"offline","reason":"noRoute","explanation":…,"ipv4":false,"ipv6":null}`.
+    public func encode(to encoder: any Encoder) throws {
+        try state.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(explanation, forKey: .explanation)
+        try container.encode(ipv4, forKey: .ipv4)
+        try container.encode(ipv6, forKey: .ipv6)
+    }
 }
 
 /// Decides what the device can reach from the answers of the check endpoints: every endpoint

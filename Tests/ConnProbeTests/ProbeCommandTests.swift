@@ -71,7 +71,8 @@ struct ProbeCommandTests {
             let internet = try await probe(["--json", "--internet-url", "\(url.absoluteString)/health=204"])
             #expect(internet.exitCode == 69)
             let connectivity = try #require(try json(internet)["connectivity"] as? [String: Any])
-            #expect((connectivity["state"] as? [String: Any])?["state"] as? String == "portal")
+            #expect(connectivity["state"] as? String == "portal")
+            #expect(connectivity["portalURL"] as? String == "\(url.absoluteString)/health")
         }
     }
 
@@ -84,8 +85,9 @@ struct ProbeCommandTests {
             let broken = try await probe(["--json", "--internet-url", "\(url.absoluteString)/health=204",
                                           "--internet-url", "http://conn-check.invalid:\(port)/health=204"])
             #expect(broken.exitCode == 69)
-            let state = (try json(broken)["connectivity"] as? [String: Any])?["state"] as? [String: Any]
-            #expect(state?["state"] as? String == "dnsBroken")
+            let connectivity = try json(broken)["connectivity"] as? [String: Any]
+            #expect(connectivity?["state"] as? String == "dnsBroken")
+            #expect(connectivity?["ipv4"] as? Bool == true)
         }
     }
 

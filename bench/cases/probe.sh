@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# conn probe against curl (issue 4), whole process, release builds, conn-server on loopback:
+#  1. one health URL: `conn probe URL` vs `curl -fsS -o /dev/null URL`         (goal ≤ 1.2x curl)
+#  2. 1,000 targets, half listening, half closed ports: `conn probe --file` vs
+#     `curl --parallel --parallel-max 100` over the same URLs                   (goal: faster than curl)
+set -euo pipefail
+swift build -c release --static-swift-stdlib --product conn-server >/dev/null
+SERVER="$(swift build -c release --static-swift-stdlib --show-bin-path)/conn-server"
+source scripts/lib/server.sh
+trap stop_conn_server EXIT
+start_conn_server "$SERVER"
+url=$CONN_SERVER_URL
+work=$(mktemp -d)
+export HOME=$work XDG_CONFIG_HOME=$work/config
+
+hyperfine -N --warmup 10 --runs 200 --export-markdown "$RESULTS/probe-one.md" \
+    -n 'curl -fsS -o /dev/null URL' "curl -fsS -o /dev/null $url/health" \
+    -n 'conn probe URL' "$CONN probe $url/health"
+
+# 500 URLs on the listening server, 500 on ports where nothing listens.
+listening=$(ss -Hltn 2>/dev/null | awk '{print $4}' | sed 's/.*://' | sort -u)
+: > "$work/targets"
+for i in $(seq 1 500); do echo "$url/health?n=$i" >> "$work/targets"; done
+port=41000
+count=0
+while [ $count -lt 500 ]; do
+    port=$((port + 1))
+    grep -qx "$port" <<<"$listening" && continue
+    echo "http://127.0.0.1:$port/health" >> "$work/targets"
+    count=$((count + 1))
+done
+curl_args=""
+while read -r target; do curl_args+=" -o /dev/null $target"; done < "$work/targets"
+echo "$curl_args" > "$work/curl-args"
+
+hyperfine -N -i --warmup 2 --runs 15 --export-markdown "$RESULTS/probe-1000.md" \
+    -n 'curl --parallel --parallel-max 100 (1,000 URLs)' "curl -s --parallel --parallel-max 100 $curl_args" \
+    -n 'conn probe --file (1,000 targets, --concurrency 100)' "$CONN probe --file $work/targets --concurrency 100"
+
+echo "peak RSS: conn probe --file (1,000) $(peak_rss_mb "$CONN" probe --file "$work/targets" --concurrency 100) MB" | tee "$RESULTS/probe-rss.txt"
+rm -rf "$work"
