@@ -76,15 +76,28 @@ struct InternetCheck {
         let results = await withTaskGroup(of: (Int, ProbeResult).self) { group in
             for (index, endpoint) in endpoints.enumerated() {
                 group.addTask {
-                    let expectation = Prober.Expectation(statuses: [endpoint.status], bodyContains: endpoint.bodyContains)
-                    let checker = Prober(timeout: prober.timeout, insecure: false, expectation: expectation,
-                                         transport: prober.transport, classifier: prober.classifier)
+                    let checker = prober.expecting(Prober.Expectation(statuses: [endpoint.status], bodyContains: endpoint.bodyContains))
                     return (index, await checker.probe(ProbeTarget(input: endpoint.url.absoluteString, kind: .url(endpoint.url))))
                 }
             }
             return await group.reduce(into: [ProbeResult?](repeating: nil, count: endpoints.count)) { $0[$1.0] = $1.1 }
         }.compactMap { $0 }
-        return (Self.judge(results), results)
+        var verdict = Self.judge(results)
+        if case .offline = verdict.state {
+            let reason = LinkState.offlineReason()
+            verdict.state = .offline(reason)
+            verdict.explanation = Self.offlineExplanation(reason)
+        }
+        return (verdict, results)
+    }
+
+    static func offlineExplanation(_ reason: OfflineReason) -> String {
+        switch reason {
+        case .noInterface: "no network interface is up: no network connection"
+        case .noCarrier: "network interfaces are up but none has a link (cable out, Wi-Fi not connected)"
+        case .noAddress: "a link is up but has no address (DHCP did not answer?)"
+        case .noRoute: "there is no route to the internet: no network connection"
+        }
     }
 
     static func judge(_ results: [ProbeResult]) -> InternetVerdict {

@@ -89,11 +89,9 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting {
             return ContinuousClock.now + duration
         }
 
-        let transport = HTTPTransport(timeout: configuration.timeout, token: configuration.token,
-                                      insecure: insecure || configuration.insecure, logger: context.logger)
         let expectation = Prober.Expectation(statuses: expectStatus.isEmpty ? nil : Set(expectStatus), bodyContains: expectBody)
         let prober = Prober(timeout: configuration.timeout, insecure: insecure || configuration.insecure,
-                            expectation: expectation, transport: transport)
+                            expectation: expectation, token: configuration.token)
         let runner = ProbeRunner(prober: prober, concurrency: concurrency)
 
         var attempts = 0
@@ -117,7 +115,6 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting {
             try await Task.sleep(for: pause)
             backoff = min(backoff * 2, .seconds(5))
         }
-        try? await transport.shutdown()
         try context.printer.emit(report)
 
         if !report.allReachable {

@@ -21,16 +21,31 @@ public struct Prober: Sendable {
     public let timeout: Duration
     public let insecure: Bool
     public let expectation: Expectation
-    public let transport: HTTPTransport
+    /// Sent as a bearer token to the configured server only, never to other targets.
+    public let token: String?
     public let classifier: InterfaceClassifier
+    /// Route source address → interface, shared by every probe of a run (many targets, few routes).
+    let interfaces: InterfaceCache
 
-    public init(timeout: Duration, insecure: Bool, expectation: Expectation, transport: HTTPTransport,
+    public init(timeout: Duration, insecure: Bool, expectation: Expectation, token: String? = nil,
                 classifier: InterfaceClassifier = InterfaceClassifier()) {
+        self.init(timeout: timeout, insecure: insecure, expectation: expectation, token: token,
+                  classifier: classifier, interfaces: InterfaceCache(classifier: classifier))
+    }
+
+    init(timeout: Duration, insecure: Bool, expectation: Expectation, token: String?, classifier: InterfaceClassifier,
+         interfaces: InterfaceCache) {
         self.timeout = timeout
         self.insecure = insecure
         self.expectation = expectation
-        self.transport = transport
+        self.token = token
         self.classifier = classifier
+        self.interfaces = interfaces
+    }
+
+    /// The same prober with another expectation (the internet check's endpoints each have theirs).
+    func expecting(_ expectation: Expectation) -> Prober {
+        Prober(timeout: timeout, insecure: insecure, expectation: expectation, token: nil, classifier: classifier, interfaces: interfaces)
     }
 
     public func probe(_ target: ProbeTarget) async -> ProbeResult {
@@ -76,12 +91,11 @@ public struct Prober: Sendable {
         let first = addresses[0]
         switch RouteInspector.route(to: first) {
         case .success(let route):
-            if let name = route.interface {
-                let kind = classifier.kind(of: name)
+            if let (name, kind) = interfaces.lookup(sourceIP: route.sourceIP) {
                 result.interface = ProbeInterface(name: name, kind: kind, expensive: kind.isExpensive, sourceAddress: route.sourceIP)
             }
             result.rungs.append(ProbeRung(name: "route", ok: true, ms: 0,
-                                          detail: "via \(route.interface ?? "?") (\(result.interface?.kind.rawValue ?? "unknown")) from \(route.sourceIP)"))
+                                          detail: "via \(result.interface?.name ?? "?") (\(result.interface?.kind.rawValue ?? "unknown")) from \(route.sourceIP)"))
         case .failure(.noRoute):
             result.rungs.append(ProbeRung(name: "route", ok: false, ms: 0, detail: "no route to \(first.ip)"))
             return finish(.noRoute, "there is no route to \(first.ip): this host has no network path to it")
@@ -141,13 +155,13 @@ public struct Prober: Sendable {
                 return finish(.timeout, "the TLS handshake with \(target.host) did not finish within \(timeout)")
             }
         }
-        try? await channel.close()
-
-        // HTTP
+        // HTTP, on the same connection.
         guard case .url(let url) = target.kind else {
+            try? await channel.close()
             return finish(nil, "\(target.host):\(target.port) accepts connections")
         }
-        let http = await checkHTTP(url, target: target)
+        let http = await checkHTTP(url, target: target, channel: channel)
+        try? await channel.close()
         result.httpStatus = http.status
         result.rungs.append(http.rung)
         return finish(http.failure, http.explanation)
@@ -161,9 +175,10 @@ public struct Prober: Sendable {
         var explanation: String
     }
 
-    private func checkHTTP(_ url: URL, target: ProbeTarget) async -> HTTPCheck {
+    private func checkHTTP(_ url: URL, target: ProbeTarget, channel: any Channel) async -> HTTPCheck {
+        let headers = target.isServer ? token.map { [("Authorization", "Bearer \($0)")] } ?? [] : []
         do {
-            let response = try await transport.send(HTTPExchangeRequest(url: url, timeout: timeout, maxResponseBytes: 1 << 20))
+            let response = try await ChannelHTTPExchange.get(url, on: channel, headers: headers, maxBytes: 1 << 20, timeout: timeout)
             let ms = response.elapsed.milliseconds
             func failed(_ failure: ReachabilityFailure, _ detail: String, _ explanation: String) -> HTTPCheck {
                 HTTPCheck(status: response.status, rung: ProbeRung(name: "http", ok: false, ms: ms, detail: detail), failure: failure, explanation: explanation)
@@ -172,22 +187,25 @@ public struct Prober: Sendable {
             if !accepted {
                 return failed(.httpStatus, "status \(response.status)", "\(url.absoluteString) answered \(response.status)")
             }
-            if target.isServer, (response.header("Content-Type") ?? "").contains("text/html") {
+            if target.isServer, (response.headers.first(name: "Content-Type") ?? "").contains("text/html") {
                 return failed(.unexpectedBody, "status \(response.status), an HTML page",
                               "an HTML page answered in place of the server: a captive portal or a proxy is in the way")
             }
-            if let needle = expectation.bodyContains, !String(decoding: response.body, as: UTF8.self).contains(needle) {
+            if let needle = expectation.bodyContains, !String(buffer: response.body).contains(needle) {
                 return failed(.unexpectedBody, "status \(response.status), body lacks the expected text",
                               "\(url.absoluteString) answered, but not with the expected content")
             }
             return HTTPCheck(status: response.status, rung: ProbeRung(name: "http", ok: true, ms: ms, detail: "status \(response.status)"),
                              failure: nil, explanation: target.isServer ? "the server answers" : "\(url.absoluteString) answers")
-        } catch let error as ConnError {
-            let failure = ReachabilityFailure(rawValue: error.code) ?? (error.exitStatus == .temporaryFailure ? .timeout : .httpStatus)
-            return HTTPCheck(status: nil, rung: ProbeRung(name: "http", ok: false, ms: nil, detail: error.message), failure: failure, explanation: error.message)
+        } catch ChannelHTTPExchange.Failure.timeout {
+            return HTTPCheck(status: nil, rung: ProbeRung(name: "http", ok: false, ms: nil, detail: "no answer within \(timeout)"),
+                             failure: .timeout, explanation: "\(url.absoluteString) accepted the connection but did not answer within \(timeout)")
+        } catch ChannelHTTPExchange.Failure.tooLarge {
+            return HTTPCheck(status: nil, rung: ProbeRung(name: "http", ok: false, ms: nil, detail: "answer larger than 1 MiB"),
+                             failure: .unexpectedBody, explanation: "\(url.absoluteString) answered with more than 1 MiB")
         } catch {
-            return HTTPCheck(status: nil, rung: ProbeRung(name: "http", ok: false, ms: nil, detail: "\(error)"), failure: .timeout,
-                             explanation: "\(url.absoluteString): \(error)")
+            return HTTPCheck(status: nil, rung: ProbeRung(name: "http", ok: false, ms: nil, detail: "closed without an HTTP answer"),
+                             failure: .unexpectedBody, explanation: "\(url.absoluteString) closed the connection without an HTTP answer: not an HTTP server?")
         }
     }
 

@@ -3,11 +3,11 @@ import Foundation
 
 /// Which interface and source address the kernel would use to reach an address: a UDP socket
 /// `connect()`ed to it (no packet is sent) reports the route's source address, and getifaddrs
-/// names the interface that holds it. No route gives ENETUNREACH at once.
+/// names the interface that holds it (InterfaceCache remembers it). No route gives ENETUNREACH at
+/// once.
 enum RouteInspector {
     struct Route: Equatable {
         var sourceIP: String
-        var interface: String?
     }
 
     enum Failure: Error, Equatable {
@@ -35,7 +35,7 @@ enum RouteInspector {
         let sourceIP = withUnsafePointer(to: &local) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Resolver.numericHost($0, length: length) }
         } ?? "?"
-        return .success(Route(sourceIP: sourceIP, interface: interfaceName(holding: sourceIP)))
+        return .success(Route(sourceIP: sourceIP))
     }
 
     /// The interface that has `ip` as one of its addresses.

@@ -189,6 +189,18 @@ struct ProbeCommandTests {
         #expect(try results(outcome).first?["verdict"] as? String == "noRoute")
     }
 
+    @Test("internet check in a namespace with only loopback: offline, no interface", .enabled(if: NetworkNamespace.available, "needs root and ip netns"))
+    func offlineInANamespace() async throws {
+        let namespace = try NetworkNamespace()
+        let (program, arguments) = namespace.wrap([ConnProcess.connPath, "probe", "--json", "--timeout", "2s",
+                                                   "--internet-url", "http://192.0.2.10/x=204"])
+        let outcome = try await ConnProcess.run(program, arguments, environment: home.environment)
+        #expect(outcome.exitCode == 69)
+        let connectivity = try #require(try json(outcome)["connectivity"] as? [String: Any])
+        #expect(connectivity["state"] as? String == "offline")
+        #expect(connectivity["reason"] as? String == "noInterface")
+    }
+
     @Test("a blackholed address times out within the bound", .enabled(if: NetworkNamespace.available, "needs root and ip netns"))
     func blackholeTimesOut() async throws {
         let namespace = try NetworkNamespace()
