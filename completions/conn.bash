@@ -173,13 +173,65 @@ _conn() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    config|plugins|help)
+    probe|config|plugins|help)
         # Offer subcommand argument completions
         "_conn_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'config plugins help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'probe config plugins help' -- "${cur}"))
+        ;;
+    esac
+}
+
+_conn_probe() {
+    repeating_flags=()
+    non_repeating_flags=(--json --verbose -v --quiet -q --internet --insecure --version -h --help)
+    repeating_options=(--internet-url --expect-status)
+    non_repeating_options=(--server --profile --config --format --timeout --color --file --wait --concurrency --expect-body)
+    __conn_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--server')
+        return
+        ;;
+    '--profile')
+        return
+        ;;
+    '--config')
+        __conn_add_completions -o plusdirs -fX '!*.@(yaml|yml)'
+        return
+        ;;
+    '--format')
+        __conn_add_completions -W 'text'$'\n''json'
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--color')
+        __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--file')
+        __conn_add_completions -f
+        return
+        ;;
+    '--internet-url')
+        return
+        ;;
+    '--wait')
+        return
+        ;;
+    '--concurrency')
+        return
+        ;;
+    '--expect-status')
+        return
+        ;;
+    '--expect-body')
+        return
         ;;
     esac
 }
