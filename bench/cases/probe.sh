@@ -4,8 +4,7 @@
 #  2. 1,000 targets, half listening, half closed ports: `conn probe --file` vs
 #     `curl --parallel --parallel-max 100` over the same URLs                   (goal: faster than curl)
 set -euo pipefail
-swift build -c release --static-swift-stdlib --product conn-server >/dev/null
-SERVER="$(swift build -c release --static-swift-stdlib --show-bin-path)/conn-server"
+SERVER=$CONN_SERVER_BIN
 source scripts/lib/server.sh
 trap stop_conn_server EXIT
 start_conn_server "$SERVER"

@@ -4,8 +4,7 @@
 # These are the ceilings for the client benchmarks of `conn outbox flush` and `conn inbox fetch`.
 set -euo pipefail
 command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk; }
-swift build -c release --static-swift-stdlib --product conn-server >/dev/null
-SERVER="$(swift build -c release --static-swift-stdlib --show-bin-path)/conn-server"
+SERVER=$CONN_SERVER_BIN
 DURATION=${DURATION:-10s}
 out="$RESULTS/server.txt"
 : > "$out"
