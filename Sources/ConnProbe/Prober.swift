@@ -52,7 +52,7 @@ public struct Prober: Sendable {
         let clock = ContinuousClock()
         let start = clock.now
         var result = ProbeResult(
-            target: target.input, kind: target.isServer ? "server" : (target.usesTLS || isURL(target) ? "url" : "hostPort"),
+            target: target.input, kind: target.isServer ? "server" : (isURL(target) ? "url" : "hostPort"),
             url: urlString(target), host: target.host, port: target.port, reachable: false, verdict: "",
             explanation: "", rungs: [], totalMs: 0)
         func finish(_ failure: ReachabilityFailure?, _ explanation: String) -> ProbeResult {

@@ -14,19 +14,21 @@ enum Resolver {
     }
 
     static func resolve(host: String, port: Int, timeout: Duration) async -> Result<[ResolvedAddress], Failure> {
-        let once = Mutex(false)
+        let once = FirstCall()
         return await withCheckedContinuation { continuation in
             @Sendable func finish(_ result: Result<[ResolvedAddress], Failure>) {
-                let first = once.withLock { done in
-                    defer { done = true }
-                    return !done
-                }
-                if first { continuation.resume(returning: result) }
+                if once.claim() { continuation.resume(returning: result) }
             }
-            Thread.detachNewThread { finish(lookup(host: host, port: port)) }
+            // The deadline is a cancellable task, so a fast answer leaves nothing sleeping behind.
+            let deadline = Task {
+                try? await Task.sleep(for: timeout)
+                if !Task.isCancelled { finish(.failure(.timeout)) }
+            }
+            // getaddrinfo cannot be cancelled: past the deadline its thread finishes on its own.
             Thread.detachNewThread {
-                Thread.sleep(forTimeInterval: Double(timeout.nanoseconds) / 1e9)
-                finish(.failure(.timeout))
+                let result = lookup(host: host, port: port)
+                deadline.cancel()
+                finish(result)
             }
         }
     }
@@ -60,5 +62,18 @@ enum Resolver {
         var buffer = [CChar](repeating: 0, count: Int(NI_MAXHOST))
         guard getnameinfo(address, length, &buffer, socklen_t(buffer.count), nil, 0, NI_NUMERICHOST) == 0 else { return nil }
         return String(cString: buffer)
+    }
+}
+
+/// True for the first caller of `claim()` only: whichever of the answer and the deadline comes
+/// first resumes the continuation.
+private final class FirstCall: Sendable {
+    private let claimed = Mutex(false)
+
+    func claim() -> Bool {
+        claimed.withLock { done in
+            defer { done = true }
+            return !done
+        }
     }
 }

@@ -201,16 +201,31 @@ struct ProbeCommandTests {
         #expect(connectivity["reason"] as? String == "noInterface")
     }
 
+    @Test("a resolver that never answers is a DNS timeout within the bound", .enabled(if: NetworkNamespace.available, "needs root and ip netns"))
+    func silentResolverTimesOut() async throws {
+        let namespace = try NetworkNamespace()
+        try namespace.blackhole("192.0.2.53")
+        // `ip netns exec` bind-mounts /etc/netns/NAME/resolv.conf over /etc/resolv.conf.
+        let directory = "/etc/netns/\(namespace.name)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try "nameserver 192.0.2.53\noptions timeout:5 attempts:1\n".write(toFile: directory + "/resolv.conf", atomically: true, encoding: .utf8)
+        let (program, arguments) = namespace.wrap([ConnProcess.connPath, "probe", "--json", "--timeout", "700ms", "service.example.com:443"])
+        let clock = ContinuousClock()
+        let start = clock.now
+        let outcome = try await ConnProcess.run(program, arguments, environment: home.environment)
+        let elapsed = start.duration(to: clock.now)
+        #expect(outcome.exitCode == 69)
+        let result = try #require(try results(outcome).first)
+        #expect(result["verdict"] as? String == "timeout")
+        #expect((result["explanation"] as? String)?.contains("DNS may be down") == true)
+        #expect(elapsed < .seconds(4), "took \(elapsed)")
+    }
+
     @Test("a blackholed address times out within the bound", .enabled(if: NetworkNamespace.available, "needs root and ip netns"))
     func blackholeTimesOut() async throws {
         let namespace = try NetworkNamespace()
-        // veth0 routes 192.0.2.0/24; its peer has no address, so SYNs arrive nowhere. The
-        // permanent neighbour entry keeps ARP out of it (a failed ARP would be "no route").
-        try namespace.exec(["ip", "link", "add", "veth0", "type", "veth", "peer", "name", "veth1"])
-        try namespace.exec(["ip", "addr", "add", "192.0.2.1/24", "dev", "veth0"])
-        try namespace.exec(["ip", "link", "set", "veth0", "up"])
-        try namespace.exec(["ip", "link", "set", "veth1", "up"])
-        try namespace.exec(["ip", "neigh", "add", "192.0.2.10", "lladdr", "02:00:00:00:00:01", "dev", "veth0", "nud", "permanent"])
+        try namespace.blackhole("192.0.2.10")
         let (program, arguments) = namespace.wrap([ConnProcess.connPath, "probe", "--json", "--timeout", "500ms", "192.0.2.10:80"])
         let clock = ContinuousClock()
         let start = clock.now

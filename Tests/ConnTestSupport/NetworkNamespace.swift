@@ -36,6 +36,17 @@ public final class NetworkNamespace: @unchecked Sendable {
         try run(["netns", "exec", name] + program)
     }
 
+    /// Makes `address` (in 192.0.2.0/24, TEST-NET-1) routable but silent: veth0 carries the
+    /// subnet, its peer has no address, so packets arrive nowhere. A permanent neighbour entry
+    /// keeps ARP out of it (a failed ARP would read as "no route"). Once per namespace.
+    public func blackhole(_ address: String) throws {
+        try exec(["ip", "link", "add", "veth0", "type", "veth", "peer", "name", "veth1"])
+        try exec(["ip", "addr", "add", "192.0.2.1/24", "dev", "veth0"])
+        try exec(["ip", "link", "set", "veth0", "up"])
+        try exec(["ip", "link", "set", "veth1", "up"])
+        try exec(["ip", "neigh", "add", address, "lladdr", "02:00:00:00:00:01", "dev", "veth0", "nud", "permanent"])
+    }
+
     /// The arguments that run `command` inside the namespace, for ConnProcess.run.
     public func wrap(_ command: [String]) -> (String, [String]) {
         (Self.ipPath, ["netns", "exec", name] + command)
