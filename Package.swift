@@ -80,6 +80,16 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
+        // `conn clock-offset`: json, ws, http-date and sntp methods, the NTP clock filter.
+        .target(
+            name: "ConnClock",
+            dependencies: [
+                "ConnCore", "ConnCommandKit", "ConnProtocol",
+                .product(name: "WSClient", package: "swift-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift
+        ),
         // External plugins (`conn-NAME` on PATH): discovery, dispatch, `conn plugins list`.
         .target(
             name: "ConnPlugins",
@@ -96,6 +106,7 @@ let package = Package(
                 "ConnConfigCommands",
                 "ConnPlugins",
                 "ConnProbe",
+                "ConnClock",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSwift

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ConnClock
 import ConnConfigCommands
 import ConnPlugins
 import ConnProbe
@@ -8,6 +9,7 @@ import ConnProbe
 enum BuiltInModules {
     static let commands: [any ParsableCommand.Type] = [
         ProbeCommand.self,
+        ClockOffsetCommand.self,
         ConfigCommand.self,
         PluginsCommand.self,
     ]

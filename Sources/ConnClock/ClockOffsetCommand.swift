@@ -1,0 +1,108 @@
+import ArgumentParser
+import ConnCommandKit
+import ConnCore
+import Foundation
+
+extension ClockMethod: ExpressibleByArgument {}
+
+/// `conn clock-offset`: how far the back end's clock is from this device's, with an error bound.
+public struct ClockOffsetCommand: ConnCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "clock-offset",
+        abstract: "Measure the back end's clock offset in ms, with an honest error bound.",
+        discussion: """
+            The offset is back end minus device: positive when the back end is ahead. After one \
+            discarded warm-up exchange, --samples exchanges are taken --interval apart; each gives \
+            θ = ((t2−t1)+(t3−t4))/2 and δ = (t4−t1)−(t3−t2); outliers (δ more than twice the \
+            minimum) are dropped and the minimum-delay sample's θ is reported, within δmin/2 plus \
+            half the timestamps' resolution. The last offset is kept, so --convert works offline.
+
+            Exit codes: 0 measured; 69 the server or NTP server cannot be reached; 75 the bound is \
+            wider than --max-uncertainty; 65 the answers are unusable (no Date header, a cached \
+            Date, not the time resource).
+            """)
+
+    @OptionGroup public var global: GlobalOptions
+
+    @Option(help: "How to measure: auto, json (/time), ws (WebSocket ping/pong), http-date (any HTTP server's Date header), sntp.")
+    var method: ClockMethod = .auto
+
+    @Option(help: "Exchanges to take after the warm-up (http-date: the most requests to make).")
+    var samples = 8
+
+    @Option(help: ArgumentHelp("Time between exchanges: 100ms, 1s.", valueName: "duration"))
+    var interval = "100ms"
+
+    @Option(help: ArgumentHelp("For http-date: the URL whose Date header to read (default: the server's health resource).", valueName: "url"))
+    var url: String?
+
+    @Option(name: .customLong("ntp-server"), help: ArgumentHelp("For sntp: the NTP server, host or host:port.", valueName: "host"))
+    var ntpServer = "pool.ntp.org"
+
+    @Option(help: ArgumentHelp("For http-date: stop once the bound is this narrow (ms).", valueName: "ms"))
+    var precision = 5.0
+
+    @Option(name: .customLong("max-uncertainty"), help: ArgumentHelp("Exit 75 when the bound is wider than this (ms).", valueName: "ms"))
+    var maxUncertainty: Double?
+
+    @Option(help: ArgumentHelp("Convert a back-end time (ms since the epoch, or ISO 8601) to this device's time, with the last measured offset.", valueName: "timestamp"))
+    var convert: String?
+
+    public init() {}
+
+    public func validate() throws {
+        guard (1...100).contains(samples) else { throw ValidationError("--samples must be between 1 and 100.") }
+        guard DurationParser.parse(interval) != nil else { throw ValidationError("--interval '\(interval)' is not a duration; use 100ms or 1s.") }
+        guard precision > 0 else { throw ValidationError("--precision must be positive.") }
+        if let maxUncertainty, maxUncertainty <= 0 { throw ValidationError("--max-uncertainty must be positive.") }
+        if let url, BackEndEndpoint.parseServerURL(url) == nil { throw ValidationError("--url '\(url)' is not an http(s) URL.") }
+    }
+
+    public func run(in context: CommandContext) async throws {
+        let database = try context.openDatabase()
+        if let convert {
+            try context.printer.emit(try Self.convert(convert, database: database))
+            return
+        }
+        let measurement = try await ClockOffsetMeasurement(
+            context: context, method: method, samples: samples, interval: DurationParser.parse(interval)!,
+            url: url.flatMap(URL.init(string:)), ntpServer: ntpServer, precisionMS: precision
+        ).run()
+        let estimate = measurement.estimate
+        try StoredOffset(offsetMs: estimate.offsetMS, uncertaintyMs: estimate.uncertaintyMS, method: measurement.method.rawValue,
+                         source: measurement.source, measuredAt: Date()).save(to: database)
+        let report = ClockOffsetReport(
+            offsetMs: estimate.offsetMS, uncertaintyMs: estimate.uncertaintyMS, rttMs: estimate.rttMS, jitterMs: estimate.jitterMS,
+            method: measurement.method.rawValue, source: measurement.source, samplesUsed: estimate.used, samplesTotal: estimate.total,
+            requests: measurement.requests, measuredAt: Date(),
+            samples: context.verbosity == .verbose
+                ? measurement.samples.map { .init(t1: $0.t1, t2: $0.t2, t3: $0.t3, t4: $0.t4, offsetMs: $0.offset, delayMs: $0.delay) } : nil)
+        try context.printer.emit(report)
+        if let maxUncertainty, estimate.uncertaintyMS > maxUncertainty {
+            throw ConnError.temporary("uncertaintyTooWide", "the bound ±\(ClockOffsetReport.number(estimate.uncertaintyMS)) ms is wider than --max-uncertainty \(maxUncertainty) ms",
+                                      hint: "Take more samples, or measure when the network is quieter.")
+        }
+    }
+
+    /// Converts a back-end timestamp with the stored offset: device = back end − offset.
+    static func convert(_ text: String, database: LocalDatabase) throws -> ConversionReport {
+        guard let stored = try StoredOffset.load(from: database) else {
+            throw ConnError.unavailable("noOffset", "no clock offset has been measured yet", hint: "Run `conn clock-offset` once while the server is reachable.")
+        }
+        guard let backEndTime = parseTimestamp(text) else {
+            throw ConnError.usage("--convert '\(text)' is neither milliseconds since the epoch nor an ISO 8601 time",
+                                  hint: "Examples: 1795380311432, 2026-11-22T20:01:02.345Z")
+        }
+        let state = ConnectionState.connected(backEndTimeOffsetMS: Int(stored.offsetMs.rounded()))
+        let deviceTime = state.deviceDate(for: backEndTime)!
+        return ConversionReport(backEndTime: backEndTime, deviceTime: deviceTime, offsetMs: stored.offsetMs, uncertaintyMs: stored.uncertaintyMs,
+                                offsetMeasuredAt: stored.measuredAt, offsetAgeSeconds: Date().timeIntervalSince(stored.measuredAt), method: stored.method)
+    }
+
+    static func parseTimestamp(_ text: String) -> Date? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if let milliseconds = Double(trimmed), milliseconds.isFinite { return Date(timeIntervalSince1970: milliseconds / 1000) }
+        if let date = try? Date(trimmed, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) { return date }
+        return try? Date(trimmed, strategy: Date.ISO8601FormatStyle())
+    }
+}

@@ -1,0 +1,77 @@
+import ConnCommandKit
+import ConnCore
+import Foundation
+
+/// Runs the chosen method (auto picks one) and returns its estimate.
+struct ClockOffsetMeasurement {
+    let context: CommandContext
+    let method: ClockMethod
+    let samples: Int
+    let interval: Duration
+    let url: URL?
+    let ntpServer: String
+    let precisionMS: Double
+
+    struct Result {
+        var estimate: ClockEstimate
+        var method: ClockMethod
+        var source: String
+        var samples: [ClockSample]
+        var requests: Int
+    }
+
+    func run() async throws -> Result {
+        let configuration = context.configuration
+        let clock = SampleClock()
+        switch method {
+        case .sntp:
+            let (host, port) = Self.hostAndPort(ntpServer, defaultPort: 123)
+            let taken = try await SNTPSampler(host: host, port: port, clock: clock, timeout: configuration.timeout).samples(samples, interval: interval)
+            return try finish(taken, method: .sntp, source: "ntp://\(host):\(port)", resolution: 0.001)
+        case .ws:
+            let backEnd = try context.requireBackEnd()
+            let wsURL = backEnd.url(for: .ws)
+            let taken = try await WebSocketTimeSampler(url: wsURL, token: configuration.token, clock: clock, timeout: configuration.timeout,
+                                                       logger: context.logger).samples(samples, interval: interval)
+            return try finish(taken, method: .ws, source: wsURL.absoluteString, resolution: 1)
+        case .json, .httpDate, .auto:
+            return try await HTTPTransport.with(configuration: configuration, logger: context.logger) { transport in
+                if method == .httpDate { return try await httpDate(transport, clock) }
+                let backEnd = try context.requireBackEnd()
+                let timeURL = backEnd.url(for: .time)
+                do {
+                    let taken = try await JSONTimeSampler(transport: transport, url: timeURL, clock: clock).samples(samples, interval: interval)
+                    return try finish(taken, method: .json, source: timeURL.absoluteString, resolution: 1)
+                } catch let error as ConnError where method == .auto && (error.code == "timeUnavailable" || error.code == "badTimeAnswer") {
+                    context.printer.note("\(timeURL.absoluteString) offers no time resource; measuring with the Date header instead")
+                    return try await httpDate(transport, clock)
+                }
+            }
+        }
+    }
+
+    private func httpDate(_ transport: HTTPTransport, _ clock: SampleClock) async throws -> Result {
+        let target = try url ?? context.requireBackEnd().url(for: .health)
+        let outcome = try await HTTPDateEstimator(transport: transport, url: target, clock: clock, maxRequests: max(samples, 2),
+                                                  precisionMS: precisionMS).estimate()
+        return Result(estimate: outcome.estimate, method: .httpDate, source: target.absoluteString, samples: [], requests: outcome.requests)
+    }
+
+    private func finish(_ taken: [ClockSample], method: ClockMethod, source: String, resolution: Double) throws -> Result {
+        guard let estimate = ClockFilter.estimate(taken, resolutionMS: resolution) else {
+            throw ConnError.dataError("noUsableSamples", "none of the \(taken.count) samples from \(source) was usable (negative delays: a clock stepped?)")
+        }
+        return Result(estimate: estimate, method: method, source: source, samples: taken, requests: taken.count + 1)
+    }
+
+    static func hostAndPort(_ text: String, defaultPort: Int) -> (String, Int) {
+        if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
+            let host = String(text[text.index(after: text.startIndex)..<close])
+            let rest = text[text.index(after: close)...]
+            return (host, rest.hasPrefix(":") ? Int(rest.dropFirst()) ?? defaultPort : defaultPort)
+        }
+        let parts = text.split(separator: ":")
+        if parts.count == 2, let port = Int(parts[1]) { return (String(parts[0]), port) }
+        return (text, defaultPort)
+    }
+}

@@ -1,0 +1,61 @@
+import ConnCommandKit
+import ConnCore
+import Foundation
+
+/// What `conn clock-offset` prints.
+struct ClockOffsetReport: Encodable, TextRenderable {
+    struct SampleLine: Encodable {
+        let t1: Double, t2: Double, t3: Double, t4: Double, offsetMs: Double, delayMs: Double
+    }
+    /// Back end minus device; positive when the back end is ahead.
+    let offsetMs: Double
+    let uncertaintyMs: Double
+    let rttMs: Double
+    let jitterMs: Double
+    let method: String
+    let source: String
+    let samplesUsed: Int
+    let samplesTotal: Int
+    let requests: Int
+    let measuredAt: Date
+    let samples: [SampleLine]?
+
+    func renderText(style: TextStyle) -> String {
+        let direction = offsetMs > 0 ? "back end ahead" : offsetMs < 0 ? "back end behind" : "in step"
+        var line = "\(style.bold(Self.signed(offsetMs) + " ms")) ±\(Self.number(uncertaintyMs)) ms (\(direction))"
+        line += style.dim(" · rtt \(Self.number(rttMs)) ms · jitter \(Self.number(jitterMs)) ms · \(samplesUsed)/\(samplesTotal) samples · \(method)")
+        var lines = [line]
+        for (index, sample) in (samples ?? []).enumerated() {
+            lines.append("  #\(index + 1)  offset \(Self.signed(sample.offsetMs)) ms  delay \(Self.number(sample.delayMs)) ms")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func number(_ value: Double) -> String { String(format: "%.1f", value) }
+    static func signed(_ value: Double) -> String { (value >= 0 ? "+" : "") + String(format: "%.1f", value) }
+}
+
+/// What `conn clock-offset --convert` prints.
+struct ConversionReport: Encodable, TextRenderable {
+    let backEndTime: Date
+    let deviceTime: Date
+    let offsetMs: Double
+    let uncertaintyMs: Double
+    let offsetMeasuredAt: Date
+    let offsetAgeSeconds: Double
+    let method: String
+
+    func renderText(style: TextStyle) -> String {
+        "\(JSONOutput.timestamp(deviceTime))\n"
+            + style.dim("(back-end time \(JSONOutput.timestamp(backEndTime)) − offset \(ClockOffsetReport.signed(offsetMs)) ms ±\(ClockOffsetReport.number(uncertaintyMs)) ms, measured \(Self.age(offsetAgeSeconds)) ago by \(method))") + "\n"
+    }
+
+    static func age(_ seconds: Double) -> String {
+        switch seconds {
+        case ..<60: "\(Int(seconds)) s"
+        case ..<3600: "\(Int(seconds / 60)) min"
+        case ..<86400: "\(Int(seconds / 3600)) h"
+        default: "\(Int(seconds / 86400)) days"
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import ConnCore
+import ConnProtocol
+import Foundation
+import Logging
+import Synchronization
+import WSClient
+
+/// Takes clock samples from the back end's /time resource over one kept-alive connection.
+struct JSONTimeSampler {
+    let transport: HTTPTransport
+    let url: URL
+    let clock: SampleClock
+
+    func sample() async throws -> ClockSample {
+        let t1 = clock.nowMS()
+        let response = try await transport.send(HTTPExchangeRequest(url: url, headers: [("Accept", "application/json")], maxResponseBytes: 64 * 1024))
+        let t4 = clock.nowMS()
+        guard response.status == 200 else {
+            throw ConnError.unavailable("timeUnavailable", "\(url.absoluteString) answered \(response.status), not the server's time",
+                                        hint: "The json method needs the protocol's /time resource; try --method http-date.")
+        }
+        guard let time = try? JSONDecoder().decode(TimeSample.self, from: response.body) else {
+            throw ConnError.dataError("badTimeAnswer", "\(url.absoluteString) did not answer with {\"t2\":…,\"t3\":…}",
+                                      hint: "Try --method http-date, which needs only a Date header.")
+        }
+        return ClockSample(t1: t1, t2: Double(time.t2), t3: Double(time.t3), t4: t4)
+    }
+
+    /// One discarded warm-up exchange (connection set-up inflates it), then `count` samples.
+    func samples(_ count: Int, interval: Duration) async throws -> [ClockSample] {
+        _ = try await sample()
+        var samples: [ClockSample] = []
+        for index in 0..<count {
+            if index > 0 { try await Task.sleep(for: interval) }
+            samples.append(try await sample())
+        }
+        return samples
+    }
+}
+
+/// Takes clock samples over the back end's WebSocket: application-level ping{t1} answered by
+/// pong{t1,t2,t3}.
+struct WebSocketTimeSampler {
+    let url: URL
+    let token: String?
+    let clock: SampleClock
+    let timeout: Duration
+    let logger: Logger
+
+    func samples(_ count: Int, interval: Duration) async throws -> [ClockSample] {
+        let collected = SampleBox()
+        var configuration = WebSocketClientConfiguration()
+        if let token { configuration.additionalHeaders[.authorization] = "Bearer \(token)" }
+        let clock = self.clock
+        let work = Task {
+            try await WebSocketClient.connect(url: url.absoluteString, configuration: configuration, logger: logger) { inbound, outbound, _ in
+                var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
+                func nextEvent() async throws -> WebSocketEvent? {
+                    while let message = try await messages.next() {
+                        if case .text(let text) = message, let event = try? JSONDecoder().decode(WebSocketEvent.self, from: Data(text.utf8)) {
+                            return event
+                        }
+                    }
+                    return nil
+                }
+                for index in 0...count {  // index 0 is the warm-up
+                    if index > 1 { try await Task.sleep(for: interval) }
+                    let t1 = clock.nowMS()
+                    let id = Int64(t1)
+                    try await outbound.write(.text(#"{"type":"ping","t1":\#(id)}"#))
+                    while let event = try await nextEvent() {
+                        if case .pong(let echoed, let t2, let t3) = event, echoed == id {
+                            let t4 = clock.nowMS()
+                            if index > 0 { collected.append(ClockSample(t1: t1, t2: Double(t2), t3: Double(t3), t4: t4)) }
+                            break
+                        }
+                    }
+                }
+                try await outbound.close(.normalClosure, reason: nil)
+            }
+        }
+        let deadline = Task {
+            try await Task.sleep(for: timeout + interval * count)
+            work.cancel()
+        }
+        defer { deadline.cancel() }
+        do {
+            _ = try await work.value
+        } catch {
+            throw ConnError.unavailable("webSocketFailed", "the WebSocket at \(url.absoluteString) failed: \(error)",
+                                        hint: "Try --method json.")
+        }
+        let samples = collected.values
+        guard samples.count == count else {
+            throw ConnError.temporary("webSocketIncomplete", "the WebSocket at \(url.absoluteString) answered \(samples.count) of \(count) pings")
+        }
+        return samples
+    }
+}
+
+/// Samples gathered inside a closure that must be Sendable.
+final class SampleBox: Sendable {
+    private let storage = Mutex<[ClockSample]>([])
+    func append(_ sample: ClockSample) { storage.withLock { $0.append(sample) } }
+    var values: [ClockSample] { storage.withLock { $0 } }
+}
