@@ -176,6 +176,11 @@ let package = Package(
             dependencies: ["conn", "conn-server", "ConnProbe", "ConnCore", "ConnTestSupport"],
             swiftSettings: strictSwift
         ),
+        .testTarget(
+            name: "ConnClockTests",
+            dependencies: ["conn", "conn-server", "ConnClock", "ConnTestSupport"],
+            swiftSettings: strictSwift
+        ),
         // Drives the real `conn` binary as a user would (processes, files, PATH, exit codes).
         .testTarget(
             name: "ConnIntegrationTests",

@@ -23,11 +23,16 @@ struct HTTPDateEstimator {
     func estimate() async throws -> Outcome {
         var low = -Double.infinity, high = Double.infinity
         var bestRTT = Double.infinity
-        var seen: [(localMS: Double, dateMS: Double)] = []
+        var seen: [(t4: Double, dateMS: Double)] = []
         var requests = 0
-        while requests < maxRequests {
-            if requests > 0 {
-                if high - low <= 2 * precisionMS { break }
+        var proofOfMovement = false
+        while requests < maxRequests || !proofOfMovement {
+            if requests >= maxRequests || (requests > 0 && high - low <= 2 * precisionMS) {
+                // Done narrowing; make sure the Date was seen to move (a cache's does not).
+                if proofOfMovement { break }
+                let wait = seen[0].t4 + 1000 - clock.nowMS()
+                if wait > 0 { try await Task.sleep(for: .milliseconds(Int64(wait.rounded(.up)) + 1)) }
+            } else if requests > 0 {
                 // Aim the server's processing moment at a second boundary, by the middle estimate.
                 let middle = (low + high) / 2
                 let now = clock.nowMS()
@@ -43,10 +48,14 @@ struct HTTPDateEstimator {
                 throw ConnError.dataError("noDateHeader", "\(url.absoluteString) sent no usable Date header",
                                           hint: "The http-date method needs a server that sends Date (RFC 9110).")
             }
-            // A cache or proxy answers with a stored Date: it does not move with time.
-            if let earlier = seen.first(where: { t4 - $0.localMS >= 1500 }), earlier.dateMS == dateMS {
-                throw ConnError.dataError("cachedDate", "the Date header from \(url.absoluteString) did not change over \(Int((t4 - earlier.localMS) / 1000)) s: a cache or proxy answers, not the server",
-                                          hint: "Use a URL the cache does not serve, or another method.")
+            // A request that starts a second or more after another ended must see a later Date;
+            // a cache or proxy answering with a stored one does not.
+            if let earlier = seen.first(where: { t1 - $0.t4 >= 1000 }) {
+                if earlier.dateMS == dateMS {
+                    throw ConnError.dataError("cachedDate", "the Date header from \(url.absoluteString) did not change over \(Int((t1 - earlier.t4) / 1000)) s: a cache or proxy answers, not the server",
+                                              hint: "Use a URL the cache does not serve, or another method.")
+                }
+                proofOfMovement = true
             }
             seen.append((t4, dateMS))
             bestRTT = min(bestRTT, t4 - t1)

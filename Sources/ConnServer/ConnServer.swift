@@ -65,6 +65,7 @@ public final class ConnServer: Sendable {
         let clock = self.clock
         let latency = options.faults.latencyMS
         let (host, port) = (options.host, options.port)
+        let frozenDate = options.faults.frozenDate ? clock.httpDate() : nil
         let server = try builder.buildServer(
             configuration: ServerConfiguration(address: .hostname(host, port: port)),
             eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
@@ -91,7 +92,7 @@ public final class ConnServer: Sendable {
                     return
                 }
             }
-            response.headers[.date] = clock.httpDate()
+            response.headers[.date] = frozenDate ?? clock.httpDate()
             try await responseWriter.write(response: response.head, body: response.body)
         } onServerRunning: { channel in
             await onListening(host, channel.localAddress?.port ?? port)

@@ -31,6 +31,9 @@ public struct FaultPlan: Sendable, Equatable {
     public var dropResponseRate = 0.0
     /// Answer every request with a 200 HTML login page, as a captive portal does.
     public var portal = false
+    /// Send the Date header of the moment the server started on every answer, as a caching
+    /// proxy in front of a server does.
+    public var frozenDate = false
 
     public init() {}
 }

@@ -32,6 +32,7 @@ struct ConnServerCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Process this share (0-1) of requests, then close the connection unanswered.", valueName: "p"))
     var dropResponseRate = 0.0
     @Flag(help: "Answer every request with a 200 HTML login page, as a captive portal does.") var portal = false
+    @Flag(help: "Send the start-up moment's Date header on every answer, as a caching proxy does.") var frozenDate = false
     @Flag(name: .shortAndLong, help: "Log every request on stderr.") var verbose = false
 
     func validate() throws {
@@ -59,6 +60,7 @@ struct ConnServerCommand: AsyncParsableCommand {
         options.faults.failRate = failRate
         options.faults.dropResponseRate = dropResponseRate
         options.faults.portal = portal
+        options.faults.frozenDate = frozenDate
 
         let level: Logger.Level = verbose ? .debug : .info
         LoggingSystem.bootstrap { label in

@@ -1,0 +1,107 @@
+import ConnTestSupport
+import Foundation
+import Testing
+
+/// `conn clock-offset` against conn-server with a known skew: the truth must lie within the
+/// reported bound, for every method.
+@Suite("conn clock-offset end to end")
+struct ClockOffsetCommandTests {
+    let home: TemporaryDirectory
+
+    init() throws { home = try TemporaryDirectory() }
+
+    func measure(_ arguments: [String], server: URL? = nil) async throws -> (ProcessOutcome, [String: Any]) {
+        var env = home.environment
+        if let server { env["CONN_SERVER"] = server.absoluteString }
+        let outcome = try await ConnProcess.run(ConnProcess.connPath, ["clock-offset", "--json"] + arguments, environment: env)
+        let json = (try? JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [String: Any]) ?? [:]
+        return (outcome, json)
+    }
+
+    func expectWithinBound(_ json: [String: Any], truth: Double, _ comment: String) {
+        let offset = json["offsetMs"] as? Double ?? .nan
+        let bound = json["uncertaintyMs"] as? Double ?? .nan
+        #expect(abs(offset - truth) <= bound, "\(comment): measured \(offset) ± \(bound), truth \(truth)")
+    }
+
+    @Test("json method: every skew within the bound", arguments: [0, 250, -250, -999, 1234, 86_400_000])
+    func jsonMethod(_ skew: Int) async throws {
+        try await ServerProcess.with(["--skew-ms", String(skew)]) { url in
+            let (outcome, json) = try await measure(["--method", "json"], server: url)
+            #expect(outcome.exitCode == 0, "\(outcome.standardError)")
+            expectWithinBound(json, truth: Double(skew), "json")
+            #expect((json["uncertaintyMs"] as? Double ?? 99) <= 5)
+            #expect(json["method"] as? String == "json")
+        }
+    }
+
+    @Test("ws method within the bound", arguments: [-999, 1234])
+    func webSocketMethod(_ skew: Int) async throws {
+        try await ServerProcess.with(["--skew-ms", String(skew)]) { url in
+            let (outcome, json) = try await measure(["--method", "ws"], server: url)
+            #expect(outcome.exitCode == 0, "\(outcome.standardError)")
+            expectWithinBound(json, truth: Double(skew), "ws")
+        }
+    }
+
+    @Test("http-date method within the bound", arguments: [1234, -250])
+    func httpDateMethod(_ skew: Int) async throws {
+        try await ServerProcess.with(["--skew-ms", String(skew)]) { url in
+            let (outcome, json) = try await measure(["--method", "http-date", "--samples", "10"], server: url)
+            #expect(outcome.exitCode == 0, "\(outcome.standardError)")
+            expectWithinBound(json, truth: Double(skew), "http-date")
+            #expect((json["uncertaintyMs"] as? Double ?? 999) < 60)
+        }
+    }
+
+    @Test func sntpMethodAgainstATestNTPServer() async throws {
+        let ntp = try NTPResponder(skewMS: 1234)
+        defer { ntp.close() }
+        let (outcome, json) = try await measure(["--method", "sntp", "--ntp-server", "127.0.0.1:\(ntp.port)"])
+        #expect(outcome.exitCode == 0, "\(outcome.standardError)")
+        expectWithinBound(json, truth: 1234, "sntp")
+    }
+
+    @Test("added latency widens the bound but keeps it honest")
+    func latencyKeepsTheBoundHonest() async throws {
+        try await ServerProcess.with(["--skew-ms", "1234", "--latency-ms", "40"]) { url in
+            let (outcome, json) = try await measure(["--method", "json", "--samples", "4"], server: url)
+            #expect(outcome.exitCode == 0, "\(outcome.standardError)")
+            expectWithinBound(json, truth: 1234, "json with latency")
+        }
+    }
+
+    @Test("a cached Date header is detected")
+    func cachedDateIsRefused() async throws {
+        try await ServerProcess.with(["--frozen-date"]) { url in
+            let (outcome, _) = try await measure(["--method", "http-date", "--samples", "6", "--precision", "0.001"], server: url)
+            #expect(outcome.exitCode == 65)
+            #expect(outcome.standardError.contains("a cache or proxy answers"), "\(outcome.standardError)")
+        }
+    }
+
+    @Test("--convert uses the stored offset, also when the server is gone")
+    func convertRoundTrip() async throws {
+        let (none, _) = try await measure(["--convert", "1795380311432"])
+        #expect(none.exitCode == 69)
+        #expect(none.standardError.contains("no clock offset has been measured yet"))
+        let offset = try await ServerProcess.with(["--skew-ms", "1234"]) { url in
+            let (outcome, json) = try await measure([], server: url)
+            #expect(outcome.exitCode == 0)
+            return json["offsetMs"] as? Double ?? .nan
+        }
+        let (outcome, json) = try await measure(["--convert", "1795380311432"])  // the server is stopped now
+        #expect(outcome.exitCode == 0)
+        let deviceTime = try #require(json["deviceTime"] as? String)
+        let date = try #require(try? Date(deviceTime, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
+        #expect(abs(date.timeIntervalSince1970 * 1000 - (1_795_380_311_432 - offset.rounded())) <= 1)  // ms formatting truncates
+        let (bad, _) = try await measure(["--convert", "next tuesday"])
+        #expect(bad.exitCode == 64)
+    }
+
+    @Test func unreachableServerIs69() async throws {
+        let (outcome, _) = try await measure([], server: URL(string: "http://127.0.0.1:\(try HTTPPorts.closed())")!)
+        #expect(outcome.exitCode == 69)
+        #expect(outcome.standardError.contains("refused"))
+    }
+}
