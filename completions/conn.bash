@@ -173,13 +173,13 @@ _conn() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    probe|config|plugins|help)
+    probe|clock-offset|config|plugins|help)
         # Offer subcommand argument completions
         "_conn_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'probe config plugins help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'probe clock-offset config plugins help' -- "${cur}"))
         ;;
     esac
 }
@@ -231,6 +231,64 @@ _conn_probe() {
         return
         ;;
     '--expect-body')
+        return
+        ;;
+    esac
+}
+
+_conn_clock-offset() {
+    repeating_flags=()
+    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--server --profile --config --format --timeout --color --method --samples --interval --url --ntp-server --precision --max-uncertainty --convert)
+    __conn_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--server')
+        return
+        ;;
+    '--profile')
+        return
+        ;;
+    '--config')
+        __conn_add_completions -o plusdirs -fX '!*.@(yaml|yml)'
+        return
+        ;;
+    '--format')
+        __conn_add_completions -W 'text'$'\n''json'
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--color')
+        __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--method')
+        __conn_add_completions -W 'auto'$'\n''json'$'\n''ws'$'\n''http-date'$'\n''sntp'
+        return
+        ;;
+    '--samples')
+        return
+        ;;
+    '--interval')
+        return
+        ;;
+    '--url')
+        return
+        ;;
+    '--ntp-server')
+        return
+        ;;
+    '--precision')
+        return
+        ;;
+    '--max-uncertainty')
+        return
+        ;;
+    '--convert')
         return
         ;;
     esac
