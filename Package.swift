@@ -90,6 +90,15 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
+        // `conn inbox fetch|list|thread`: the inbox cache and conversation threading.
+        .target(
+            name: "ConnInbox",
+            dependencies: [
+                "ConnCore", "ConnCommandKit", "ConnProtocol",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: strictSwift
+        ),
         // External plugins (`conn-NAME` on PATH): discovery, dispatch, `conn plugins list`.
         .target(
             name: "ConnPlugins",
@@ -107,6 +116,7 @@ let package = Package(
                 "ConnPlugins",
                 "ConnProbe",
                 "ConnClock",
+                "ConnInbox",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSwift

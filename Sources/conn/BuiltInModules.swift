@@ -1,5 +1,6 @@
 import ArgumentParser
 import ConnClock
+import ConnInbox
 import ConnConfigCommands
 import ConnPlugins
 import ConnProbe
@@ -10,6 +11,7 @@ enum BuiltInModules {
     static let commands: [any ParsableCommand.Type] = [
         ProbeCommand.self,
         ClockOffsetCommand.self,
+        InboxCommand.self,
         ConfigCommand.self,
         PluginsCommand.self,
     ]

@@ -1,0 +1,128 @@
+import ConnCore
+import ConnProtocol
+import Foundation
+import GRDB
+
+/// The local copy of the inbox: written in one transaction per fetch, read offline.
+public struct InboxCache: Sendable {
+    public let database: LocalDatabase
+
+    public init(database: LocalDatabase) { self.database = database }
+
+    public struct StoreSummary: Sendable, Equatable, Encodable {
+        public var fetched: Int
+        public var new: Int
+        public var updated: Int
+        public var unchanged: Int
+    }
+
+    static let etagKey = "inbox.etag", fetchedAtKey = "inbox.fetchedAt", sourceKey = "inbox.source"
+
+    public var etag: String? { try? database.metaValue(Self.etagKey) }
+
+    /// When and from where the cache was last filled, if ever.
+    public func lastFetch() throws -> (at: Date, source: String)? {
+        guard let at = try database.metaValue(Self.fetchedAtKey).flatMap(Double.init), let source = try database.metaValue(Self.sourceKey) else { return nil }
+        return (Date(timeIntervalSince1970: at), source)
+    }
+
+    /// Marks a conditional fetch answered 304: the cache is current as of now.
+    public func touch(source: String, at now: Date) throws {
+        try database.writer.write { db in try Self.setMeta(db, [Self.fetchedAtKey: String(now.timeIntervalSince1970), Self.sourceKey: source]) }
+    }
+
+    /// Upserts the records by uid, recomputes threads and conversations, and records the ETag —
+    /// all in one transaction, so a reader never sees half a fetch.
+    public func store(_ records: [InboxDocumentReader.Record], etag: String?, source: String, at now: Date) throws -> StoreSummary {
+        try database.writer.write { db in
+            var existing: [String: String] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT uid, raw FROM inboxMessage") { existing[row[0]] = row[1] }
+            var nextArrival = (try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(arrival), 0) FROM inboxMessage") ?? 0) + 1
+            var summary = StoreSummary(fetched: records.count, new: 0, updated: 0, unchanged: 0)
+            let insert = try db.makeStatement(sql: """
+                INSERT INTO inboxMessage(uid, fromAddress, toAddress, subject, text, responseToUid, dateTime, parsedTime, arrival, sortKey, threadRoot, depth, raw, fetchedAt)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, '', 0, ?, ?)
+                """)
+            let update = try db.makeStatement(sql: """
+                UPDATE inboxMessage SET fromAddress = ?, toAddress = ?, subject = ?, text = ?, responseToUid = ?, dateTime = ?, parsedTime = ?, raw = ?, fetchedAt = ? WHERE uid = ?
+                """)
+            var seen: Set<String> = []
+            for record in records {
+                let email = record.email
+                let parsed = DateTimeText.parse(email.dateTime, relativeTo: now)?.timeIntervalSince1970
+                if let previous = existing[email.uid] {
+                    if previous == record.raw, !seen.contains(email.uid) { summary.unchanged += 1; seen.insert(email.uid); continue }
+                    try update.execute(arguments: [email.from, email.to, email.subject, email.text, email.responseToUid, email.dateTime, parsed, record.raw, now.timeIntervalSince1970, email.uid])
+                    if !seen.contains(email.uid) { summary.updated += 1 }
+                } else {
+                    try insert.execute(arguments: [email.uid, email.from, email.to, email.subject, email.text, email.responseToUid, email.dateTime, parsed, nextArrival, record.raw, now.timeIntervalSince1970])
+                    nextArrival += 1
+                    summary.new += 1
+                    existing[email.uid] = record.raw
+                }
+                seen.insert(email.uid)
+            }
+            let duplicates = Set(Dictionary(grouping: records, by: \.email.uid).filter { $0.value.count > 1 }.keys)
+            try Self.rethread(db, duplicates: duplicates)
+            var meta = [Self.fetchedAtKey: String(now.timeIntervalSince1970), Self.sourceKey: source]
+            if let etag { meta[Self.etagKey] = etag }
+            try Self.setMeta(db, meta)
+            if etag == nil { try db.execute(sql: "DELETE FROM meta WHERE key = ?", arguments: [Self.etagKey]) }
+            return summary
+        }
+    }
+
+    private static func setMeta(_ db: Database, _ values: [String: String]) throws {
+        for (key, value) in values {
+            try db.execute(sql: "INSERT INTO meta(key, value, updatedAt) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, updatedAt = excluded.updatedAt",
+                           arguments: [key, value, Date()])
+        }
+    }
+
+    /// Recomputes sort keys, thread roots, depths, flags and the conversation table: a late
+    /// parent re-links its replies.
+    static func rethread(_ db: Database, duplicates: Set<String>) throws {
+        struct Row_ { var uid, parent, from, to, subject, text, dateTime: String; var parsed: Double?; var arrival: Int }
+        var rows: [Row_] = []
+        for row in try Row.fetchAll(db, sql: "SELECT uid, responseToUid, fromAddress, toAddress, subject, text, dateTime, parsedTime, arrival FROM inboxMessage ORDER BY arrival") {
+            rows.append(Row_(uid: row[0], parent: row[1], from: row[2], to: row[3], subject: row[4], text: row[5], dateTime: row[6], parsed: row[7], arrival: row[8]))
+        }
+        // Undated messages sort just after the last dated message that arrived before them.
+        var sortKey: [String: Double] = [:]
+        var lastKnown = -Double.greatestFiniteMagnitude / 2
+        for row in rows {
+            if let parsed = row.parsed { lastKnown = parsed; sortKey[row.uid] = parsed } else { sortKey[row.uid] = lastKnown + Double(row.arrival) * 1e-6 }
+        }
+        let ranked = rows.sorted { (sortKey[$0.uid]!, $0.arrival) < (sortKey[$1.uid]!, $1.arrival) }
+        let order = Dictionary(uniqueKeysWithValues: ranked.enumerated().map { ($1.uid, $0) })
+        let forest = ThreadBuilder.build(rows.map { ThreadBuilder.Message(uid: $0.uid, parentUid: $0.parent, order: order[$0.uid]!) })
+
+        let update = try db.makeStatement(sql: "UPDATE inboxMessage SET sortKey = ?, threadRoot = ?, depth = ?, flags = ? WHERE uid = ?")
+        try db.execute(sql: "DELETE FROM inboxConversation")
+        let insertConversation = try db.makeStatement(sql: """
+            INSERT INTO inboxConversation(rootUid, subject, participants, messageCount, lastSortKey, lastDateTime, snippet, missingParent) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        let byUid = Dictionary(uniqueKeysWithValues: rows.map { ($0.uid, $0) })
+        for root in forest.roots {
+            let members = forest.walk(from: root)
+            let messages = members.filter { !$0.isPlaceholder }.compactMap { byUid[$0.uid] }
+            guard let latest = messages.max(by: { sortKey[$0.uid]! < sortKey[$1.uid]! }), let first = messages.first else { continue }
+            for node in members where !node.isPlaceholder {
+                var flags: [String] = []
+                if node.brokeCycle { flags.append("cycleBroken") }
+                if duplicates.contains(node.uid) { flags.append("duplicateUid") }
+                if let parent = node.parentUid, forest.nodes[parent]?.isPlaceholder == true { flags.append("parentMissing") }
+                try update.execute(arguments: [sortKey[node.uid]!, root, node.depth, flags.joined(separator: ","), node.uid])
+            }
+            var participants: [String] = []
+            for message in messages {
+                for address in [message.from] + message.to.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !address.isEmpty && !participants.contains(address) {
+                    participants.append(address)
+                }
+            }
+            let snippet = String(latest.text.prefix(120))
+            try insertConversation.execute(arguments: [root, first.subject, participants.joined(separator: ", "), messages.count, sortKey[latest.uid]!, latest.dateTime,
+                                                       snippet, forest.nodes[root]?.isPlaceholder == true])
+        }
+    }
+}

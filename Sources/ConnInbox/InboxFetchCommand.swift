@@ -1,0 +1,85 @@
+import ArgumentParser
+import ConnCommandKit
+import ConnCore
+import Foundation
+
+/// `conn inbox fetch`: GET the inbox resource and store it in the cache in one transaction.
+public struct InboxFetchCommand: ConnCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "fetch",
+        abstract: "Fetch the inbox into the local cache (conditional: unchanged inboxes cost one 304).",
+        discussion: """
+            Exit codes: 0 stored (or not modified); 65 the answer is not an inbox (the cache is \
+            left as it was, and the message names the record and field); 69 the server cannot be \
+            reached; 75 a timeout or a 5xx; 77 the token was refused.
+            """)
+
+    @OptionGroup public var global: GlobalOptions
+
+    @Flag(help: "Fetch everything even if the server says nothing changed (skip If-None-Match).")
+    var force = false
+
+    public init() {}
+
+    public func run(in context: CommandContext) async throws {
+        let url = try context.requireBackEnd().url(for: .inbox)
+        let cache = InboxCache(database: try context.openDatabase(migrations: InboxMigrations.all))
+        var headers = [("Accept", "application/json")]
+        if !force, let etag = cache.etag { headers.append(("If-None-Match", etag)) }
+        if context.terminal.standardErrorIsTerminal { context.printer.note("fetching \(url.absoluteString) …") }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let response = try await HTTPTransport.with(configuration: context.configuration, logger: context.logger) { transport in
+            try await transport.send(HTTPExchangeRequest(url: url, headers: headers))
+        }
+        let now = Date()
+        let report: FetchReport
+        switch response.status {
+        case 304:
+            try cache.touch(source: url.absoluteString, at: now)
+            report = FetchReport(source: url.absoluteString, notModified: true, summary: .init(fetched: 0, new: 0, updated: 0, unchanged: 0),
+                                 elapsedMs: start.duration(to: clock.now).milliseconds)
+        case 200:
+            let records = try InboxDocumentReader.read(response.body, source: url.absoluteString)
+            let summary = try cache.store(records, etag: response.header("ETag"), source: url.absoluteString, at: now)
+            report = FetchReport(source: url.absoluteString, notModified: false, summary: summary, elapsedMs: start.duration(to: clock.now).milliseconds)
+        case 401, 403:
+            throw ConnError(code: "unauthorized", message: "\(url.absoluteString) refused the credentials (\(response.status))",
+                            hint: "Check the token: CONN_TOKEN or `token:` in the config file.", exitStatus: .permission)
+        case 500...:
+            throw ConnError.temporary("serverError", "\(url.absoluteString) answered \(response.status); the cache was left as it was", hint: "Try again later.")
+        default:
+            throw ConnError.unavailable("httpStatus", "\(url.absoluteString) answered \(response.status), not the inbox; the cache was left as it was")
+        }
+        try context.printer.emit(report)
+    }
+}
+
+struct FetchReport: Encodable, TextRenderable {
+    let source: String
+    let notModified: Bool
+    let fetched: Int
+    let new: Int
+    let updated: Int
+    let unchanged: Int
+    let elapsedMs: Double
+
+    init(source: String, notModified: Bool, summary: InboxCache.StoreSummary, elapsedMs: Double) {
+        self.source = source
+        self.notModified = notModified
+        (fetched, new, updated, unchanged) = (summary.fetched, summary.new, summary.updated, summary.unchanged)
+        self.elapsedMs = elapsedMs
+    }
+
+    func renderText(style: TextStyle) -> String {
+        if notModified { return "inbox unchanged since the last fetch (\(Int(elapsedMs)) ms)\n" }
+        return "fetched \(fetched) messages: \(style.bold("\(new) new")), \(updated) updated, \(unchanged) unchanged (\(Int(elapsedMs)) ms)\n"
+    }
+}
+
+extension Duration {
+    var milliseconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
+    }
+}

@@ -1,0 +1,106 @@
+import ArgumentParser
+import ConnCommandKit
+import ConnCore
+import Foundation
+import GRDB
+
+/// `conn inbox list`: conversations from the cache, newest first. No network.
+public struct InboxListCommand: ConnCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List conversations from the cache, newest first (works offline).")
+
+    @OptionGroup public var global: GlobalOptions
+
+    @Option(help: "How many conversations to show.") var limit = 20
+    @Option(help: "How many to skip first.") var offset = 0
+    @Option(help: ArgumentHelp("Only conversations with a message from this address (part of it is enough).", valueName: "address")) var from: String?
+    @Option(help: ArgumentHelp("Only conversations whose subject or text contains this.", valueName: "text")) var search: String?
+    @Option(help: ArgumentHelp("Only conversations active since this date (ISO 8601, RFC 2822, today, yesterday).", valueName: "date")) var since: String?
+
+    public init() {}
+
+    public func validate() throws {
+        guard limit > 0, offset >= 0 else { throw ValidationError("--limit must be positive and --offset not negative.") }
+        if let since, DateTimeText.parse(since, relativeTo: Date()) == nil {
+            throw ValidationError("--since '\(since)' is not a date; use 2026-11-01, 2026-11-01T10:00:00Z or yesterday.")
+        }
+    }
+
+    public func run(in context: CommandContext) async throws {
+        let cache = InboxCache(database: try context.openDatabase(migrations: InboxMigrations.all))
+        guard let last = try cache.lastFetch() else {
+            throw ConnError.unavailable("emptyCache", "the inbox cache is empty", hint: "Run `conn inbox fetch` while the server is reachable.")
+        }
+        var conditions: [String] = []
+        var arguments = StatementArguments()
+        if let from {
+            conditions.append("EXISTS (SELECT 1 FROM inboxMessage m WHERE m.threadRoot = c.rootUid AND m.fromAddress LIKE ? ESCAPE '\\')")
+            arguments += ["%" + Self.escapeLike(from) + "%"]
+        }
+        if let search {
+            conditions.append("EXISTS (SELECT 1 FROM inboxMessage m WHERE m.threadRoot = c.rootUid AND (m.subject LIKE ? ESCAPE '\\' OR m.text LIKE ? ESCAPE '\\'))")
+            arguments += ["%" + Self.escapeLike(search) + "%", "%" + Self.escapeLike(search) + "%"]
+        }
+        if let since, let date = DateTimeText.parse(since, relativeTo: Date()) {
+            conditions.append("c.lastSortKey >= ?")
+            arguments += [date.timeIntervalSince1970]
+        }
+        let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        let sql = """
+            SELECT rootUid, subject, participants, messageCount, lastDateTime, snippet, missingParent FROM inboxConversation c
+            \(filter) ORDER BY lastSortKey DESC, rootUid LIMIT ? OFFSET ?
+            """
+        let statementArguments = arguments + [limit, offset]
+        let rows = try await cache.database.writer.read { db in try Row.fetchAll(db, sql: sql, arguments: statementArguments) }
+        let conversations = rows.map { row in
+                ConversationSummary(rootUid: row[0], subject: row[1], participants: (row[2] as String).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) },
+                                    messageCount: row[3], lastDateTime: row[4], snippet: row[5], missingParent: row[6])
+        }
+        let age = Date().timeIntervalSince(last.at)
+        if context.configuration.format == .text {
+            context.printer.note("cache from \(last.source), fetched \(Self.age(age)) ago")
+        }
+        try context.printer.emit(ConversationList(conversations: conversations, cacheFetchedAt: last.at, cacheSource: last.source))
+    }
+
+    static func escapeLike(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
+    }
+
+    static func age(_ seconds: Double) -> String {
+        switch seconds {
+        case ..<60: "\(Int(seconds)) s"
+        case ..<3600: "\(Int(seconds / 60)) min"
+        case ..<86400: "\(Int(seconds / 3600)) h"
+        default: "\(Int(seconds / 86400)) days"
+        }
+    }
+}
+
+struct ConversationSummary: Encodable {
+    let rootUid: String
+    let subject: String
+    let participants: [String]
+    let messageCount: Int
+    let lastDateTime: String
+    let snippet: String
+    /// The conversation starts with a reply whose parent is not in the cache.
+    let missingParent: Bool
+}
+
+struct ConversationList: Encodable, TextRenderable {
+    let conversations: [ConversationSummary]
+    let cacheFetchedAt: Date
+    let cacheSource: String
+
+    func renderText(style: TextStyle) -> String {
+        if conversations.isEmpty { return "no conversations match\n" }
+        return conversations.map { conversation in
+            let clean = { TerminalSanitizer.sanitize($0, keepNewlines: false) }
+            let count = conversation.messageCount > 1 ? style.dim(" (\(conversation.messageCount))") : ""
+            let head = "\(style.bold(clean(conversation.subject.isEmpty ? "(no subject)" : conversation.subject)))\(count)  \(style.dim(clean(conversation.lastDateTime)))"
+            let people = clean(conversation.participants.joined(separator: ", "))
+            return "\(head)\n  \(people) · \(style.dim("uid \(clean(conversation.rootUid))"))\n  \(clean(String(conversation.snippet.prefix(100))))"
+        }.joined(separator: "\n") + "\n"
+    }
+}

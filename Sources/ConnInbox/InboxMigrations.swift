@@ -1,0 +1,41 @@
+import ConnCore
+import GRDB
+
+/// The inbox cache's tables. Threads are computed at fetch time and stored, so listing stays a
+/// query however large the cache grows.
+public enum InboxMigrations {
+    public static let all: [DatabaseMigration] = [
+        DatabaseMigration("inbox.v1.create") { db in
+            try db.create(table: "inboxMessage") { table in
+                table.primaryKey("uid", .text)
+                table.column("fromAddress", .text).notNull()
+                table.column("toAddress", .text).notNull()
+                table.column("subject", .text).notNull()
+                table.column("text", .text).notNull()
+                table.column("responseToUid", .text).notNull()
+                table.column("dateTime", .text).notNull()
+                /// The parsed dateTime (seconds since the epoch), when it could be parsed.
+                table.column("parsedTime", .double)
+                /// Position in the order messages were first seen.
+                table.column("arrival", .integer).notNull()
+                /// Sort position: parsed time where known, else after the last earlier-arrived dated message.
+                table.column("sortKey", .double).notNull()
+                table.column("threadRoot", .text).notNull().indexed()
+                table.column("depth", .integer).notNull()
+                table.column("flags", .text).notNull().defaults(to: "")
+                table.column("raw", .text).notNull()
+                table.column("fetchedAt", .double).notNull()
+            }
+            try db.create(table: "inboxConversation") { table in
+                table.primaryKey("rootUid", .text)
+                table.column("subject", .text).notNull()
+                table.column("participants", .text).notNull()
+                table.column("messageCount", .integer).notNull()
+                table.column("lastSortKey", .double).notNull().indexed()
+                table.column("lastDateTime", .text).notNull()
+                table.column("snippet", .text).notNull()
+                table.column("missingParent", .boolean).notNull()
+            }
+        },
+    ]
+}

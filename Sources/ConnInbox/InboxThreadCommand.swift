@@ -1,0 +1,103 @@
+import ArgumentParser
+import ConnCommandKit
+import ConnCore
+import Foundation
+import GRDB
+
+/// `conn inbox thread UID`: one conversation as a tree (or in date order), full text. No network.
+public struct InboxThreadCommand: ConnCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "thread", abstract: "Show the conversation that holds a message, as a tree (works offline).")
+
+    @OptionGroup public var global: GlobalOptions
+
+    @Argument(help: "The uid of any message in the conversation; an unambiguous prefix is enough.")
+    var uid: String
+
+    @Flag(help: "Draw the tree with ASCII (|- `-) instead of box-drawing characters.") var ascii = false
+    @Flag(help: "List the messages in date order instead of as a tree.") var flat = false
+    @Option(name: .customLong("max-depth"), help: "Draw replies this deep at most; deeper ones are summarised.") var maxDepth = 12
+
+    public init() {}
+
+    public func validate() throws {
+        guard maxDepth >= 1 else { throw ValidationError("--max-depth must be at least 1.") }
+    }
+
+    public func run(in context: CommandContext) async throws {
+        let cache = InboxCache(database: try context.openDatabase(migrations: InboxMigrations.all))
+        let root = try Self.resolveRoot(uid, in: cache.database)
+        let thread = try ThreadView.load(root: root, from: cache.database)
+        let useASCII = ascii || !context.terminal.isUTF8
+        try context.printer.emit(ThreadReport(view: thread, ascii: useASCII, flat: flat, maxDepth: maxDepth))
+    }
+
+    /// The conversation root of `text`: an exact uid, an unambiguous uid prefix, or a missing
+    /// parent's uid (a placeholder root).
+    static func resolveRoot(_ text: String, in database: LocalDatabase) throws -> String {
+        try database.writer.read { db in
+            if let root = try String.fetchOne(db, sql: "SELECT threadRoot FROM inboxMessage WHERE uid = ?", arguments: [text]) { return root }
+            if try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM inboxConversation WHERE rootUid = ?)", arguments: [text]) == true { return text }
+            let pattern = InboxListCommand.escapeLike(text) + "%"
+            let matches = try Row.fetchAll(db, sql: """
+                SELECT uid, threadRoot FROM inboxMessage WHERE uid LIKE ? ESCAPE '\\'
+                UNION SELECT rootUid, rootUid FROM inboxConversation WHERE missingParent AND rootUid LIKE ? ESCAPE '\\'
+                ORDER BY 1 LIMIT 6
+                """, arguments: [pattern, pattern])
+            switch matches.count {
+            case 1: return matches[0][1]
+            case 0:
+                let empty = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM inboxMessage") == 0
+                throw ConnError.unavailable("noSuchMessage", "no message with uid '\(TerminalSanitizer.sanitize(text))' in the cache",
+                                            hint: empty ? "The cache is empty: run `conn inbox fetch`." : "`conn inbox list` shows the conversations and their uids.")
+            default:
+                let shown = matches.prefix(5).map { $0[0] as String }.joined(separator: ", ")
+                throw ConnError.usage("uid prefix '\(text)' matches several messages: \(shown)\(matches.count > 5 ? ", …" : "")", hint: "Give more of the uid.")
+            }
+        }
+    }
+}
+
+/// One conversation loaded from the cache, in display order.
+struct ThreadView {
+    struct Message: Encodable {
+        let uid: String
+        let parentUid: String?
+        let depth: Int
+        let placeholder: Bool
+        let from: String
+        let to: String
+        let subject: String
+        let text: String
+        let dateTime: String
+        let flags: [String]
+    }
+    let root: String
+    let messages: [Message]  // depth-first, older siblings first
+    let byDate: [Message]
+
+    static func load(root: String, from database: LocalDatabase) throws -> ThreadView {
+        let rows = try database.writer.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT uid, responseToUid, fromAddress, toAddress, subject, text, dateTime, sortKey, flags FROM inboxMessage
+                WHERE threadRoot = ? ORDER BY sortKey, arrival
+                """, arguments: [root])
+        }
+        var stored: [String: Row] = [:]
+        for row in rows { stored[row[0]] = row }
+        let forest = ThreadBuilder.build(rows.enumerated().map { ThreadBuilder.Message(uid: $1[0], parentUid: $1[1], order: $0) })
+        let ordered = forest.roots.flatMap { forest.walk(from: $0) }
+        let messages = ordered.map { node -> Message in
+            guard let row = stored[node.uid] else {
+                return Message(uid: node.uid, parentUid: nil, depth: node.depth, placeholder: true, from: "", to: "", subject: "",
+                               text: "", dateTime: "", flags: ["notInCache"])
+            }
+            let flags = (row[8] as String).split(separator: ",").map(String.init)
+            return Message(uid: node.uid, parentUid: node.parentUid, depth: node.depth, placeholder: false, from: row[2], to: row[3],
+                           subject: row[4], text: row[5], dateTime: row[6], flags: flags)
+        }
+        let order = Dictionary(uniqueKeysWithValues: rows.enumerated().map { ($1[0] as String, $0) })
+        let byDate = messages.filter { !$0.placeholder }.sorted { order[$0.uid]! < order[$1.uid]! }
+        return ThreadView(root: root, messages: messages, byDate: byDate)
+    }
+}

@@ -1,0 +1,102 @@
+import ConnCommandKit
+import ConnCore
+
+/// What `conn inbox thread` prints: the tree (or the date order), each message in full.
+/// JSON has a flat list (uid, parentUid, depth) and a nested tree down to --max-depth.
+struct ThreadReport: Encodable, TextRenderable {
+    struct TreeNode: Encodable {
+        let uid: String
+        let placeholder: Bool
+        var children: [TreeNode]
+        /// Replies deeper than --max-depth, left out of the nested tree (they are in `messages`).
+        var omittedReplies: Int
+    }
+
+    let root: String
+    let subject: String
+    let messages: [ThreadView.Message]
+    let tree: TreeNode?
+    let view: ThreadView
+    let ascii: Bool
+    let flat: Bool
+    let maxDepth: Int
+
+    private enum CodingKeys: String, CodingKey { case root, subject, messages, tree }
+
+    init(view: ThreadView, ascii: Bool, flat: Bool, maxDepth: Int) {
+        self.view = view
+        self.ascii = ascii
+        self.flat = flat
+        self.maxDepth = maxDepth
+        root = view.root
+        subject = view.messages.first { !$0.placeholder }?.subject ?? ""
+        messages = flat ? view.byDate : view.messages
+        tree = Self.nest(view.messages, maxDepth: maxDepth)
+    }
+
+    /// Builds the nested tree from the depth-first list without recursion.
+    static func nest(_ messages: [ThreadView.Message], maxDepth: Int) -> TreeNode? {
+        guard !messages.isEmpty else { return nil }
+        var stack: [TreeNode] = []
+        var depths: [Int] = []
+        var result: TreeNode?
+        func closeTop() {
+            let node = stack.removeLast()
+            depths.removeLast()
+            if stack.isEmpty { result = node } else { stack[stack.count - 1].children.append(node) }
+        }
+        for message in messages {
+            while let depth = depths.last, depth >= message.depth { closeTop() }
+            if message.depth > maxDepth {
+                if !stack.isEmpty { stack[stack.count - 1].omittedReplies += 1 }
+                continue
+            }
+            stack.append(TreeNode(uid: message.uid, placeholder: message.placeholder, children: [], omittedReplies: 0))
+            depths.append(message.depth)
+        }
+        while !stack.isEmpty { closeTop() }
+        return result
+    }
+
+    func renderText(style: TextStyle) -> String {
+        let clean = { (text: String) in TerminalSanitizer.sanitize(text) }
+        let line = { (text: String) in TerminalSanitizer.sanitize(text, keepNewlines: false) }
+        var output = style.bold(line(subject.isEmpty ? "(no subject)" : subject)) + "\n"
+        let (branch, last, pipe, space) = ascii ? ("|- ", "`- ", "|  ", "   ") : ("├─ ", "└─ ", "│  ", "   ")
+        if flat {
+            for message in view.byDate {
+                output += "\n" + style.bold(line(message.from)) + " → " + line(message.to) + style.dim("  \(line(message.dateTime)) · uid \(line(message.uid))") + "\n"
+                output += clean(message.text).split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n") + "\n"
+            }
+            return output
+        }
+        // Whether each message is the last child of its parent, to draw the connecting lines.
+        let list = view.messages
+        var isLast = [Bool](repeating: true, count: list.count)
+        for index in list.indices {
+            if let next = list[(index + 1)...].first(where: { $0.depth <= list[index].depth }) { isLast[index] = next.depth < list[index].depth }
+        }
+        var openLevels: [Bool] = []  // for each depth above: does a later sibling follow?
+        var omitted = 0
+        for (index, message) in list.enumerated() {
+            if message.depth > maxDepth { omitted += 1; continue }
+            if openLevels.count > message.depth { openLevels.removeLast(openLevels.count - message.depth) }
+            let prefix = openLevels.dropFirst().map { $0 ? pipe : space }.joined()
+            let connector = message.depth == 0 ? "" : (isLast[index] ? last : branch)
+            let body = prefix + (message.depth == 0 ? "" : (isLast[index] ? space : pipe))
+            if message.placeholder {
+                output += prefix + connector + style.dim("[message \(line(message.uid)) is not in the cache]") + "\n"
+            } else {
+                var head = style.bold(line(message.from)) + " → " + line(message.to) + style.dim("  \(line(message.dateTime)) · uid \(line(message.uid))")
+                if !message.flags.isEmpty { head += style.yellow("  [\(message.flags.joined(separator: ", "))]") }
+                output += prefix + connector + head + "\n"
+                for textLine in clean(message.text).split(separator: "\n", omittingEmptySubsequences: false) {
+                    output += body + "  " + textLine + "\n"
+                }
+            }
+            openLevels.append(!isLast[index])
+        }
+        if omitted > 0 { output += style.dim("… \(omitted) deeper replies not drawn (--max-depth \(maxDepth); --flat lists them)") + "\n" }
+        return output
+    }
+}
