@@ -191,6 +191,11 @@ let package = Package(
             dependencies: ["conn", "conn-server", "ConnClock", "ConnTestSupport"],
             swiftSettings: strictSwift
         ),
+        .testTarget(
+            name: "ConnInboxTests",
+            dependencies: ["conn", "conn-server", "ConnInbox", "ConnCore", "ConnTestSupport"],
+            swiftSettings: strictSwift
+        ),
         // Drives the real `conn` binary as a user would (processes, files, PATH, exit codes).
         .testTarget(
             name: "ConnIntegrationTests",

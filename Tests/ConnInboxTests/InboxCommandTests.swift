@@ -1,0 +1,145 @@
+import ConnTestSupport
+import Foundation
+import Testing
+
+/// `conn inbox` as a user runs it: the real binary, the real conn-server, a real SQLite cache.
+@Suite("conn inbox end to end")
+struct InboxCommandTests {
+    let home: TemporaryDirectory
+
+    init() throws { home = try TemporaryDirectory() }
+
+    func conn(_ arguments: [String], env: [String: String] = [:]) async throws -> ProcessOutcome {
+        try await ConnProcess.run(ConnProcess.connPath, ["inbox"] + arguments, environment: home.environment.merging(env) { $1 })
+    }
+
+    func json(_ outcome: ProcessOutcome) throws -> [String: Any] {
+        try #require(JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [String: Any], "\(outcome.standardError)")
+    }
+
+    static let seed003 = """
+        {"inbox": [{"uid": "1", "from": "matt@gmail.com", "to": "jhon@gmail.com", "subject": "subject 1",
+                    "text": "1) Lorem Ipsum is simply dummy text.", "responseToUid": "", "dateTime": "Today"}]}
+        """
+
+    @Test("seed 003's example: fetched, listed offline, threaded; a second fetch is a 304")
+    func seedExample() async throws {
+        let seed = try home.write("seed.json", Self.seed003)
+        try await ServerProcess.with(["--seed", seed]) { url in
+            let env = ["CONN_SERVER": url.absoluteString]
+            var outcome = try await conn(["fetch", "--json"], env: env)
+            #expect(outcome.exitCode == 0, "\(outcome.standardError)")
+            var report = try json(outcome)
+            #expect(report["new"] as? Int == 1 && report["notModified"] as? Bool == false)
+            outcome = try await conn(["fetch", "--json"], env: env)
+            report = try json(outcome)
+            #expect(report["notModified"] as? Bool == true)
+        }
+        // The server is gone: the cache still answers.
+        let list = try await conn(["list", "--json"])
+        #expect(list.exitCode == 0)
+        let conversations = try #require(try json(list)["conversations"] as? [[String: Any]])
+        #expect(conversations.count == 1)
+        #expect(conversations[0]["subject"] as? String == "subject 1")
+        #expect(conversations[0]["lastDateTime"] as? String == "Today")
+        let thread = try await conn(["thread", "1"])
+        #expect(thread.exitCode == 0)
+        #expect(thread.standardOutput.contains("matt@gmail.com → jhon@gmail.com"))
+        let text = try await conn(["list"])
+        #expect(text.standardError.contains("fetched 0 s ago") || text.standardError.contains("fetched 1 s ago"))
+    }
+
+    @Test("a bad answer leaves the cache exactly as it was and names the problem")
+    func badAnswersLeaveTheCacheAlone() async throws {
+        let seed = try home.write("seed.json", Self.seed003)
+        try await ServerProcess.with(["--seed", seed]) { url in
+            let fetched = try await conn(["fetch"], env: ["CONN_SERVER": url.absoluteString])
+            #expect(fetched.exitCode == 0, "\(fetched.standardError)")
+        }
+        let before = try await conn(["list", "--json"]).standardOutput
+        let files = try TemporaryDirectory()
+        try files.write("types.json", #"{"inbox":[{"uid":"9","subject":42}]}"#)
+        try files.write("truncated.json", #"{"inbox":[{"uid":"9","subject":"x""#)
+        try files.write("page.json", "<!DOCTYPE html><html><body>Sign in</body></html>")
+        try await StaticFileServer.with(directory: files.path) { base in
+            for (file, fragment) in [("types.json", "inbox[0].subject that is a number"), ("truncated.json", "not valid JSON"), ("page.json", "HTML page")] {
+                let outcome = try await conn(["fetch"], env: ["CONN_SERVER": base.absoluteString, "CONN_RESOURCES_INBOX": "\(base.absoluteString)/\(file)"])
+                #expect(outcome.exitCode == 65, "\(file): \(outcome.standardError)")
+                #expect(outcome.standardError.contains(fragment), "\(file): \(outcome.standardError)")
+                #expect(outcome.standardError.contains("The cache was left as it was"))
+            }
+        }
+        // Byte for byte, including when the cache was last filled (sorted keys make it stable).
+        let after = try await conn(["list", "--json"]).standardOutput
+        #expect(before == after)
+    }
+
+    @Test("escape sequences from the server never reach the terminal")
+    func sanitisesServerText() async throws {
+        let seed = try home.write("seed.json", #"{"inbox":[{"uid":"1","from":"a@b.co","to":"c@d.co","subject":"\u001b]0;owned\u0007Hello \u001b[31mred","text":"body\u001b[2J","responseToUid":"","dateTime":"Today"}]}"#)
+        try await ServerProcess.with(["--seed", seed]) { url in
+            let fetched = try await conn(["fetch"], env: ["CONN_SERVER": url.absoluteString])
+            #expect(fetched.exitCode == 0, "\(fetched.standardError)")
+        }
+        for arguments in [["list"], ["thread", "1"], ["thread", "1", "--flat"]] {
+            let outcome = try await conn(arguments)
+            #expect(!outcome.standardOutput.contains("\u{1B}"), "\(arguments)")
+            #expect(outcome.standardOutput.contains("Hello red"))
+        }
+    }
+
+    @Test("generated threads: placeholders for missing parents, prefixes, ascii, a deep thread capped")
+    func threadsFromAGeneratedInbox() async throws {
+        var chain = (0..<1000).map { #"{"uid":"c\#($0)","from":"a@b.co","to":"c@d.co","subject":"chain","text":"\#($0)","responseToUid":"\#($0 == 0 ? "" : "c\($0 - 1)")","dateTime":"Today"}"# }
+        chain.append(#"{"uid":"orphan1","from":"a@b.co","to":"c@d.co","subject":"Re: lost","text":"x","responseToUid":"lost-parent","dateTime":"Today"}"#)
+        chain.append(#"{"uid":"orphan2","from":"a@b.co","to":"c@d.co","subject":"Re: lost","text":"y","responseToUid":"lost-parent","dateTime":"Today"}"#)
+        let seed = try home.write("seed.json", #"{"inbox":["# + chain.joined(separator: ",") + "]}")
+        try await ServerProcess.with(["--seed", seed]) { url in
+            let fetched = try await conn(["fetch"], env: ["CONN_SERVER": url.absoluteString])
+            #expect(fetched.exitCode == 0, "\(fetched.standardError)")
+        }
+        var outcome = try await conn(["thread", "orphan2"])
+        #expect(outcome.standardOutput.contains("[message lost-parent is not in the cache]"))
+        #expect(outcome.standardOutput.contains("uid orphan1") && outcome.standardOutput.contains("uid orphan2"))
+        outcome = try await conn(["thread", "orph"])
+        #expect(outcome.exitCode == 64)
+        #expect(outcome.standardError.contains("matches several messages"))
+        outcome = try await conn(["thread", "c999", "--ascii", "--max-depth", "5"])
+        #expect(outcome.exitCode == 0)
+        #expect(outcome.standardOutput.contains("`- "))
+        #expect(!outcome.standardOutput.contains("└─"))
+        #expect(outcome.standardOutput.contains("994 deeper replies not drawn"))
+        outcome = try await conn(["thread", "c500", "--json"])
+        let messages = try #require(try json(outcome)["messages"] as? [[String: Any]])
+        #expect(messages.count == 1000)
+        #expect(messages.last?["depth"] as? Int == 999)
+        #expect(messages.last?["parentUid"] as? String == "c998")
+        outcome = try await conn(["thread", "nope"])
+        #expect(outcome.exitCode == 69)
+    }
+
+    @Test func listFiltersAndPages() async throws {
+        try await ServerProcess.with(["--generate", "200"]) { url in
+            let fetched = try await conn(["fetch"], env: ["CONN_SERVER": url.absoluteString])
+            #expect(fetched.exitCode == 0, "\(fetched.standardError)")
+        }
+        let page1 = try #require(try json(try await conn(["list", "--json", "--limit", "5"]))["conversations"] as? [[String: Any]])
+        let page2 = try #require(try json(try await conn(["list", "--json", "--limit", "5", "--offset", "5"]))["conversations"] as? [[String: Any]])
+        #expect(page1.count == 5 && page2.count == 5)
+        #expect(Set(page1.compactMap { $0["rootUid"] as? String }).isDisjoint(with: page2.compactMap { $0["rootUid"] as? String }))
+        let matt = try #require(try json(try await conn(["list", "--json", "--limit", "500", "--from", "matt@"]))["conversations"] as? [[String: Any]])
+        #expect(!matt.isEmpty)
+        #expect(matt.allSatisfy { ($0["participants"] as? [String])?.contains { $0.hasPrefix("matt@") } == true })
+        let none = try #require(try json(try await conn(["list", "--json", "--search", "no such words here"]))["conversations"] as? [[String: Any]])
+        #expect(none.isEmpty)
+        #expect(try await conn(["list", "--since", "whenever"]).exitCode == 64)
+    }
+
+    @Test func fetchWithoutAServerIsAClearError() async throws {
+        var outcome = try await conn(["fetch"])
+        #expect(outcome.exitCode == 78)
+        #expect(outcome.standardError.contains("no server is configured"))
+        outcome = try await conn(["fetch"], env: ["CONN_SERVER": "http://127.0.0.1:\(try HTTPPorts.closed())"])
+        #expect(outcome.exitCode == 69)
+    }
+}
