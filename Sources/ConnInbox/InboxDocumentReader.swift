@@ -11,7 +11,8 @@ public enum InboxDocumentReader {
 
     public struct Record: Sendable, Equatable {
         public var email: Email
-        /// The record as it came, for the cache.
+        /// The record's fields as canonical JSON (keys in schema order), for the cache and to
+        /// tell an unchanged record from an updated one.
         public var raw: String
     }
 
@@ -48,10 +49,42 @@ public enum InboxDocumentReader {
             guard let uid = values["uid"], !uid.isEmpty else { throw bad("has inbox[\(index)] without a uid") }
             let email = Email(uid: uid, from: values["from"]!, to: values["to"]!, subject: values["subject"]!, text: values["text"]!,
                               responseToUid: values["responseToUid"]!, dateTime: values["dateTime"]!)
-            let raw = (try? JSONSerialization.data(withJSONObject: record, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) } ?? ""
-            result.append(Record(email: email, raw: raw))
+            result.append(Record(email: email, raw: canonicalJSON(values)))
         }
         return result
+    }
+
+    /// Built by hand: Foundation's sorted-keys serialisation was half the cost of a 100,000-record
+    /// fetch.
+    static func canonicalJSON(_ values: [String: String]) -> String {
+        var output = "{"
+        for (index, field) in fields.enumerated() {
+            if index > 0 { output += "," }
+            output += "\"" + field + "\":\""
+            escape(values[field] ?? "", into: &output)
+            output += "\""
+        }
+        return output + "}"
+    }
+
+    static func escape(_ text: String, into output: inout String) {
+        // Most fields need no escaping at all: append them whole.
+        if !text.utf8.contains(where: { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 }) {
+            output += text
+            return
+        }
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": output += "\\\""
+            case "\\": output += "\\\\"
+            case "\n": output += "\\n"
+            case "\r": output += "\\r"
+            case "\t": output += "\\t"
+            case _ where scalar.value < 0x20:
+                output += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
     }
 
     private static func describe(_ value: Any) -> String {
