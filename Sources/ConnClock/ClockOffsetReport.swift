@@ -47,15 +47,6 @@ struct ConversionReport: Encodable, TextRenderable {
 
     func renderText(style: TextStyle) -> String {
         "\(JSONOutput.timestamp(deviceTime))\n"
-            + style.dim("(back-end time \(JSONOutput.timestamp(backEndTime)) − offset \(ClockOffsetReport.signed(offsetMs)) ms ±\(ClockOffsetReport.number(uncertaintyMs)) ms, measured \(Self.age(offsetAgeSeconds)) ago by \(method))") + "\n"
-    }
-
-    static func age(_ seconds: Double) -> String {
-        switch seconds {
-        case ..<60: "\(Int(seconds)) s"
-        case ..<3600: "\(Int(seconds / 60)) min"
-        case ..<86400: "\(Int(seconds / 3600)) h"
-        default: "\(Int(seconds / 86400)) days"
-        }
+            + style.dim("(back-end time \(JSONOutput.timestamp(backEndTime)) − offset \(ClockOffsetReport.signed(offsetMs)) ms ±\(ClockOffsetReport.number(uncertaintyMs)) ms, measured \(TimeFormatting.age(seconds: offsetAgeSeconds)) ago by \(method))") + "\n"
     }
 }

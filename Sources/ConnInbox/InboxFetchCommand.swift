@@ -76,10 +76,3 @@ struct FetchReport: Encodable, TextRenderable {
         return "fetched \(fetched) messages: \(style.bold("\(new) new")), \(updated) updated, \(unchanged) unchanged (\(Int(elapsedMs)) ms)\n"
     }
 }
-
-extension Duration {
-    var milliseconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
-    }
-}

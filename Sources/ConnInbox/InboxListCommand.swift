@@ -58,22 +58,13 @@ public struct InboxListCommand: ConnCommand {
         }
         let age = Date().timeIntervalSince(last.at)
         if context.configuration.format == .text {
-            context.printer.note("cache from \(last.source), fetched \(Self.age(age)) ago")
+            context.printer.note("cache from \(last.source), fetched \(TimeFormatting.age(seconds: age)) ago")
         }
         try context.printer.emit(ConversationList(conversations: conversations, cacheFetchedAt: last.at, cacheSource: last.source))
     }
 
     static func escapeLike(_ text: String) -> String {
         text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
-    }
-
-    static func age(_ seconds: Double) -> String {
-        switch seconds {
-        case ..<60: "\(Int(seconds)) s"
-        case ..<3600: "\(Int(seconds / 60)) min"
-        case ..<86400: "\(Int(seconds / 3600)) h"
-        default: "\(Int(seconds / 86400)) days"
-        }
     }
 }
 

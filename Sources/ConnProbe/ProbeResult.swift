@@ -50,7 +50,3 @@ public struct ProbeCertificate: Sendable, Codable, Equatable {
     /// False when --insecure skipped verification.
     public var verified: Bool
 }
-
-extension Duration {
-    var milliseconds: Double { Double(nanoseconds) / 1_000_000 }
-}

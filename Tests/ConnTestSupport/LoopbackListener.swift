@@ -32,6 +32,16 @@ public final class LoopbackListener: @unchecked Sendable {
 
     deinit { close() }
 
+    /// Waits (up to `seconds`) until something accepts TCP connections on 127.0.0.1:port.
+    public static func waitUntilAccepting(port: Int, seconds: Double = 5) async throws -> Bool {
+        let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
+        while ContinuousClock.now < deadline {
+            if canConnect(port: port) { return true }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return false
+    }
+
     /// Whether something accepts TCP connections on 127.0.0.1:port.
     public static func canConnect(port: Int) -> Bool {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

@@ -16,11 +16,7 @@ public enum StaticFileServer {
             .name("python3"), arguments: ["-m", "http.server", String(port), "--bind", "127.0.0.1", "--directory", directory],
             input: .none, output: .discarded, error: .discarded
         ) { execution in
-            var ready = false
-            for _ in 0..<100 where !ready {
-                ready = LoopbackListener.canConnect(port: port)
-                if !ready { try await Task.sleep(for: .milliseconds(50)) }
-            }
+            let ready = try await LoopbackListener.waitUntilAccepting(port: port)
             defer { try? execution.send(signal: .terminate) }
             guard ready else { throw ServerProcess.StartFailure(description: "python3 -m http.server did not start") }
             return try await body(URL(string: "http://127.0.0.1:\(port)")!)

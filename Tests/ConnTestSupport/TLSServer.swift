@@ -24,12 +24,7 @@ public enum TLSServer {
             arguments: ["s_server", "-accept", "127.0.0.1:\(port)", "-cert", certificate, "-key", key, "-www", "-quiet"],
             input: .none, output: .discarded, error: .discarded
         ) { execution in
-            // Ready once it accepts a connection.
-            var ready = false
-            for _ in 0..<100 where !ready {
-                ready = LoopbackListener.canConnect(port: port)
-                if !ready { try await Task.sleep(for: .milliseconds(50)) }
-            }
+            let ready = try await LoopbackListener.waitUntilAccepting(port: port)
             defer { try? execution.send(signal: .terminate) }
             guard ready else { throw ServerProcess.StartFailure(description: "openssl s_server did not start") }
             return try await body(port)
