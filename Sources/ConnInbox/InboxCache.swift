@@ -46,23 +46,30 @@ public struct InboxCache: Sendable {
             let update = try db.makeStatement(sql: """
                 UPDATE inboxMessage SET fromAddress = ?, toAddress = ?, subject = ?, text = ?, responseToUid = ?, dateTime = ?, parsedTime = ?, raw = ?, fetchedAt = ? WHERE uid = ?
                 """)
+            // A uid seen twice in one document is flagged; its later record wins; counts are per uid.
             var seen: Set<String> = []
+            var duplicates: Set<String> = []
             for record in records {
                 let email = record.email
-                let parsed = DateTimeText.parse(email.dateTime, relativeTo: now)?.timeIntervalSince1970
+                let firstTime = seen.insert(email.uid).inserted
+                if !firstTime { duplicates.insert(email.uid) }
                 if let previous = existing[email.uid] {
-                    if previous == record.raw, !seen.contains(email.uid) { summary.unchanged += 1; seen.insert(email.uid); continue }
+                    if previous == record.raw {
+                        if firstTime { summary.unchanged += 1 }
+                        continue
+                    }
+                    let parsed = DateTimeText.parse(email.dateTime, relativeTo: now)?.timeIntervalSince1970
                     try update.execute(arguments: [email.from, email.to, email.subject, email.text, email.responseToUid, email.dateTime, parsed, record.raw, now.timeIntervalSince1970, email.uid])
-                    if !seen.contains(email.uid) { summary.updated += 1 }
+                    existing[email.uid] = record.raw
+                    if firstTime { summary.updated += 1 }
                 } else {
+                    let parsed = DateTimeText.parse(email.dateTime, relativeTo: now)?.timeIntervalSince1970
                     try insert.execute(arguments: [email.uid, email.from, email.to, email.subject, email.text, email.responseToUid, email.dateTime, parsed, nextArrival, record.raw, now.timeIntervalSince1970])
                     nextArrival += 1
                     summary.new += 1
                     existing[email.uid] = record.raw
                 }
-                seen.insert(email.uid)
             }
-            let duplicates = Set(Dictionary(grouping: records, by: \.email.uid).filter { $0.value.count > 1 }.keys)
             try Self.rethread(db, duplicates: duplicates)
             var meta = [Self.fetchedAtKey: String(now.timeIntervalSince1970), Self.sourceKey: source]
             if let etag { meta[Self.etagKey] = etag }

@@ -36,14 +36,14 @@ enum ConnectionProber {
         do {
             let channel = try await bootstrap.connect(to: socketAddress).get()
             return .connected(channel, start.duration(to: clock.now))
-        } catch let error as IOError where error.errnoCode == ECONNREFUSED {
-            return .refused(start.duration(to: clock.now))
-        } catch let error as IOError where error.errnoCode == ENETUNREACH || error.errnoCode == EHOSTUNREACH {
-            return .noRoute(start.duration(to: clock.now))
         } catch ChannelError.connectTimeout {
             return .timeout
         } catch {
-            return .failed(String(describing: error))
+            switch ConnectFailure(error) {  // the same errno reading as the HTTP transport's
+            case .refused: return .refused(start.duration(to: clock.now))
+            case .noRoute: return .noRoute(start.duration(to: clock.now))
+            case .nameNotResolved, nil: return .failed(String(describing: error))
+            }
         }
     }
 

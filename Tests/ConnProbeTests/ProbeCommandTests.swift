@@ -19,6 +19,15 @@ struct ProbeCommandTests {
         try #require(JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [String: Any], "\(outcome.standardError)")
     }
 
+    /// Runs `conn probe --json ARGS…` inside a namespace and times it.
+    func timedProbe(in namespace: NetworkNamespace, _ arguments: [String]) async throws -> (ProcessOutcome, Duration) {
+        let (program, wrapped) = namespace.wrap([ConnProcess.connPath, "probe", "--json"] + arguments)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let outcome = try await ConnProcess.run(program, wrapped, environment: home.environment)
+        return (outcome, start.duration(to: clock.now))
+    }
+
     func results(_ outcome: ProcessOutcome) throws -> [[String: Any]] {
         try #require(try json(outcome)["results"] as? [[String: Any]])
     }
@@ -210,11 +219,7 @@ struct ProbeCommandTests {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try "nameserver 192.0.2.53\noptions timeout:5 attempts:1\n".write(toFile: directory + "/resolv.conf", atomically: true, encoding: .utf8)
-        let (program, arguments) = namespace.wrap([ConnProcess.connPath, "probe", "--json", "--timeout", "700ms", "service.example.com:443"])
-        let clock = ContinuousClock()
-        let start = clock.now
-        let outcome = try await ConnProcess.run(program, arguments, environment: home.environment)
-        let elapsed = start.duration(to: clock.now)
+        let (outcome, elapsed) = try await timedProbe(in: namespace, ["--timeout", "700ms", "service.example.com:443"])
         #expect(outcome.exitCode == 69)
         let result = try #require(try results(outcome).first)
         #expect(result["verdict"] as? String == "timeout")
@@ -226,11 +231,7 @@ struct ProbeCommandTests {
     func blackholeTimesOut() async throws {
         let namespace = try NetworkNamespace()
         try namespace.blackhole("192.0.2.10")
-        let (program, arguments) = namespace.wrap([ConnProcess.connPath, "probe", "--json", "--timeout", "500ms", "192.0.2.10:80"])
-        let clock = ContinuousClock()
-        let start = clock.now
-        let outcome = try await ConnProcess.run(program, arguments, environment: home.environment)
-        let elapsed = start.duration(to: clock.now)
+        let (outcome, elapsed) = try await timedProbe(in: namespace, ["--timeout", "500ms", "192.0.2.10:80"])
         #expect(outcome.exitCode == 69)
         let result = try #require(try results(outcome).first)
         #expect(result["verdict"] as? String == "timeout")

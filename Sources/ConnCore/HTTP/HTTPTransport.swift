@@ -141,10 +141,10 @@ extension Duration {
 
 /// Why a connection could not be made, read from SwiftNIO's typed errors (errno values and DNS
 /// failures), not from their descriptions.
-enum ConnectFailure: Equatable {
+public enum ConnectFailure: Equatable, Sendable {
     case refused, noRoute, nameNotResolved
 
-    init?(_ error: any Error) {
+    public init?(_ error: any Error) {
         if let connection = error as? NIOConnectionError {
             let codes = connection.connectionErrors.compactMap { ($0.error as? IOError)?.errnoCode }
             if codes.contains(ECONNREFUSED) {
