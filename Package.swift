@@ -99,6 +99,22 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
+        // `conn outbox`: the durable queue of outgoing messages, leases, delivery with
+        // idempotency keys and backoff, resend and delete.
+        .target(
+            name: "ConnOutbox",
+            dependencies: [
+                "ConnCore", "ConnCommandKit", "ConnProtocol",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        // `conn send`: validate a message, queue it durably, try it once (or until --wait ends).
+        .target(
+            name: "ConnSend",
+            dependencies: ["ConnCore", "ConnCommandKit", "ConnProtocol", "ConnOutbox"],
+            swiftSettings: strictSwift
+        ),
         // External plugins (`conn-NAME` on PATH): discovery, dispatch, `conn plugins list`.
         .target(
             name: "ConnPlugins",
@@ -117,6 +133,8 @@ let package = Package(
                 "ConnProbe",
                 "ConnClock",
                 "ConnInbox",
+                "ConnOutbox",
+                "ConnSend",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSwift
@@ -194,6 +212,12 @@ let package = Package(
         .testTarget(
             name: "ConnInboxTests",
             dependencies: ["conn", "conn-server", "ConnInbox", "ConnCore", "ConnTestSupport"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "ConnOutboxTests",
+            dependencies: ["conn", "conn-server", "ConnOutbox", "ConnCore", "ConnTestSupport",
+                           .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSwift
         ),
         // Drives the real `conn` binary as a user would (processes, files, PATH, exit codes).

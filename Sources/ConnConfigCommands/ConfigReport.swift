@@ -23,6 +23,7 @@ struct ConfigReport: Encodable, TextRenderable {
     let color: String
     let timeoutSeconds: Double
     let insecure: Bool
+    let outboxExpirySeconds: Double
     let databaseFile: String
     let sources: [String: Source]
 
@@ -41,6 +42,7 @@ struct ConfigReport: Encodable, TextRenderable {
         color = configuration.color.rawValue
         timeoutSeconds = configuration.timeoutSeconds
         insecure = configuration.insecure
+        outboxExpirySeconds = configuration.outboxExpiry.seconds
         databaseFile = configuration.paths.databaseFile
         sources = configuration.sources.mapValues { Source(kind: $0.kind, detail: $0.description) }
     }
@@ -61,6 +63,7 @@ struct ConfigReport: Encodable, TextRenderable {
             ("color", color, sources["color"]?.detail),
             ("timeout", Self.seconds(timeoutSeconds), sources["timeout"]?.detail),
             ("insecure", insecure ? "true" : "false", sources["insecure"]?.detail),
+            ("outboxExpiry", Self.seconds(outboxExpirySeconds), sources["outboxExpiry"]?.detail),
             ("config", configFile + (configFileExists ? "" : " (not found; defaults apply)"), nil),
             ("database", databaseFile, nil),
         ]

@@ -1,9 +1,11 @@
 import ArgumentParser
 import ConnClock
 import ConnInbox
+import ConnOutbox
 import ConnConfigCommands
 import ConnPlugins
 import ConnProbe
+import ConnSend
 
 /// The one list of built-in capability modules: each module contributes its top-level command.
 /// A new capability adds its module to Package.swift and one line here.
@@ -12,6 +14,8 @@ enum BuiltInModules {
         ProbeCommand.self,
         ClockOffsetCommand.self,
         InboxCommand.self,
+        SendCommand.self,
+        OutboxCommand.self,
         ConfigCommand.self,
         PluginsCommand.self,
     ]

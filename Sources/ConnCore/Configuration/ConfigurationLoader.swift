@@ -12,6 +12,7 @@ public struct ConfigurationLoader: Sendable {
     public var environment: [String: String]
 
     public static let defaultTimeout: Duration = .seconds(10)
+    public static let defaultOutboxExpiry: Duration = .seconds(24 * 3600)
 
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.environment = environment
@@ -80,6 +81,16 @@ public struct ConfigurationLoader: Sendable {
             timeout = parsed
         }
 
+        var outboxExpiry = Self.defaultOutboxExpiry
+        if let text = try value("outboxExpiry") {
+            guard let parsed = DurationParser.parse(text), parsed > .zero else {
+                throw ConnError.configuration(
+                    "outboxExpiry '\(text)' (from \(sources["outboxExpiry"]!)) is not a positive duration",
+                    hint: "Use a unit: 30m, 24h, 7d.")
+            }
+            outboxExpiry = parsed
+        }
+
         var insecure = false
         if let text = try value("insecure") {
             guard let parsed = Self.parseBool(text) else {
@@ -91,7 +102,7 @@ public struct ConfigurationLoader: Sendable {
 
         let email = try value("email")
         let token = try value("token").flatMap { $0.isEmpty ? nil : $0 }
-        for key in ["profile", "server", "format", "color", "timeout", "insecure", "email", "token"]
+        for key in ["profile", "server", "format", "color", "timeout", "insecure", "email", "token", "outboxExpiry"]
         where sources[key] == nil {
             sources[key] = .defaultValue
         }
@@ -99,7 +110,7 @@ public struct ConfigurationLoader: Sendable {
         return ConnConfiguration(
             profile: profile, configFile: file.path, configFileExists: file.document != nil,
             backEnd: backEnd, email: email, token: token, format: format, color: color,
-            timeout: timeout, insecure: insecure, paths: paths, sources: sources,
+            timeout: timeout, insecure: insecure, outboxExpiry: outboxExpiry, paths: paths, sources: sources,
             warnings: file.warnings)
     }
 

@@ -18,6 +18,8 @@ public struct ConnConfiguration: Sendable {
     public var timeout: Duration
     /// Accept TLS certificates that do not verify (self-signed test servers). Off unless asked for.
     public var insecure: Bool
+    /// How long the outbox keeps retrying a message before marking it failed(expired).
+    public var outboxExpiry: Duration
     public var paths: ConnPaths
     /// Where each top-level value came from, keyed by config key (`server`, `resources.inbox`, …).
     public var sources: [String: ValueSource]

@@ -1,10 +1,10 @@
 import Foundation
 
-/// Parses durations such as `10`, `2.5`, `500ms`, `5s`, `2m`, `1h` (a bare number is seconds).
+/// Parses durations such as `10`, `2.5`, `500ms`, `5s`, `2m`, `1h`, `7d` (a bare number is seconds).
 public enum DurationParser {
     public static func parse(_ text: String) -> Duration? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        let units: [(suffix: String, seconds: Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
+        let units: [(suffix: String, seconds: Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600), ("d", 86400)]
         var number = trimmed
         var scale = 1.0
         for unit in units where trimmed.hasSuffix(unit.suffix) {

@@ -32,12 +32,19 @@ public final class LocalDatabase: Sendable {
         }
         do {
             try ConnPaths.ensureDirectory((path as NSString).deletingLastPathComponent)
-            writer = try DatabasePool(path: path, configuration: configuration)
             var migrator = DatabaseMigrator()
             for migration in Self.coreMigrations + migrations {
                 migrator.registerMigration(migration.identifier, migrate: migration.migrate)
             }
-            try migrator.migrate(writer)
+            // Two processes opening a new database at once would both see a migration as not
+            // applied and both run it ("table already exists"), and switching to WAL needs the
+            // database to itself. An advisory lock around open-and-migrate serialises them; the
+            // kernel drops it when a process dies, so it can never go stale.
+            writer = try Self.withOpenLock(path: path + ".lock") {
+                let pool = try DatabasePool(path: path, configuration: configuration)
+                try migrator.migrate(pool)
+                return pool
+            }
         } catch let error as ConnError {
             throw error
         } catch {
@@ -45,6 +52,19 @@ public final class LocalDatabase: Sendable {
                 "databaseUnavailable", "cannot open the local database \(path): \(error)",
                 hint: "Check the file's permissions and free disk space.")
         }
+    }
+
+    private static func withOpenLock<Result>(path: String, _ body: () throws -> Result) throws -> Result {
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw ConnError.unavailable(
+                "databaseUnavailable", "cannot create the lock file \(path): \(String(cString: strerror(errno)))",
+                hint: "Check the directory's permissions and free disk space.")
+        }
+        defer { close(descriptor) }
+        while flock(descriptor, LOCK_EX) != 0 && errno == EINTR {}
+        defer { flock(descriptor, LOCK_UN) }
+        return try body()
     }
 
     /// Reads a value of the key-value `meta` table.

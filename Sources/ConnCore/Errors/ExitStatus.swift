@@ -9,6 +9,8 @@ public enum ExitStatus: Int32, Sendable, Codable, CaseIterable {
     case usage = 64
     /// Input data was malformed: a file, a server answer (EX_DATAERR).
     case dataError = 65
+    /// An input file does not exist or cannot be read (EX_NOINPUT).
+    case noInput = 66
     /// A service, host or file that is needed is not available (EX_UNAVAILABLE).
     case unavailable = 69
     /// An internal error: a bug in conn (EX_SOFTWARE).
@@ -26,6 +28,7 @@ public enum ExitStatus: Int32, Sendable, Codable, CaseIterable {
         case .ok: "ok"
         case .usage: "usage"
         case .dataError: "dataError"
+        case .noInput: "noInput"
         case .unavailable: "unavailable"
         case .software: "software"
         case .temporaryFailure: "temporaryFailure"

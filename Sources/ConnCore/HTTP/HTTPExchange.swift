@@ -33,6 +33,13 @@ public struct HTTPExchangeResponse: Sendable {
     /// From sending the request to the last byte of the answer.
     public var elapsed: Duration
 
+    public init(status: Int, headers: [(String, String)], body: Data, elapsed: Duration) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.elapsed = elapsed
+    }
+
     public func header(_ name: String) -> String? {
         headers.first { $0.0.caseInsensitiveCompare(name) == .orderedSame }?.1
     }

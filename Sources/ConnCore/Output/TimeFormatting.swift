@@ -17,3 +17,8 @@ extension Duration {
         return Double(seconds) * 1000 + Double(attoseconds) / 1e15
     }
 }
+
+extension Duration {
+    /// Seconds, with fractions.
+    public var seconds: Double { milliseconds / 1000 }
+}

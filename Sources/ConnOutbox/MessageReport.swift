@@ -1,0 +1,92 @@
+import ConnCommandKit
+import ConnCore
+import Foundation
+
+/// One outbox message as commands print it. JSON keys are part of the output contract.
+public struct MessageReport: Encodable, TextRenderable, Sendable {
+    public let id: String
+    /// The same as `id`: sent on every attempt so the server stores the message once.
+    public let idempotencyKey: String
+    public let to: String
+    public let subject: String
+    public let text: String?
+    public let responseToUid: String?
+    /// pending | sending | sent | failed
+    public let state: String
+    /// What a person sees: "sending", "sent", "failed (rejected)".
+    public let displayState: String
+    public let failureReason: String?
+    public let lastErrorCode: String?
+    public let lastError: String?
+    public let attempts: Int
+    public let createdAt: Date
+    public let nextAttemptAt: Date?
+    public let sentAt: Date?
+    public let serverUid: String?
+    public let attemptLog: [OutboxAttempt]?
+    /// Why the message is not sent and what the user can do: resend, delete, wait.
+    public let actions: [String]
+
+    public init(_ message: OutboxMessage, includeText: Bool = false, attemptLog: [OutboxAttempt]? = nil) {
+        id = message.id
+        idempotencyKey = message.id
+        to = message.to
+        subject = message.subject
+        text = includeText ? message.text : nil
+        responseToUid = message.responseToUid
+        state = message.state.rawValue
+        displayState = message.displayState
+        failureReason = message.failureReason?.rawValue
+        lastErrorCode = message.lastErrorCode
+        lastError = message.lastError
+        attempts = message.attempts
+        createdAt = message.createdAt
+        nextAttemptAt = message.state == .pending ? max(message.nextAttemptAt, message.notBefore ?? .distantPast) : nil
+        sentAt = message.sentAt
+        serverUid = message.serverUid
+        self.attemptLog = attemptLog
+        switch message.state {
+        case .failed: actions = ["resend", "delete"]
+        case .pending: actions = ["flush", "delete"]
+        case .sending, .sent: actions = []
+        }
+    }
+
+    public func renderText(style: TextStyle) -> String {
+        let clean = { (text: String) in TerminalSanitizer.sanitize(text, keepNewlines: false) }
+        var lines = ["\(style.bold(String(id.prefix(8))))  \(stateText(style: style))  to \(clean(to))  \(clean(subject))"]
+        if let serverUid { lines.append("  server uid \(clean(serverUid))") }
+        if state != "sent", let lastError { lines.append("  last error: \(clean(lastError))") }
+        if state == "pending", let nextAttemptAt {
+            let wait = nextAttemptAt.timeIntervalSinceNow
+            let when = wait <= 0 ? "now" : wait < 1 ? "in under a second" : "in \(TimeFormatting.age(seconds: wait))"
+            lines.append("  next automatic attempt \(when); `conn outbox flush` sends it now")
+        }
+        if state == "failed" { lines.append("  resend: conn outbox resend \(id.prefix(8))   delete: conn outbox delete \(id.prefix(8))") }
+        if let text {
+            lines.append("  id \(id) · \(attempts) attempt\(attempts == 1 ? "" : "s") · queued \(JSONOutput.timestamp(createdAt))")
+            if let responseToUid { lines.append("  in reply to \(clean(responseToUid))") }
+            lines.append("")
+            lines.append(TerminalSanitizer.sanitize(text, keepNewlines: true))
+        }
+        if let attemptLog, !attemptLog.isEmpty {
+            lines.append("")
+            lines.append(style.bold("attempts"))
+            for attempt in attemptLog {
+                var line = "  #\(attempt.number) \(JSONOutput.timestamp(attempt.startedAt)) \(attempt.outcome == "started" ? "interrupted (its deliverer stopped)" : attempt.outcome)"
+                if let status = attempt.httpStatus { line += " HTTP \(status)" }
+                if let detail = attempt.detail { line += " — \(clean(detail))" }
+                lines.append(line)
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    func stateText(style: TextStyle) -> String {
+        switch state {
+        case "sent": style.green(displayState)
+        case "failed": style.red(displayState)
+        default: style.yellow(displayState)
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import ConnCore
+import ConnProtocol
+import Foundation
+
+/// Delivers outbox messages: claims them, posts each with its id as the Idempotency-Key, and
+/// records what happened. Several requests run at once over AsyncHTTPClient's kept-alive
+/// connections; results are written in batches.
+public struct OutboxDeliverer: Sendable {
+    public let store: OutboxStore
+    public let transport: HTTPTransport
+    public let url: URL
+    public let owner: LeaseOwner
+    /// Requests in flight at once.
+    public var concurrency: Int
+    /// The deadline of one request.
+    public var requestTimeout: Duration
+
+    public init(store: OutboxStore, transport: HTTPTransport, url: URL, owner: LeaseOwner = .current, concurrency: Int = 8, requestTimeout: Duration) {
+        self.store = store
+        self.transport = transport
+        self.url = url
+        self.owner = owner
+        self.concurrency = max(1, concurrency)
+        self.requestTimeout = requestTimeout
+    }
+
+    /// Messages claimed per transaction.
+    var batchSize: Int { concurrency * 8 }
+
+    /// Long enough for a whole batch to run at `concurrency`, with room to spare. A holder that
+    /// dies on this host loses its lease at once anyway (see `LeaseOwner.isCertainlyDead`).
+    public var lease: Duration {
+        let rounds = Double((batchSize + concurrency - 1) / concurrency)
+        return .milliseconds(Int64((rounds * requestTimeout.seconds + 10) * 1000))
+    }
+
+    /// One POST of one message.
+    public func attempt(_ message: OutboxMessage) async -> DeliveryOutcome {
+        let submission = MessageSubmission(to: message.to, subject: message.subject, text: message.text, responseToUid: message.responseToUid)
+        do {
+            let body = try JSONEncoder().encode(submission)
+            let response = try await transport.send(HTTPExchangeRequest(
+                method: .POST, url: url,
+                headers: [("Content-Type", "application/json"), ("Accept", "application/json"),
+                          (ConnProtocol.idempotencyKeyHeader, message.id)],
+                body: body, timeout: requestTimeout, maxResponseBytes: 1 << 20))
+            return DeliveryOutcome.classify(response, now: Date())
+        } catch {
+            return DeliveryOutcome.classify(error)
+        }
+    }
+
+    /// Delivers the claimed messages, `concurrency` at a time, and records the outcomes.
+    public func deliver(_ messages: [OutboxMessage]) async throws -> [(message: OutboxMessage, outcome: DeliveryOutcome)] {
+        var results: [(message: OutboxMessage, outcome: DeliveryOutcome)] = []
+        results.reserveCapacity(messages.count)
+        await withTaskGroup(of: (OutboxMessage, DeliveryOutcome).self) { group in
+            var next = messages.makeIterator()
+            for _ in 0..<concurrency {
+                guard let message = next.next() else { break }
+                group.addTask { (message, await attempt(message)) }
+            }
+            while let result = await group.next() {
+                results.append(result)
+                if let message = next.next() { group.addTask { (message, await attempt(message)) } }
+            }
+        }
+        try store.record(results, owner: owner, now: Date())
+        return results
+    }
+
+    /// One pass over what is due: claim a batch, deliver it, repeat until nothing is left to
+    /// claim or an auth refusal pauses the queue.
+    public func flushOnce(_ scope: OutboxStore.ClaimScope, tally: inout FlushTally) async throws {
+        let passStart = Date()
+        while true {
+            let claim = try store.claim(scope, notAttemptedSince: passStart, limit: batchSize, owner: owner, lease: lease, now: Date())
+            tally.expired += claim.expired
+            if let pause = claim.pause {
+                tally.pause = pause
+                return
+            }
+            if claim.messages.isEmpty { return }
+            for (_, outcome) in try await deliver(claim.messages) {
+                tally.count(outcome)
+            }
+            if tally.authRefused > 0, let pause = try store.pause() {
+                tally.pause = pause
+                return
+            }
+        }
+    }
+}
+
+/// What a flush did, for its report and exit code.
+public struct FlushTally: Sendable, Equatable {
+    public var attempted = 0
+    public var sent = 0
+    public var retrying = 0
+    public var rejected = 0
+    public var authRefused = 0
+    public var expired = 0
+    public var pause: AuthPause?
+    /// The last retryable error, to say why messages are still waiting.
+    public var lastRetryError: String?
+
+    public init() {}
+
+    mutating func count(_ outcome: DeliveryOutcome) {
+        attempted += 1
+        switch outcome {
+        case .sent: sent += 1
+        case .retry(_, let message, _, _):
+            retrying += 1
+            lastRetryError = message
+        case .rejected: rejected += 1
+        case .auth: authRefused += 1
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import ArgumentParser
+import ConnCommandKit
+import ConnCore
+import Foundation
+
+/// `conn outbox flush`: deliver what is waiting, several at once.
+public struct OutboxFlushCommand: ConnCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "flush",
+        abstract: "Deliver waiting messages now, several at once over kept-alive connections.",
+        discussion: """
+            Tries every waiting message once (a manual flush does not wait for conn's own \
+            backoff; the server's Retry-After is honoured). With --wait, goes on retrying with \
+            backoff until the queue is empty or the time runs out. Safe to run from several \
+            processes at once: each message is leased to one deliverer. Exit codes: 0 nothing left \
+            waiting; 65 a message was rejected; 69 no server configured; 75 messages still \
+            waiting; 77 the server refused the credentials (the queue is paused).
+            """)
+
+    @OptionGroup public var global: GlobalOptions
+
+    @Option(name: .long, defaultAsFlag: "30s", parsing: .next,
+            help: ArgumentHelp("Keep retrying until the queue is empty, for up to this long (--wait alone: 30s).", valueName: "duration"))
+    var wait: String? = nil
+
+    @Option(help: "Requests in flight at once.")
+    var concurrency = 8
+
+    public init() {}
+
+    public func validate() throws {
+        guard (1...256).contains(concurrency) else { throw ValidationError("--concurrency must be between 1 and 256.") }
+        if let wait, DurationParser.parse(wait).map({ $0 > .zero }) != true {
+            throw ValidationError("--wait '\(wait)' is not a positive duration; use 30s, 5m or seconds.")
+        }
+    }
+
+    public func run(in context: CommandContext) async throws {
+        let backEnd = try context.requireBackEnd()
+        let store = try context.openOutbox()
+        let clock = ContinuousClock()
+        let start = clock.now
+        let deadline = wait.flatMap(DurationParser.parse).map { start + $0 }
+        let tally = try await HTTPTransport.with(configuration: context.configuration, logger: context.logger) { transport in
+            let deliverer = OutboxDeliverer(store: store, transport: transport, url: backEnd.url(for: .messages),
+                                            concurrency: concurrency, requestTimeout: context.configuration.timeout)
+            var tally = FlushTally()
+            try await deliverer.flushOnce(.due(ignoringBackoff: true), tally: &tally)
+            while let deadline, tally.pause == nil, try store.waitingCount() > 0, clock.now < deadline {
+                let wakeUp = try store.nextWakeUp(respectingBackoff: true) ?? Date()
+                let pause = min(max(wakeUp.timeIntervalSinceNow, 0.05), 1.0, clock.now.duration(to: deadline).seconds)
+                if context.terminal.standardErrorIsTerminal, let error = tally.lastRetryError {
+                    context.printer.note("\(try store.waitingCount()) waiting (\(TerminalSanitizer.sanitize(error, keepNewlines: false))); next try in \(Int((pause * 1000).rounded())) ms")
+                }
+                try await Task.sleep(for: .milliseconds(Int64(pause * 1000)))
+                try await deliverer.flushOnce(.due(ignoringBackoff: false), tally: &tally)
+            }
+            return tally
+        }
+        let counts = try store.counts()
+        let report = FlushReport(tally: tally, waiting: (counts[.pending] ?? 0) + (counts[.sending] ?? 0),
+                                 failed: counts[.failed] ?? 0, elapsedMs: start.duration(to: clock.now).milliseconds)
+        try context.printer.emit(report)
+        if let pause = tally.pause {
+            throw ConnError(code: "authRefused", message: "the server refused the credentials: \(TerminalSanitizer.sanitize(pause.message, keepNewlines: false)); the queue is paused",
+                            hint: "Fix the token (CONN_TOKEN or `token:` in the config file); then `conn outbox resend --failed`.", exitStatus: .permission)
+        }
+        if tally.rejected > 0 {
+            throw ConnError.dataError("rejected", "the server rejected \(tally.rejected) message\(tally.rejected == 1 ? "" : "s")", hint: "See `conn outbox list --state failed`; fix and send again, or delete.")
+        }
+        if report.waiting > 0 {
+            throw ConnError.temporary("stillWaiting", "\(report.waiting) message\(report.waiting == 1 ? "" : "s") still waiting\(tally.lastRetryError.map { ": \(TerminalSanitizer.sanitize($0, keepNewlines: false))" } ?? "")",
+                                      hint: wait == nil ? "Run `conn outbox flush --wait` to keep retrying." : "Run the flush again later.")
+        }
+    }
+}
+
+struct FlushReport: Encodable, TextRenderable {
+    let attempted: Int
+    let sent: Int
+    let retrying: Int
+    let rejected: Int
+    let authRefused: Int
+    let expired: Int
+    /// Still pending or being sent when the flush ended.
+    let waiting: Int
+    /// All failed messages in the outbox, not only this flush's.
+    let failed: Int
+    let paused: Bool
+    let elapsedMs: Double
+
+    init(tally: FlushTally, waiting: Int, failed: Int, elapsedMs: Double) {
+        attempted = tally.attempted
+        sent = tally.sent
+        retrying = tally.retrying
+        rejected = tally.rejected
+        authRefused = tally.authRefused
+        expired = tally.expired
+        self.waiting = waiting
+        self.failed = failed
+        paused = tally.pause != nil
+        self.elapsedMs = elapsedMs
+    }
+
+    func renderText(style: TextStyle) -> String {
+        if attempted == 0 && waiting == 0 { return "nothing to deliver\n" }
+        var parts = ["\(style.bold("\(sent) sent"))"]
+        if rejected > 0 { parts.append(style.red("\(rejected) rejected")) }
+        if authRefused > 0 { parts.append(style.red("\(authRefused) refused (credentials)")) }
+        if expired > 0 { parts.append(style.red("\(expired) expired")) }
+        parts.append("\(waiting) still waiting")
+        return "\(parts.joined(separator: ", ")) (\(attempted) attempt\(attempted == 1 ? "" : "s"), \(Int(elapsedMs)) ms)\n"
+    }
+}

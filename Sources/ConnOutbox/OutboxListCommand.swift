@@ -1,0 +1,41 @@
+import ArgumentParser
+import ConnCommandKit
+import ConnCore
+import Foundation
+
+/// `conn outbox list`: the queue, oldest first.
+public struct OutboxListCommand: ConnCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List outbox messages, oldest first (works offline).")
+
+    @OptionGroup public var global: GlobalOptions
+
+    @Option(help: ArgumentHelp("Only messages in this state: pending, sending, sent, failed (repeatable).", valueName: "state"))
+    var state: [OutboxMessage.State] = []
+
+    public init() {}
+
+    public func run(in context: CommandContext) async throws {
+        let store = try context.openOutbox()
+        try store.expireOverdue(now: Date())
+        let messages = try store.list(states: state.isEmpty ? nil : state)
+        try context.printer.emit(OutboxListReport(messages: messages.map { MessageReport($0) }, pause: try store.pause()))
+    }
+}
+
+extension OutboxMessage.State: ExpressibleByArgument {}
+
+struct OutboxListReport: Encodable, TextRenderable {
+    let messages: [MessageReport]
+    /// Set while the queue is paused because the server refused the credentials.
+    let pause: AuthPause?
+
+    func renderText(style: TextStyle) -> String {
+        var text = ""
+        if let pause {
+            text += style.red("paused") + ": the server refused the credentials (\(TerminalSanitizer.sanitize(pause.message, keepNewlines: false))); fix the token, or run `conn outbox resend --failed`\n"
+        }
+        if messages.isEmpty { return text + "the outbox is empty\n" }
+        return text + messages.map { $0.renderText(style: style) }.joined()
+    }
+}

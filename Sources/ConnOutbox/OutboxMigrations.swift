@@ -1,0 +1,53 @@
+import ConnCore
+import GRDB
+
+/// The outbox's tables. A message row is written (and committed) before any delivery attempt;
+/// `id` is also the Idempotency-Key of every attempt, so a retry can never store it twice.
+public enum OutboxMigrations {
+    public static let all: [DatabaseMigration] = [
+        DatabaseMigration("outbox.v1.create") { db in
+            try db.create(table: "outboxMessage") { table in
+                table.primaryKey("id", .text)
+                table.column("toAddress", .text).notNull()
+                table.column("subject", .text).notNull()
+                table.column("text", .text).notNull()
+                table.column("responseToUid", .text)
+                table.column("createdAt", .double).notNull()
+                /// pending | sending | sent | failed
+                table.column("state", .text).notNull().indexed()
+                /// rejected | auth | expired, for a failed message.
+                table.column("failureReason", .text)
+                table.column("lastErrorCode", .text)
+                table.column("lastError", .text)
+                table.column("attempts", .integer).notNull().defaults(to: 0)
+                /// conn's own backoff: automatic deliverers wait until then; a manual flush does not.
+                table.column("nextAttemptAt", .double).notNull()
+                /// The server's Retry-After: nobody sends before then.
+                table.column("notBefore", .double)
+                /// When the last attempt started: one flush pass tries each message at most once.
+                table.column("lastAttemptAt", .double)
+                table.column("leaseOwner", .text)
+                table.column("leaseExpiresAt", .double)
+                table.column("sentAt", .double)
+                table.column("serverUid", .text)
+                table.column("serverDateTime", .text)
+            }
+            // The audit log: one row per delivery attempt, written when it starts and completed
+            // when it ends (a row left `started` is an attempt whose deliverer died).
+            try db.create(table: "outboxAttempt") { table in
+                table.autoIncrementedPrimaryKey("rowid")
+                table.column("messageId", .text).notNull().indexed()
+                    .references("outboxMessage", onDelete: .cascade)
+                table.column("number", .integer).notNull()
+                table.column("leaseOwner", .text).notNull()
+                table.column("startedAt", .double).notNull()
+                table.column("finishedAt", .double)
+                /// started | sent | retry | rejected | auth
+                table.column("outcome", .text).notNull()
+                table.column("httpStatus", .integer)
+                table.column("code", .text)
+                table.column("detail", .text)
+            }
+        },
+    ]
+}

@@ -1,0 +1,24 @@
+import ArgumentParser
+import ConnCommandKit
+import ConnCore
+import Foundation
+
+/// `conn outbox show ID`: one message in full, with its attempts.
+public struct OutboxShowCommand: ConnCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "show", abstract: "Show one outbox message: its text, state, last error and every attempt.")
+
+    @OptionGroup public var global: GlobalOptions
+
+    @Argument(help: ArgumentHelp("The message's id (a unique prefix is enough).", valueName: "id"))
+    var id: String
+
+    public init() {}
+
+    public func run(in context: CommandContext) async throws {
+        let store = try context.openOutbox()
+        try store.expireOverdue(now: Date())
+        let message = try store.resolve([id])[0]
+        try context.printer.emit(MessageReport(message, includeText: true, attemptLog: try store.attempts(id: message.id)))
+    }
+}

@@ -1,0 +1,390 @@
+import ConnCore
+import Foundation
+import GRDB
+
+/// The outbox in the local database. Every change is one IMMEDIATE transaction (GRDB's default
+/// for a pool), so any number of conn processes can share it: a message is claimed by exactly one
+/// deliverer through its lease, and a lease whose holder died is taken over.
+public struct OutboxStore: Sendable {
+    public let database: LocalDatabase
+    /// Messages not delivered within this time after being queued fail as expired.
+    public var expiry: Duration
+    public var backoff: Backoff
+    /// Identifies the configured token, so an auth pause belongs to the token that was refused.
+    public var tokenFingerprint: String
+
+    public init(database: LocalDatabase, expiry: Duration, token: String?, backoff: Backoff = .standard) {
+        self.database = database
+        self.expiry = expiry
+        self.backoff = backoff
+        self.tokenFingerprint = AuthPause.fingerprint(of: token)
+    }
+
+    // MARK: Writing messages
+
+    /// Writes the message durably. With `leaseTo`, it starts leased to that deliverer (the
+    /// sender's own first attempt), saving a second transaction.
+    public func enqueue(_ draft: OutboxDraft, now: Date, leaseTo owner: LeaseOwner? = nil, lease: Duration = .seconds(60)) throws -> OutboxMessage {
+        let id = UUID().uuidString.lowercased()
+        return try database.writer.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO outboxMessage(id, toAddress, subject, text, responseToUid, createdAt, state, attempts, nextAttemptAt, lastAttemptAt, leaseOwner, leaseExpiresAt)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [id, draft.to, draft.subject, draft.text, draft.responseToUid, now.timeIntervalSince1970,
+                            owner == nil ? "pending" : "sending", owner == nil ? 0 : 1, now.timeIntervalSince1970,
+                            owner == nil ? nil : now.timeIntervalSince1970, owner?.description, owner.map { _ in now.addingTimeInterval(lease.seconds).timeIntervalSince1970 }])
+            if let owner { try Self.logAttemptStart(db, id: id, number: 1, owner: owner, now: now) }
+            return try Self.fetch(db, id: id)!
+        }
+    }
+
+    /// Which messages a deliverer may take.
+    public enum ClaimScope: Sendable {
+        /// Everything waiting. A manual flush passes `ignoringBackoff: true`: the user said
+        /// "now". The server's Retry-After is honoured either way.
+        case due(ignoringBackoff: Bool)
+        /// Only these messages, when due.
+        case ids([String])
+    }
+
+    public struct Claim: Sendable {
+        public var messages: [OutboxMessage]
+        /// Set when the queue is paused for refused credentials; nothing is claimed then.
+        public var pause: AuthPause?
+        /// Messages that expired in this pass.
+        public var expired: Int
+    }
+
+    /// Leases up to `limit` messages to `owner` and logs the start of an attempt for each.
+    /// With `notAttemptedSince`, messages attempted since then are left alone: one pass of a
+    /// flush tries each message once, however fast the failures come back.
+    public func claim(_ scope: ClaimScope, notAttemptedSince passStart: Date? = nil, limit: Int, owner: LeaseOwner, lease: Duration, now: Date) throws -> Claim {
+        try database.writer.write { db in
+            if let pause = try activePause(db) { return Claim(messages: [], pause: pause, expired: 0) }
+            let expired = try expireOverdue(db, now: now)
+            let nowSeconds = now.timeIntervalSince1970
+            var filter = "state = 'pending' AND (notBefore IS NULL OR notBefore <= :now)"
+            var arguments: [String: (any DatabaseValueConvertible)?] = ["now": nowSeconds, "limit": limit]
+            if let passStart {
+                filter += " AND (lastAttemptAt IS NULL OR lastAttemptAt < :passStart)"
+                arguments["passStart"] = passStart.timeIntervalSince1970
+            }
+            switch scope {
+            case .due(let ignoringBackoff):
+                if !ignoringBackoff { filter += " AND nextAttemptAt <= :now" }
+            case .ids(let ids):
+                filter += " AND nextAttemptAt <= :now AND id IN (SELECT value FROM json_each(:ids))"
+                arguments["ids"] = String(decoding: try JSONEncoder().encode(ids), as: UTF8.self)
+            }
+            var ids = try String.fetchAll(
+                db, sql: "SELECT id FROM outboxMessage WHERE \(filter) ORDER BY createdAt LIMIT :limit",
+                arguments: StatementArguments(arguments))
+            if ids.count < limit {
+                ids += try reclaimable(db, scope: scope, owner: owner, now: now, limit: limit - ids.count)
+            }
+            let leaseUntil = now.addingTimeInterval(lease.seconds).timeIntervalSince1970
+            let update = try db.makeStatement(sql: """
+                UPDATE outboxMessage SET state = 'sending', leaseOwner = ?, leaseExpiresAt = ?, lastAttemptAt = ?, attempts = attempts + 1
+                WHERE id = ? RETURNING attempts
+                """)
+            var messages: [OutboxMessage] = []
+            for id in ids {
+                guard let number = try Int.fetchOne(update, arguments: [owner.description, leaseUntil, nowSeconds, id]) else { continue }
+                try Self.logAttemptStart(db, id: id, number: number, owner: owner, now: now)
+                if let message = try Self.fetch(db, id: id) { messages.append(message) }
+            }
+            return Claim(messages: messages, pause: nil, expired: expired)
+        }
+    }
+
+    /// Messages leased by a deliverer that is gone: its lease expired, or it died on this host.
+    private func reclaimable(_ db: Database, scope: ClaimScope, owner: LeaseOwner, now: Date, limit: Int) throws -> [String] {
+        var sql = "SELECT id, leaseOwner, leaseExpiresAt FROM outboxMessage WHERE state = 'sending' AND leaseOwner IS NOT ?"
+        var arguments: StatementArguments = [owner.description]
+        if case .ids(let ids) = scope {
+            sql += " AND id IN (SELECT value FROM json_each(?))"
+            _ = arguments.append(contentsOf: [String(decoding: try JSONEncoder().encode(ids), as: UTF8.self)])
+        }
+        sql += " ORDER BY createdAt LIMIT 1000"
+        var ids: [String] = []
+        var liveness: [String: Bool] = [:]
+        for row in try Row.fetchAll(db, sql: sql, arguments: arguments) where ids.count < limit {
+            let holder: String? = row["leaseOwner"]
+            let expiresAt: Double? = row["leaseExpiresAt"]
+            if let expiresAt, expiresAt > now.timeIntervalSince1970, let holder {
+                let dead = liveness[holder] ?? (LeaseOwner(holder)?.isCertainlyDead ?? false)
+                liveness[holder] = dead
+                if !dead { continue }
+            }
+            ids.append(row["id"])
+        }
+        return ids
+    }
+
+    /// Records how each attempt ended. A "sent" always counts (the server has the message); any
+    /// other outcome only while this deliverer still holds the lease.
+    public func record(_ results: [(message: OutboxMessage, outcome: DeliveryOutcome)], owner: LeaseOwner, now: Date) throws {
+        try database.writer.write { db in
+            let nowSeconds = now.timeIntervalSince1970
+            for (message, outcome) in results {
+                try db.execute(
+                    sql: """
+                        UPDATE outboxAttempt SET finishedAt = ?, outcome = ?, httpStatus = ?, code = ?, detail = ?
+                        WHERE messageId = ? AND number = ? AND leaseOwner = ?
+                        """,
+                    arguments: [nowSeconds, outcome.label, outcome.status, outcome.code, outcome.message,
+                                message.id, message.attempts, owner.description])
+                let held = "id = ? AND state = 'sending' AND leaseOwner = ?"
+                switch outcome {
+                case .sent(let uid, let dateTime, _, _):
+                    try db.execute(
+                        sql: """
+                            UPDATE outboxMessage SET state = 'sent', sentAt = ?, serverUid = ?, serverDateTime = ?, failureReason = NULL,
+                            lastErrorCode = NULL, lastError = NULL, leaseOwner = NULL, leaseExpiresAt = NULL, notBefore = NULL
+                            WHERE id = ? AND state != 'sent'
+                            """,
+                        arguments: [nowSeconds, uid, dateTime, message.id])
+                case .retry(let code, let text, _, let retryAfter):
+                    let expiresAt = message.createdAt.addingTimeInterval(expiry.seconds)
+                    if expiresAt <= now {
+                        try db.execute(
+                            sql: "UPDATE outboxMessage SET state = 'failed', failureReason = 'expired', lastErrorCode = ?, lastError = ?, leaseOwner = NULL, leaseExpiresAt = NULL WHERE \(held)",
+                            arguments: [code, "not delivered within \(Self.describe(expiry)); last error: \(text)", message.id, owner.description])
+                    } else {
+                        let next = now.addingTimeInterval(backoff.delay(afterAttempt: message.attempts).seconds)
+                        let notBefore = retryAfter.map { now.addingTimeInterval($0.seconds).timeIntervalSince1970 }
+                        try db.execute(
+                            sql: "UPDATE outboxMessage SET state = 'pending', nextAttemptAt = ?, notBefore = ?, lastErrorCode = ?, lastError = ?, leaseOwner = NULL, leaseExpiresAt = NULL WHERE \(held)",
+                            arguments: [next.timeIntervalSince1970, notBefore, code, text, message.id, owner.description])
+                    }
+                case .rejected(let code, let text, _):
+                    try db.execute(
+                        sql: "UPDATE outboxMessage SET state = 'failed', failureReason = 'rejected', lastErrorCode = ?, lastError = ?, leaseOwner = NULL, leaseExpiresAt = NULL WHERE \(held)",
+                        arguments: [code, text, message.id, owner.description])
+                case .auth(let code, let text, _):
+                    try db.execute(
+                        sql: "UPDATE outboxMessage SET state = 'failed', failureReason = 'auth', lastErrorCode = ?, lastError = ?, leaseOwner = NULL, leaseExpiresAt = NULL WHERE \(held)",
+                        arguments: [code, text, message.id, owner.description])
+                    let pause = AuthPause(since: now, message: text, tokenFingerprint: tokenFingerprint)
+                    try Self.setMeta(db, AuthPause.metaKey, pause.stored)
+                }
+            }
+        }
+    }
+
+    /// Marks waiting messages older than the expiry as failed(expired); returns how many.
+    @discardableResult
+    public func expireOverdue(now: Date) throws -> Int {
+        try database.writer.write { db in try expireOverdue(db, now: now) }
+    }
+
+    private func expireOverdue(_ db: Database, now: Date) throws -> Int {
+        let cutoff = now.addingTimeInterval(-expiry.seconds).timeIntervalSince1970
+        try db.execute(
+            sql: """
+                UPDATE outboxMessage SET state = 'failed', failureReason = 'expired', leaseOwner = NULL, leaseExpiresAt = NULL,
+                lastError = 'not delivered within \(Self.describe(expiry))' || COALESCE('; last error: ' || lastError, '')
+                WHERE createdAt <= ? AND (state = 'pending' OR (state = 'sending' AND leaseExpiresAt <= ?))
+                """,
+            arguments: [cutoff, now.timeIntervalSince1970])
+        return db.changesCount
+    }
+
+    // MARK: The auth pause
+
+    /// The pause, if the configured token is the one that was refused. A pause left by another
+    /// token is lifted, and the messages it failed go back to the queue.
+    private func activePause(_ db: Database) throws -> AuthPause? {
+        guard let stored = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [AuthPause.metaKey]) else { return nil }
+        if let pause = AuthPause(stored: stored), pause.tokenFingerprint == tokenFingerprint { return pause }
+        try db.execute(sql: "DELETE FROM meta WHERE key = ?", arguments: [AuthPause.metaKey])
+        try db.execute(sql: "UPDATE outboxMessage SET state = 'pending', failureReason = NULL, nextAttemptAt = 0 WHERE state = 'failed' AND failureReason = 'auth'")
+        return nil
+    }
+
+    public func pause() throws -> AuthPause? {
+        try database.writer.read { db in
+            guard let stored = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [AuthPause.metaKey]),
+                let pause = AuthPause(stored: stored), pause.tokenFingerprint == tokenFingerprint
+            else { return nil }
+            return pause
+        }
+    }
+
+    // MARK: Reading
+
+    public func list(states: [OutboxMessage.State]? = nil) throws -> [OutboxMessage] {
+        try database.writer.read { db in
+            var sql = "SELECT \(OutboxMessage.columns) FROM outboxMessage"
+            var arguments: StatementArguments = []
+            if let states {
+                sql += " WHERE state IN (\(states.map { _ in "?" }.joined(separator: ", ")))"
+                arguments = StatementArguments(states.map(\.rawValue))
+            }
+            sql += " ORDER BY createdAt, id"
+            return try Row.fetchAll(db, sql: sql, arguments: arguments).map(OutboxMessage.init(row:))
+        }
+    }
+
+    public func message(id: String) throws -> OutboxMessage? {
+        try database.writer.read { db in try Self.fetch(db, id: id) }
+    }
+
+    public func counts() throws -> [OutboxMessage.State: Int] {
+        try database.writer.read { db in
+            var counts: [OutboxMessage.State: Int] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT state, COUNT(*) FROM outboxMessage GROUP BY state") {
+                if let state = OutboxMessage.State(rawValue: row[0]) { counts[state] = row[1] }
+            }
+            return counts
+        }
+    }
+
+    /// Waiting replies to any of `uids`, for showing them in their inbox thread.
+    public func replies(to uids: [String]) throws -> [OutboxMessage] {
+        try database.writer.read { db in
+            try Row.fetchAll(
+                db,
+                sql: "SELECT \(OutboxMessage.columns) FROM outboxMessage WHERE state != 'sent' AND responseToUid IN (SELECT value FROM json_each(?)) ORDER BY createdAt",
+                arguments: [String(decoding: try JSONEncoder().encode(uids), as: UTF8.self)]
+            ).map(OutboxMessage.init(row:))
+        }
+    }
+
+    public func attempts(id: String) throws -> [OutboxAttempt] {
+        try database.writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM outboxAttempt WHERE messageId = ? ORDER BY number, rowid", arguments: [id])
+                .map(OutboxAttempt.init(row:))
+        }
+    }
+
+    /// The message each argument names: a full id or an unambiguous prefix of one.
+    public func resolve(_ prefixes: [String]) throws -> [OutboxMessage] {
+        try database.writer.read { db in
+            var found: [OutboxMessage] = []
+            for prefix in prefixes {
+                let text = prefix.lowercased()
+                guard !text.isEmpty, text.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
+                    throw ConnError.usage("'\(TerminalSanitizer.sanitize(prefix))' is not an outbox id (ids are hexadecimal, as `conn outbox list` shows them)")
+                }
+                let matches = try Row.fetchAll(
+                    db, sql: "SELECT \(OutboxMessage.columns) FROM outboxMessage WHERE substr(id, 1, ?) = ? ORDER BY createdAt LIMIT 6",
+                    arguments: [text.count, text]
+                ).map(OutboxMessage.init(row:))
+                switch matches.count {
+                case 0:
+                    throw ConnError.unavailable("noSuchMessage", "no outbox message with id '\(text)'", hint: "`conn outbox list` shows the ids.")
+                case 1:
+                    if !found.contains(where: { $0.id == matches[0].id }) { found.append(matches[0]) }
+                default:
+                    let shown = matches.prefix(5).map(\.shortID).joined(separator: ", ")
+                    throw ConnError.usage("id prefix '\(text)' matches several messages: \(shown)\(matches.count > 5 ? ", …" : "")", hint: "Give more of the id.")
+                }
+            }
+            return found
+        }
+    }
+
+    // MARK: Resend and delete
+
+    /// Puts messages back in the queue, due now, with the same id (and so the same
+    /// Idempotency-Key). A sent message is refused; so is one being sent right now. Resending
+    /// ends an auth pause: the user says the cause is fixed.
+    public func resend(_ ids: [String], now: Date) throws -> [OutboxMessage] {
+        try database.writer.write { db in
+            try db.execute(sql: "DELETE FROM meta WHERE key = ?", arguments: [AuthPause.metaKey])
+            var updated: [OutboxMessage] = []
+            for id in ids {
+                guard let message = try Self.fetch(db, id: id) else { continue }
+                switch message.state {
+                case .sent:
+                    throw ConnError.dataError("alreadySent", "message \(message.shortID) was already sent (server uid \(message.serverUid ?? "unknown")); nothing to resend")
+                case .sending where !(LeaseOwner(message.leaseOwner ?? "")?.isCertainlyDead ?? false) && (message.leaseExpiresAt ?? .distantPast) > now:
+                    throw ConnError.temporary("messageBeingSent", "message \(message.shortID) is being sent right now by \(message.leaseOwner ?? "another process")", hint: "Wait for that attempt to end, then look again with `conn outbox show \(message.shortID)`.")
+                default:
+                    // A fresh expiry window: a resent message gets the full time again.
+                    try db.execute(
+                        sql: """
+                            UPDATE outboxMessage SET state = 'pending', failureReason = NULL, nextAttemptAt = ?, notBefore = NULL,
+                            leaseOwner = NULL, leaseExpiresAt = NULL, createdAt = ? WHERE id = ?
+                            """,
+                        arguments: [now.timeIntervalSince1970, now.timeIntervalSince1970, id])
+                    updated.append(try Self.fetch(db, id: id)!)
+                }
+            }
+            return updated
+        }
+    }
+
+    /// Deletes messages (and their audit log). One being sent right now is refused: deleting it
+    /// would not stop the request already on its way.
+    public func delete(_ ids: [String], now: Date) throws -> [OutboxMessage] {
+        try database.writer.write { db in
+            var deleted: [OutboxMessage] = []
+            for id in ids {
+                guard let message = try Self.fetch(db, id: id) else { continue }
+                if message.state == .sending, (message.leaseExpiresAt ?? .distantPast) > now,
+                    !(LeaseOwner(message.leaseOwner ?? "")?.isCertainlyDead ?? false)
+                {
+                    throw ConnError.temporary("messageBeingSent", "message \(message.shortID) is being sent right now; it cannot be deleted",
+                                              hint: "Wait for the attempt to end; if it fails, delete it then.")
+                }
+                try db.execute(sql: "DELETE FROM outboxAttempt WHERE messageId = ?", arguments: [id])
+                try db.execute(sql: "DELETE FROM outboxMessage WHERE id = ?", arguments: [id])
+                deleted.append(message)
+            }
+            return deleted
+        }
+    }
+
+    // MARK: Helpers
+
+    static func fetch(_ db: Database, id: String) throws -> OutboxMessage? {
+        try Row.fetchOne(db, sql: "SELECT \(OutboxMessage.columns) FROM outboxMessage WHERE id = ?", arguments: [id])
+            .map(OutboxMessage.init(row:))
+    }
+
+    private static func logAttemptStart(_ db: Database, id: String, number: Int, owner: LeaseOwner, now: Date) throws {
+        try db.execute(
+            sql: "INSERT INTO outboxAttempt(messageId, number, leaseOwner, startedAt, outcome) VALUES (?, ?, ?, ?, 'started')",
+            arguments: [id, number, owner.description, now.timeIntervalSince1970])
+    }
+
+    private static func setMeta(_ db: Database, _ key: String, _ value: String) throws {
+        try db.execute(
+            sql: "INSERT INTO meta(key, value, updatedAt) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, updatedAt = excluded.updatedAt",
+            arguments: [key, value, Date()])
+    }
+
+    static func describe(_ duration: Duration) -> String {
+        let seconds = duration.seconds
+        if seconds >= 3600, seconds.truncatingRemainder(dividingBy: 3600) == 0 { return "\(Int(seconds / 3600)) h" }
+        if seconds >= 60, seconds.truncatingRemainder(dividingBy: 60) == 0 { return "\(Int(seconds / 60)) min" }
+        return seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
+    }
+}
+
+extension OutboxStore {
+    /// When something may next become deliverable: a pending message's due time (its backoff
+    /// and the server's Retry-After) or a lease running out. Nil when nothing is waiting.
+    public func nextWakeUp(respectingBackoff: Bool) throws -> Date? {
+        try database.writer.read { db in
+            let due = respectingBackoff ? "MAX(nextAttemptAt, COALESCE(notBefore, 0))" : "COALESCE(notBefore, 0)"
+            let seconds = try Double.fetchOne(db, sql: """
+                SELECT MIN(t) FROM (
+                  SELECT \(due) AS t FROM outboxMessage WHERE state = 'pending'
+                  UNION ALL SELECT leaseExpiresAt FROM outboxMessage WHERE state = 'sending')
+                """)
+            return seconds.map(Date.init(timeIntervalSince1970:))
+        }
+    }
+
+    /// How many messages are still on their way (pending or being sent).
+    public func waitingCount() throws -> Int {
+        try database.writer.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outboxMessage WHERE state IN ('pending', 'sending')") ?? 0
+        }
+    }
+}

@@ -1,0 +1,122 @@
+import ArgumentParser
+import ConnCommandKit
+import ConnCore
+import ConnOutbox
+import Foundation
+
+/// `conn send`: write the message to the outbox durably, then try to deliver it.
+public struct SendCommand: ConnCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "send",
+        abstract: "Send a message: queued durably first, delivered now or as soon as the server is reachable.",
+        discussion: """
+            The message is committed to the outbox (SQLite, synchronous) before any request, \
+            then tried once. Its id is its Idempotency-Key on every attempt, so it is never \
+            stored twice. What is not delivered now goes out with `conn outbox flush`. \
+            Exit codes: without --wait, 0 once the message is safely queued (sent or not; the \
+            output says which). With --wait: 0 sent; 65 rejected by the server; 75 still waiting \
+            when the time ran out; 77 the server refused the credentials. Before anything is \
+            written: 64 a bad address, empty subject or missing text; 66 an unreadable --file.
+            """)
+
+    @OptionGroup public var global: GlobalOptions
+
+    @Option(help: ArgumentHelp("Recipient address (repeatable, or comma-separated).", valueName: "address"))
+    var to: [String]
+
+    @Option(help: "The subject line.")
+    var subject: String
+
+    @Option(help: ArgumentHelp("The text of the message.", valueName: "text"))
+    var text: String?
+
+    @Option(help: ArgumentHelp("Read the text from this file ('-' for standard input).", valueName: "path"), completion: .file())
+    var file: String?
+
+    @Option(name: .customLong("reply-to"), help: ArgumentHelp("The uid of the inbox message this one answers.", valueName: "uid"))
+    var replyTo: String?
+
+    @Option(name: .long, defaultAsFlag: "30s", parsing: .next,
+            help: ArgumentHelp("Keep retrying until the message is sent or failed, for up to this long (--wait alone: 30s).", valueName: "duration"))
+    var wait: String? = nil
+
+    public init() {}
+
+    public func validate() throws {
+        if let wait, DurationParser.parse(wait).map({ $0 > .zero }) != true {
+            throw ValidationError("--wait '\(wait)' is not a positive duration; use 30s, 5m or seconds.")
+        }
+    }
+
+    public func run(in context: CommandContext) async throws {
+        let draft = OutboxDraft(
+            to: try DraftReader.recipients(to), subject: try DraftReader.subject(subject),
+            text: try DraftReader.text(text: text, file: file, standardInputIsTerminal: context.terminal.standardInputIsTerminal),
+            responseToUid: try DraftReader.replyTo(replyTo))
+        let store = try context.openOutbox()
+        let clock = ContinuousClock()
+        let start = clock.now
+
+        guard let backEnd = context.configuration.backEnd else {
+            let message = try store.enqueue(draft, now: Date())
+            context.printer.warning("no server is configured: message \(message.shortID) is queued; set one (--server, CONN_SERVER or `server:` in \(context.configuration.configFile)) and run `conn outbox flush`")
+            try context.printer.emit(MessageReport(message))
+            if wait != nil { throw ConnError.configuration("--wait needs a server to deliver to") }
+            return
+        }
+        if let pause = try store.pause() {
+            let message = try store.enqueue(draft, now: Date())
+            try context.printer.emit(MessageReport(message))
+            throw ConnError(code: "authRefused", message: "message \(message.shortID) is queued but not sent: the outbox is paused since the server refused the credentials (\(TerminalSanitizer.sanitize(pause.message, keepNewlines: false)))",
+                            hint: "Fix the token (CONN_TOKEN or `token:` in the config file), then `conn outbox resend --failed`.", exitStatus: wait == nil ? .ok : .permission)
+        }
+        let message = try await HTTPTransport.with(configuration: context.configuration, logger: context.logger) { transport in
+            let deliverer = OutboxDeliverer(store: store, transport: transport, url: backEnd.url(for: .messages),
+                                            concurrency: 1, requestTimeout: firstAttemptTimeout(context.configuration))
+            // Committed before the request: from here on the message cannot be lost.
+            let queued = try store.enqueue(draft, now: Date(), leaseTo: deliverer.owner, lease: deliverer.lease)
+            let outcome = await deliverer.attempt(queued)
+            try store.record([(queued, outcome)], owner: deliverer.owner, now: Date())
+            var current = try store.message(id: queued.id) ?? queued
+            if current.state == .pending, let wait = wait.flatMap(DurationParser.parse) {
+                context.printer.note("\(current.shortID) not sent yet (\(TerminalSanitizer.sanitize(current.lastError ?? "", keepNewlines: false))); retrying for up to \(wait)")
+                var retrying = deliverer
+                retrying.requestTimeout = context.configuration.timeout
+                current = try await retrying.settle(queued.id, until: start + wait) ?? current
+            }
+            return current
+        }
+        try context.printer.emit(MessageReport(message))
+        try explain(message, context: context, waited: wait != nil)
+    }
+
+    /// A short first attempt: the message is already safe, so a slow network should not hold
+    /// the prompt. An explicitly configured timeout is honoured as given.
+    func firstAttemptTimeout(_ configuration: ConnConfiguration) -> Duration {
+        configuration.sources["timeout"] == .defaultValue ? min(configuration.timeout, .seconds(5)) : configuration.timeout
+    }
+
+    /// Says on stderr why a message is not sent, and picks the exit status.
+    func explain(_ message: OutboxMessage, context: CommandContext, waited: Bool) throws {
+        let reason = TerminalSanitizer.sanitize(message.lastError ?? "", keepNewlines: false)
+        switch message.state {
+        case .sent:
+            return
+        case .pending, .sending:
+            if waited {
+                throw ConnError.temporary("stillWaiting", "message \(message.shortID) is still waiting: \(reason)", hint: "It stays queued; `conn outbox flush` delivers it later.")
+            }
+            context.printer.note("message \(message.shortID) is queued, not sent yet: \(reason). `conn outbox flush` delivers it.")
+        case .failed:
+            switch message.failureReason {
+            case .auth:
+                throw ConnError(code: "authRefused", message: "message \(message.shortID) was refused: \(reason); the outbox is paused",
+                                hint: "Fix the token (CONN_TOKEN or `token:` in the config file), then `conn outbox resend \(message.shortID)`.", exitStatus: .permission)
+            case .expired:
+                throw ConnError.temporary("expired", "message \(message.shortID) expired: \(reason)", hint: "`conn outbox resend \(message.shortID)` tries again.")
+            case .rejected, nil:
+                throw ConnError.dataError("rejected", "the server rejected message \(message.shortID): \(reason)", hint: "`conn outbox delete \(message.shortID)`, then send a corrected message.")
+            }
+        }
+    }
+}

@@ -1,0 +1,266 @@
+import ConnTestSupport
+import Foundation
+import GRDB
+import Testing
+
+/// `conn send` and `conn outbox` as a user runs them: the real binary, the real conn-server, the
+/// real SQLite outbox.
+@Suite("conn send and conn outbox end to end")
+struct SendAndOutboxTests {
+    let home: TemporaryDirectory
+
+    init() throws { home = try TemporaryDirectory() }
+
+    func conn(_ arguments: [String], server: URL? = nil, env: [String: String] = [:], input: String = "") async throws -> ProcessOutcome {
+        var environment = home.environment.merging(env) { $1 }
+        if let server { environment["CONN_SERVER"] = server.absoluteString }
+        return try await ConnProcess.run(ConnProcess.connPath, arguments, environment: environment, input: input)
+    }
+
+    func json(_ outcome: ProcessOutcome) throws -> [String: Any] {
+        try #require(JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [String: Any],
+                     "stdout: \(outcome.standardOutput) stderr: \(outcome.standardError)")
+    }
+
+    func outbox() async throws -> [[String: Any]] {
+        let listed = try await conn(["outbox", "list", "--json"])
+        #expect(listed.exitCode == 0, "\(listed.standardError)")
+        return try #require(try json(listed)["messages"] as? [[String: Any]])
+    }
+
+    var databasePath: String { home.path + "/data/conn/conn.sqlite" }
+
+    static func send(_ subject: String, extra: [String] = []) -> [String] {
+        ["send", "--to", "ada@example.com", "--subject", subject, "--text", "text of \(subject)", "--json"] + extra
+    }
+
+    @Test("sent at once when the server is up: id, state and server uid; the server has it once")
+    func sendsAtOnce() async throws {
+        let server = try BackgroundServer()
+        let outcome = try await conn(Self.send("hello"), server: server.url)
+        #expect(outcome.exitCode == 0, "\(outcome.standardError)")
+        let report = try json(outcome)
+        #expect(report["state"] as? String == "sent")
+        #expect(report["serverUid"] as? String == "m1")
+        let id = try #require(report["id"] as? String)
+        #expect(UUID(uuidString: id) != nil && report["idempotencyKey"] as? String == id)
+        let inbox = try server.inbox()
+        #expect(inbox.count == 1 && inbox[0]["subject"] as? String == "hello")
+    }
+
+    @Test("server down: queued (exit 0, says so), then delivered by flush once the server is up")
+    func queuedWhileDown() async throws {
+        let port = try HTTPPorts.closed()
+        let down = URL(string: "http://127.0.0.1:\(port)")!
+        let queued = try await conn(Self.send("later"), server: down)
+        #expect(queued.exitCode == 0, "\(queued.standardError)")
+        #expect(try json(queued)["state"] as? String == "pending")
+        #expect(queued.standardError.contains("queued, not sent yet") && queued.standardError.contains("refused"))
+        let text = try await conn(["outbox", "list"])
+        #expect(text.standardOutput.contains("sending") && text.standardOutput.contains("later"))
+
+        let flushDown = try await conn(["outbox", "flush", "--json"], server: down)
+        #expect(flushDown.exitCode == 75)
+        #expect(try json(flushDown)["waiting"] as? Int == 1)
+
+        let server = try BackgroundServer(["--port", String(port)])
+        let flushed = try await conn(["outbox", "flush", "--json"], server: server.url)
+        #expect(flushed.exitCode == 0, "\(flushed.standardError)")
+        let report = try json(flushed)
+        #expect(report["sent"] as? Int == 1 && report["waiting"] as? Int == 0)
+        #expect(try await outbox().map { $0["state"] as? String } == ["sent"])
+        #expect(try server.inbox().count == 1)
+        let again = try await conn(["outbox", "flush"], server: server.url)
+        #expect(again.exitCode == 0 && again.standardOutput == "nothing to deliver\n")
+    }
+
+    @Test("responses dropped: retried with the same key; the server stores the message once")
+    func droppedResponsesStoreOnce() async throws {
+        let data = home.path + "/server.sqlite"
+        let lossy = try BackgroundServer(["--data", data, "--drop-response-rate", "1"])
+        let first = try await conn(Self.send("once"), server: lossy.url, env: ["CONN_TIMEOUT": "2s"])
+        #expect(first.exitCode == 0)
+        #expect(try json(first)["state"] as? String == "pending")
+        let retried = try await conn(["outbox", "flush"], server: lossy.url, env: ["CONN_TIMEOUT": "2s"])
+        #expect(retried.exitCode == 75)
+        lossy.stop()
+        // The same store, answers no longer dropped: the third attempt is answered with a replay.
+        let server = try BackgroundServer(["--data", data, "--port", String(lossy.port)])
+        let flushed = try await conn(["outbox", "flush"], server: server.url)
+        #expect(flushed.exitCode == 0, "\(flushed.standardError)")
+        let inbox = try server.inbox()
+        #expect(inbox.filter { $0["subject"] as? String == "once" }.count == 1)
+        let message = try #require(try await outbox().first)
+        #expect(message["attempts"] as? Int == 3)
+        let shown = try await conn(["outbox", "show", String((message["id"] as! String).prefix(6)), "--json"])
+        let log = try #require(try json(shown)["attemptLog"] as? [[String: Any]])
+        #expect(log.map { $0["outcome"] as? String } == ["retry", "retry", "sent"])
+        #expect((log.last?["detail"] as? String)?.contains("replayed") == true)
+    }
+
+    @Test("--wait rides out injected 5xx with Retry-After and ends sent; every message stored once")
+    func waitThroughFailures() async throws {
+        let server = try BackgroundServer(["--fail-rate", "0.6"])
+        for index in 0..<3 {
+            let outcome = try await conn(Self.send("flaky \(index)", extra: ["--wait", "30s"]), server: server.url)
+            #expect(outcome.exitCode == 0, "\(outcome.standardError)")
+            #expect(try json(outcome)["state"] as? String == "sent")
+        }
+        let subjects = try server.inbox().compactMap { $0["subject"] as? String }
+        #expect(subjects.sorted() == (0..<3).map { "flaky \($0)" })
+        // Retry-After (1 s on this server) was honoured: no retry came sooner after a 503.
+        let database = try DatabaseQueue(path: databasePath)
+        let gaps = try await database.read { db in
+            try Double.fetchAll(db, sql: """
+                SELECT b.startedAt - a.finishedAt FROM outboxAttempt a JOIN outboxAttempt b
+                ON b.messageId = a.messageId AND b.number = a.number + 1 WHERE a.httpStatus = 503
+                """)
+        }
+        #expect(gaps.allSatisfy { $0 >= 0.99 }, "\(gaps)")
+    }
+
+    @Test("413 and 422 are rejected (65), the message kept with Resend and Delete; resend keeps the id")
+    func rejected() async throws {
+        let data = home.path + "/server.sqlite"
+        let strict = try BackgroundServer(["--data", data, "--max-body-bytes", "200"])
+        let big = try await conn(["send", "--to", "ada@example.com", "--subject", "big", "--text", String(repeating: "x", count: 500), "--json"], server: strict.url)
+        #expect(big.exitCode == 65)
+        #expect(big.standardError.contains("rejected") && big.standardError.contains("413"))
+        let report = try json(big)
+        #expect(report["state"] as? String == "failed" && report["failureReason"] as? String == "rejected")
+        #expect(report["actions"] as? [String] == ["resend", "delete"])
+        let id = try #require(report["id"] as? String)
+        strict.stop()
+
+        let roomy = try BackgroundServer(["--data", data, "--port", String(strict.port)])
+        let resent = try await conn(["outbox", "resend", String(id.prefix(8)), "--json"], server: roomy.url)
+        #expect(resent.exitCode == 0, "\(resent.standardError)")
+        let messages = try #require(try json(resent)["messages"] as? [[String: Any]])
+        #expect(messages.first?["id"] as? String == id && messages.first?["state"] as? String == "sent")
+
+        // The local copy changed after the server stored it: the same key with another body is 422.
+        let sentOnce = try await conn(Self.send("edited"), server: roomy.url)
+        let editedID = try #require(try json(sentOnce)["id"] as? String)
+        let database = try DatabaseQueue(path: databasePath)
+        try await database.write { db in
+            try db.execute(sql: "UPDATE outboxMessage SET text = 'changed', state = 'pending' WHERE id = ?", arguments: [editedID])
+        }
+        let clash = try await conn(["outbox", "flush", "--json"], server: roomy.url)
+        #expect(clash.exitCode == 65)
+        let failed = try await conn(["outbox", "list", "--state", "failed", "--json"])
+        let failedMessages = try #require(try json(failed)["messages"] as? [[String: Any]])
+        #expect(failedMessages.map { $0["lastErrorCode"] as? String } == ["idempotencyKeyReused"])
+    }
+
+    @Test("401: failed(auth), exit 77, the queue pauses; the right token lifts the pause and delivers")
+    func authPause() async throws {
+        let server = try BackgroundServer(["--token", "right"])
+        let refused = try await conn(Self.send("first"), server: server.url, env: ["CONN_TOKEN": "wrong"])
+        #expect(refused.exitCode == 77)
+        #expect(try json(refused)["failureReason"] as? String == "auth")
+        let second = try await conn(Self.send("second"), server: server.url, env: ["CONN_TOKEN": "wrong"])
+        #expect(second.exitCode == 0)
+        #expect(second.standardError.contains("paused"))
+        #expect(try json(second)["state"] as? String == "pending")
+        let paused = try await conn(["outbox", "flush"], server: server.url, env: ["CONN_TOKEN": "wrong"])
+        #expect(paused.exitCode == 77)
+        #expect(try server.inbox(token: "right").isEmpty)
+
+        let fixed = try await conn(["outbox", "flush", "--json"], server: server.url, env: ["CONN_TOKEN": "right"])
+        #expect(fixed.exitCode == 0, "\(fixed.standardError)")
+        #expect(try json(fixed)["sent"] as? Int == 2)
+        #expect(try server.inbox(token: "right").count == 2)
+    }
+
+    @Test("not delivered within outboxExpiry: failed(expired) with the last error")
+    func expiry() async throws {
+        let down = URL(string: "http://127.0.0.1:\(try HTTPPorts.closed())")!
+        let env = ["CONN_OUTBOX_EXPIRY": "1s"]
+        #expect(try await conn(Self.send("stale"), server: down, env: env).exitCode == 0)
+        try await Task.sleep(for: .milliseconds(1_200))
+        let flushed = try await conn(["outbox", "flush", "--json"], server: down, env: env)
+        #expect(flushed.exitCode == 0)
+        #expect(try json(flushed)["expired"] as? Int == 1)
+        let message = try #require(try await outbox().first)
+        #expect(message["failureReason"] as? String == "expired")
+        #expect((message["lastError"] as? String)?.hasPrefix("not delivered within 1 s; last error: ") == true)
+    }
+
+    @Test("bad input is refused before anything is written", arguments: [
+        (["--to", "ada@", "--subject", "s", "--text", "t"], 64, "'ada@' is not a valid e-mail address"),
+        (["--to", "ada@example.com, bob", "--subject", "s", "--text", "t"], 64, "'bob' is not a valid e-mail address"),
+        (["--to", "ada@example.com", "--subject", "  ", "--text", "t"], 64, "--subject is empty"),
+        (["--to", "ada@example.com", "--subject", "s", "--file", "/nonexistent/body.txt"], 66, "--file /nonexistent/body.txt does not exist"),
+        (["--to", "ada@example.com", "--subject", "s", "--text", "t", "--file", "x"], 64, "not both"),
+        (["--to", "ada@example.com", "--subject", "s", "--text", "t", "--wait", "soon"], 64, "--wait 'soon' is not a positive duration"),
+    ])
+    func badInput(arguments: [String], code: Int32, message: String) async throws {
+        let outcome = try await conn(["send"] + arguments, server: URL(string: "http://127.0.0.1:9")!)
+        #expect(outcome.exitCode == code, "\(outcome.standardError)")
+        #expect(outcome.standardError.contains(message), "\(outcome.standardError)")
+        #expect(try await outbox().isEmpty)
+    }
+
+    @Test("text from a file or stdin; an unreadable file is refused")
+    func textSources() async throws {
+        let server = try BackgroundServer()
+        let file = try home.write("body.txt", "from a file\nsecond line\n")
+        #expect(try await conn(["send", "--to", "ada@example.com", "--subject", "file", "--file", file], server: server.url).exitCode == 0)
+        #expect(try await conn(["send", "--to", "ada@example.com", "--subject", "stdin"], server: server.url, input: "from stdin").exitCode == 0)
+        let locked = try home.write("locked.txt", "secret", mode: 0o000)
+        if getuid() != 0 {
+            let refused = try await conn(["send", "--to", "ada@example.com", "--subject", "x", "--file", locked], server: server.url)
+            #expect(refused.exitCode == 66)
+        }
+        let texts = Dictionary(uniqueKeysWithValues: try server.inbox().map { ($0["subject"] as! String, $0["text"] as! String) })
+        #expect(texts == ["file": "from a file\nsecond line\n", "stdin": "from stdin"])
+    }
+
+    @Test("delete: refused without --yes and no terminal; refused while a live deliverer holds it; then done")
+    func delete() async throws {
+        let down = URL(string: "http://127.0.0.1:\(try HTTPPorts.closed())")!
+        let queued = try await conn(Self.send("doomed"), server: down)
+        let id = try #require(try json(queued)["id"] as? String)
+        let unconfirmed = try await conn(["outbox", "delete", String(id.prefix(8))])
+        #expect(unconfirmed.exitCode == 64 && unconfirmed.standardError.contains("--yes"))
+        let deleted = try await conn(["outbox", "delete", String(id.prefix(8)), "--yes", "--json"])
+        #expect(deleted.exitCode == 0)
+        #expect(try json(deleted)["deleted"] as? [String] == [id])
+        #expect(try await outbox().isEmpty)
+        let unknown = try await conn(["outbox", "delete", "abcdef", "--yes"])
+        #expect(unknown.exitCode == 69 && unknown.standardError.contains("no outbox message with id 'abcdef'"))
+    }
+
+    @Test("a frozen server holds a send mid-request: delete and resend refuse; after kill -9 of the sender the next flush delivers exactly once")
+    func crashAfterCommit() async throws {
+        let server = try BackgroundServer()
+        server.signal(SIGSTOP)
+        let sender = Process()
+        sender.executableURL = URL(fileURLWithPath: ConnProcess.connPath)
+        sender.arguments = Self.send("in flight")
+        sender.environment = home.environment.merging(["CONN_SERVER": server.url.absoluteString, "CONN_TIMEOUT": "60s"]) { $1 }
+        sender.standardOutput = FileHandle.nullDevice
+        sender.standardError = FileHandle.nullDevice
+        try sender.run()
+        // Wait until the message is committed and leased to the sender.
+        var id: String?
+        for _ in 0..<100 where id == nil {
+            try await Task.sleep(for: .milliseconds(100))
+            id = try? await outbox().first { $0["state"] as? String == "sending" }?["id"] as? String
+        }
+        let leased = try #require(id)
+        let refused = try await conn(["outbox", "delete", leased, "--yes"])
+        #expect(refused.exitCode == 75 && refused.standardError.contains("being sent"))
+        let notResent = try await conn(["outbox", "resend", leased])
+        #expect(notResent.exitCode == 75 && notResent.standardError.contains("being sent right now"))
+        kill(sender.processIdentifier, SIGKILL)
+        sender.waitUntilExit()
+        // The request may already sit in the server's socket: let the server handle it, then flush.
+        server.signal(SIGCONT)
+        let flushed = try await conn(["outbox", "flush", "--json"], server: server.url)
+        #expect(flushed.exitCode == 0, "\(flushed.standardError)")
+        #expect(try server.inbox().filter { $0["subject"] as? String == "in flight" }.count == 1)
+        let shown = try await conn(["outbox", "show", leased])
+        #expect(shown.standardOutput.contains("interrupted (its deliverer stopped)"))
+    }
+}
