@@ -94,7 +94,7 @@ let package = Package(
         .target(
             name: "ConnInbox",
             dependencies: [
-                "ConnCore", "ConnCommandKit", "ConnProtocol",
+                "ConnCore", "ConnCommandKit", "ConnProtocol", "ConnOutbox",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSwift

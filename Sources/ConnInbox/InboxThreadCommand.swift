@@ -1,6 +1,7 @@
 import ArgumentParser
 import ConnCommandKit
 import ConnCore
+import ConnOutbox
 import Foundation
 import GRDB
 
@@ -25,11 +26,14 @@ public struct InboxThreadCommand: ConnCommand {
     }
 
     public func run(in context: CommandContext) async throws {
-        let cache = InboxCache(database: try context.openDatabase(migrations: InboxMigrations.all))
-        let root = try Self.resolveRoot(uid, in: cache.database)
-        let thread = try ThreadView.load(root: root, from: cache.database)
+        let database = try context.openDatabase(migrations: InboxMigrations.all + OutboxMigrations.all)
+        let root = try Self.resolveRoot(uid, in: database)
+        let thread = try ThreadView.load(root: root, from: database)
+        // Replies written here and not yet delivered belong to the conversation too.
+        let outbox = OutboxStore(database: database, expiry: context.configuration.outboxExpiry, token: context.configuration.token)
+        let waiting = try outbox.replies(to: thread.messages.map(\.uid)).map(ThreadReport.OutboxReply.init)
         let useASCII = ascii || !context.terminal.isUTF8
-        try context.printer.emit(ThreadReport(view: thread, ascii: useASCII, flat: flat, maxDepth: maxDepth))
+        try context.printer.emit(ThreadReport(view: thread, outbox: waiting, ascii: useASCII, flat: flat, maxDepth: maxDepth))
     }
 
     /// The conversation root of `text`: an exact uid, an unambiguous uid prefix, or a missing

@@ -1,5 +1,6 @@
 import ConnCommandKit
 import ConnCore
+import ConnOutbox
 
 /// What `conn inbox thread` prints: the tree (or the date order), each message in full.
 /// JSON has a flat list (uid, parentUid, depth) and a nested tree down to --max-depth.
@@ -12,19 +13,41 @@ struct ThreadReport: Encodable, TextRenderable {
         var omittedReplies: Int
     }
 
+    /// A reply to a message of this conversation that is still in the outbox.
+    struct OutboxReply: Encodable {
+        let id: String
+        let responseToUid: String
+        let to: String
+        let subject: String
+        /// pending | sending | failed
+        let state: String
+        let displayState: String
+
+        init(_ message: OutboxMessage) {
+            id = message.id
+            responseToUid = message.responseToUid ?? ""
+            to = message.to
+            subject = message.subject
+            state = message.state.rawValue
+            displayState = message.displayState
+        }
+    }
+
     let root: String
     let subject: String
     let messages: [ThreadView.Message]
     let tree: TreeNode?
+    let outbox: [OutboxReply]
     let view: ThreadView
     let ascii: Bool
     let flat: Bool
     let maxDepth: Int
 
-    private enum CodingKeys: String, CodingKey { case root, subject, messages, tree }
+    private enum CodingKeys: String, CodingKey { case root, subject, messages, tree, outbox }
 
-    init(view: ThreadView, ascii: Bool, flat: Bool, maxDepth: Int) {
+    init(view: ThreadView, outbox: [OutboxReply] = [], ascii: Bool, flat: Bool, maxDepth: Int) {
         self.view = view
+        self.outbox = outbox
         self.ascii = ascii
         self.flat = flat
         self.maxDepth = maxDepth
@@ -59,6 +82,21 @@ struct ThreadReport: Encodable, TextRenderable {
     }
 
     func renderText(style: TextStyle) -> String {
+        renderMessages(style: style) + renderOutbox(style: style)
+    }
+
+    private func renderOutbox(style: TextStyle) -> String {
+        guard !outbox.isEmpty else { return "" }
+        let line = { (text: String) in TerminalSanitizer.sanitize(text, keepNewlines: false) }
+        var output = "\n" + style.bold("in your outbox") + "\n"
+        for reply in outbox {
+            let state = reply.state == "failed" ? style.red(reply.displayState) : style.yellow(reply.displayState)
+            output += "  \(state)  reply to uid \(line(reply.responseToUid)) → \(line(reply.to))  \(line(reply.subject))  \(style.dim("id \(reply.id.prefix(8))"))\n"
+        }
+        return output
+    }
+
+    private func renderMessages(style: TextStyle) -> String {
         let clean = { (text: String) in TerminalSanitizer.sanitize(text) }
         let line = { (text: String) in TerminalSanitizer.sanitize(text, keepNewlines: false) }
         var output = style.bold(line(subject.isEmpty ? "(no subject)" : subject)) + "\n"

@@ -263,4 +263,31 @@ struct SendAndOutboxTests {
         let shown = try await conn(["outbox", "show", leased])
         #expect(shown.standardOutput.contains("interrupted (its deliverer stopped)"))
     }
+
+    @Test("a reply waiting in the outbox shows in its inbox thread with its state, and leaves once sent")
+    func repliesInThreads() async throws {
+        let seed = try home.write("seed.json", """
+            {"inbox": [{"uid": "1", "from": "matt@gmail.com", "to": "jhon@gmail.com", "subject": "subject 1",
+                        "text": "first", "responseToUid": "", "dateTime": "Today"}]}
+            """)
+        let server = try BackgroundServer(["--seed", seed])
+        #expect(try await conn(["inbox", "fetch"], server: server.url).exitCode == 0)
+        let down = URL(string: "http://127.0.0.1:\(try HTTPPorts.closed())")!
+        let reply = try await conn(Self.send("Re: subject 1", extra: ["--reply-to", "1"]), server: down)
+        let id = try #require(try json(reply)["id"] as? String)
+        let thread = try await conn(["inbox", "thread", "1"])
+        #expect(thread.standardOutput.contains("in your outbox"))
+        #expect(thread.standardOutput.contains("sending  reply to uid 1 → ada@example.com  Re: subject 1  id \(id.prefix(8))"))
+        let threadJSON = try json(try await conn(["inbox", "thread", "1", "--json"]))
+        let waiting = try #require(threadJSON["outbox"] as? [[String: Any]])
+        #expect(waiting.map { $0["id"] as? String } == [id] && waiting.first?["state"] as? String == "pending")
+
+        #expect(try await conn(["outbox", "flush"], server: server.url).exitCode == 0)
+        #expect(try await conn(["inbox", "fetch"], server: server.url).exitCode == 0)
+        let after = try json(try await conn(["inbox", "thread", "1", "--json"]))
+        #expect((after["outbox"] as? [Any])?.isEmpty == true)
+        let messages = try #require(after["messages"] as? [[String: Any]])
+        #expect(messages.map { $0["subject"] as? String } == ["subject 1", "Re: subject 1"])
+        #expect(messages.last?["parentUid"] as? String == "1")
+    }
 }
