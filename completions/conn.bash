@@ -173,13 +173,13 @@ _conn() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    probe|clock-offset|inbox|config|plugins|help)
+    probe|clock-offset|inbox|send|outbox|config|plugins|help)
         # Offer subcommand argument completions
         "_conn_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'probe clock-offset inbox config plugins help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'probe clock-offset inbox send outbox config plugins help' -- "${cur}"))
         ;;
     esac
 }
@@ -429,6 +429,256 @@ _conn_inbox_thread() {
         return
         ;;
     '--max-depth')
+        return
+        ;;
+    esac
+}
+
+_conn_send() {
+    repeating_flags=()
+    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
+    repeating_options=(--to)
+    non_repeating_options=(--server --profile --config --format --timeout --color --subject --text --file --reply-to --wait)
+    __conn_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--server')
+        return
+        ;;
+    '--profile')
+        return
+        ;;
+    '--config')
+        __conn_add_completions -o plusdirs -fX '!*.@(yaml|yml)'
+        return
+        ;;
+    '--format')
+        __conn_add_completions -W 'text'$'\n''json'
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--color')
+        __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--to')
+        return
+        ;;
+    '--subject')
+        return
+        ;;
+    '--text')
+        return
+        ;;
+    '--file')
+        __conn_add_completions -f
+        return
+        ;;
+    '--reply-to')
+        return
+        ;;
+    '--wait')
+        return
+        ;;
+    esac
+}
+
+_conn_outbox() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __conn_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    list|show|flush|resend|delete)
+        # Offer subcommand argument completions
+        "_conn_outbox_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'list show flush resend delete' -- "${cur}"))
+        ;;
+    esac
+}
+
+_conn_outbox_list() {
+    repeating_flags=()
+    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
+    repeating_options=(--state)
+    non_repeating_options=(--server --profile --config --format --timeout --color)
+    __conn_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--server')
+        return
+        ;;
+    '--profile')
+        return
+        ;;
+    '--config')
+        __conn_add_completions -o plusdirs -fX '!*.@(yaml|yml)'
+        return
+        ;;
+    '--format')
+        __conn_add_completions -W 'text'$'\n''json'
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--color')
+        __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--state')
+        __conn_add_completions -W 'pending'$'\n''sending'$'\n''sent'$'\n''failed'
+        return
+        ;;
+    esac
+}
+
+_conn_outbox_show() {
+    repeating_flags=()
+    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--server --profile --config --format --timeout --color)
+    __conn_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--server')
+        return
+        ;;
+    '--profile')
+        return
+        ;;
+    '--config')
+        __conn_add_completions -o plusdirs -fX '!*.@(yaml|yml)'
+        return
+        ;;
+    '--format')
+        __conn_add_completions -W 'text'$'\n''json'
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--color')
+        __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    esac
+}
+
+_conn_outbox_flush() {
+    repeating_flags=()
+    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--server --profile --config --format --timeout --color --wait --concurrency)
+    __conn_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--server')
+        return
+        ;;
+    '--profile')
+        return
+        ;;
+    '--config')
+        __conn_add_completions -o plusdirs -fX '!*.@(yaml|yml)'
+        return
+        ;;
+    '--format')
+        __conn_add_completions -W 'text'$'\n''json'
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--color')
+        __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--wait')
+        return
+        ;;
+    '--concurrency')
+        return
+        ;;
+    esac
+}
+
+_conn_outbox_resend() {
+    repeating_flags=()
+    non_repeating_flags=(--json --verbose -v --quiet -q --failed --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--server --profile --config --format --timeout --color)
+    __conn_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--server')
+        return
+        ;;
+    '--profile')
+        return
+        ;;
+    '--config')
+        __conn_add_completions -o plusdirs -fX '!*.@(yaml|yml)'
+        return
+        ;;
+    '--format')
+        __conn_add_completions -W 'text'$'\n''json'
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--color')
+        __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    esac
+}
+
+_conn_outbox_delete() {
+    repeating_flags=()
+    non_repeating_flags=(--json --verbose -v --quiet -q --failed --yes -y --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--server --profile --config --format --timeout --color)
+    __conn_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--server')
+        return
+        ;;
+    '--profile')
+        return
+        ;;
+    '--config')
+        __conn_add_completions -o plusdirs -fX '!*.@(yaml|yml)'
+        return
+        ;;
+    '--format')
+        __conn_add_completions -W 'text'$'\n''json'
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--color')
+        __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
     esac
