@@ -174,10 +174,23 @@ public struct OutboxStore: Sendable {
         }
     }
 
-    /// Marks waiting messages older than the expiry as failed(expired); returns how many.
+    /// Brings states up to date before they are shown: a lease whose holder is gone returns its
+    /// message to pending (the attempt stays in the log as interrupted), and waiting messages
+    /// older than the expiry fail as expired. Returns how many expired.
     @discardableResult
     public func expireOverdue(now: Date) throws -> Int {
-        try database.writer.write { db in try expireOverdue(db, now: now) }
+        try database.writer.write { db in
+            let abandoned = try Row.fetchAll(db, sql: "SELECT id, leaseOwner, leaseExpiresAt FROM outboxMessage WHERE state = 'sending'").filter { row in
+                let expiresAt: Double? = row["leaseExpiresAt"]
+                guard let expiresAt, expiresAt > now.timeIntervalSince1970 else { return true }
+                return LeaseOwner((row["leaseOwner"] as String?) ?? "")?.isCertainlyDead ?? false
+            }
+            for row in abandoned {
+                try db.execute(sql: "UPDATE outboxMessage SET state = 'pending', leaseOwner = NULL, leaseExpiresAt = NULL WHERE id = ?",
+                               arguments: [row["id"] as String])
+            }
+            return try expireOverdue(db, now: now)
+        }
     }
 
     private func expireOverdue(_ db: Database, now: Date) throws -> Int {
