@@ -115,6 +115,17 @@ let package = Package(
             dependencies: ["ConnCore", "ConnCommandKit", "ConnProtocol", "ConnOutbox"],
             swiftSettings: strictSwift
         ),
+        // `conn watch`: rtnetlink events, the hysteresis engine, the WebSocket link to the back
+        // end (ConnectionState), hooks.
+        .target(
+            name: "ConnWatch",
+            dependencies: [
+                "ConnCore", "ConnCommandKit", "ConnProtocol", "ConnProbe",
+                .product(name: "WSClient", package: "swift-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift
+        ),
         // External plugins (`conn-NAME` on PATH): discovery, dispatch, `conn plugins list`.
         .target(
             name: "ConnPlugins",
@@ -135,6 +146,7 @@ let package = Package(
                 "ConnInbox",
                 "ConnOutbox",
                 "ConnSend",
+                "ConnWatch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSwift
@@ -218,6 +230,11 @@ let package = Package(
             name: "ConnOutboxTests",
             dependencies: ["conn", "conn-server", "ConnOutbox", "ConnCore", "ConnTestSupport",
                            .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "ConnWatchTests",
+            dependencies: ["conn", "conn-server", "ConnWatch", "ConnCore", "ConnTestSupport"],
             swiftSettings: strictSwift
         ),
         // Drives the real `conn` binary as a user would (processes, files, PATH, exit codes).

@@ -6,12 +6,14 @@ import ConnConfigCommands
 import ConnPlugins
 import ConnProbe
 import ConnSend
+import ConnWatch
 
 /// The one list of built-in capability modules: each module contributes its top-level command.
 /// A new capability adds its module to Package.swift and one line here.
 enum BuiltInModules {
     static let commands: [any ParsableCommand.Type] = [
         ProbeCommand.self,
+        WatchCommand.self,
         ClockOffsetCommand.self,
         InboxCommand.self,
         SendCommand.self,

@@ -10,10 +10,12 @@ public final class BackgroundServer: @unchecked Sendable {
 
     /// Starts `conn-server ARGS…` (with `--port 0` unless ARGS name a port) and waits for its
     /// `listening on URL` line.
-    public init(_ arguments: [String] = []) throws {
+    /// `wrapper` runs it through another program (`ip netns exec NS`, which execs it in place).
+    public init(_ arguments: [String] = [], wrapper: [String] = []) throws {
         process = Process()
-        process.executableURL = URL(fileURLWithPath: ServerProcess.serverPath)
-        process.arguments = (arguments.contains("--port") ? [] : ["--port", "0"]) + arguments
+        let command = wrapper + [ServerProcess.serverPath] + (arguments.contains("--port") ? [] : ["--port", "0"]) + arguments
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

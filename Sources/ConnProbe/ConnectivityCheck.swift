@@ -1,0 +1,47 @@
+import ConnCore
+import Foundation
+
+/// One look at everything a monitor cares about — the targets, the internet check, the links —
+/// for `conn watch` and the REPL, which re-run it on every change.
+public struct ConnectivityCheck: Sendable {
+    public let targets: [ProbeTarget]
+    public let internetEndpoints: [InternetEndpoint]
+    let runner: ProbeRunner
+
+    public init(targets: [ProbeTarget], internetEndpoints: [InternetEndpoint], timeout: Duration, insecure: Bool, token: String?, concurrency: Int = 32) {
+        self.targets = targets
+        self.internetEndpoints = internetEndpoints
+        let prober = Prober(timeout: timeout, insecure: insecure, expectation: .init(), token: token)
+        runner = ProbeRunner(prober: prober, concurrency: concurrency)
+    }
+
+    public struct Snapshot: Sendable {
+        public var results: [ProbeResult]
+        public var internet: InternetVerdict?
+        /// Set when every target failed and the links say why: the device itself is offline.
+        public var offlineReason: OfflineReason?
+
+        public var allTargetsReachable: Bool { results.allSatisfy(\.reachable) }
+        /// The interface the first reachable target went out through.
+        public var interface: ProbeInterface? { results.first { $0.reachable }?.interface ?? results.first?.interface }
+    }
+
+    public func run() async -> Snapshot {
+        async let internet = internetEndpoints.isEmpty ? nil : InternetCheck(prober: runner.prober).run(internetEndpoints).0
+        let results = await runner.probeAll(targets)
+        let verdict = await internet
+        var offline: OfflineReason?
+        if case .offline(let reason) = verdict?.state {
+            offline = reason
+        } else if !results.isEmpty, !results.contains(where: \.reachable) {
+            let reason = LinkState.offlineReason()
+            // Only a missing interface, carrier or address is certain; "no route" must come
+            // from the probes themselves.
+            if reason != .noRoute || results.allSatisfy({ $0.failure == .noRoute }) { offline = reason }
+        }
+        return Snapshot(results: results, internet: verdict, offlineReason: offline)
+    }
+
+    /// The default internet check endpoints (off the machine: tests pass their own).
+    public static var defaultInternetEndpoints: [InternetEndpoint] { InternetEndpoint.defaults }
+}

@@ -1,0 +1,82 @@
+import ConnCore
+import ConnProtocol
+import Foundation
+import Logging
+import WSClient
+
+/// The live link to the back end (seed 002): a WebSocket to the `ws` resource, held open and
+/// reopened with backoff. Reports `ConnectionState`: disconnected(initializing: true) while
+/// connecting, connected(offset) once a ping/pong gave the clock offset, disconnected with the
+/// last offset kept when it drops. A server that dies is noticed when its socket closes.
+struct BackEndLink: Sendable {
+    let url: URL
+    let token: String?
+    let pingInterval: Duration
+    let logger: Logger
+
+    func states() -> AsyncStream<ConnectionState> {
+        AsyncStream { continuation in
+            let task = Task {
+                var lastOffset: Int?
+                var backoff = Duration.milliseconds(250)
+                while !Task.isCancelled {
+                    continuation.yield(.disconnected(backEndTimeOffsetMS: lastOffset, isInitializing: true))
+                    let seen = await holdOpen { offset in
+                        continuation.yield(.connected(backEndTimeOffsetMS: offset))
+                    }
+                    if let seen { lastOffset = seen }
+                    continuation.yield(.disconnected(backEndTimeOffsetMS: lastOffset, isInitializing: false))
+                    if seen != nil { backoff = .milliseconds(250) }
+                    try? await Task.sleep(for: backoff)
+                    backoff = min(backoff * 2, .seconds(10))
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// One connection, until it closes. Returns the last offset measured, nil if it never came up.
+    private func holdOpen(_ update: @escaping @Sendable (Int) -> Void) async -> Int? {
+        var configuration = WebSocketClientConfiguration()
+        if let token { configuration.additionalHeaders[.authorization] = "Bearer \(token)" }
+        let last = LastOffset()
+        let pingInterval = self.pingInterval
+        do {
+            try await WebSocketClient.connect(url: url.absoluteString, configuration: configuration, logger: logger) { inbound, outbound, _ in
+                let pinger = Task {
+                    while !Task.isCancelled {
+                        let t1 = Self.nowMS()
+                        try await outbound.write(.text(#"{"type":"ping","t1":\#(t1)}"#))
+                        try await Task.sleep(for: pingInterval)
+                    }
+                }
+                defer { pinger.cancel() }
+                for try await message in inbound.messages(maxSize: 1 << 20) {
+                    guard case .text(let text) = message,
+                        let event = try? JSONDecoder().decode(WebSocketEvent.self, from: Data(text.utf8)),
+                        case .pong(let t1, let t2, let t3) = event
+                    else { continue }
+                    let t4 = Self.nowMS()
+                    // NTP's offset: ((t2 - t1) + (t3 - t4)) / 2.
+                    let offset = Int((Double(t2 - t1) + Double(t3 - t4)) / 2)
+                    last.set(offset)
+                    update(offset)
+                }
+            }
+        } catch {
+            logger.debug("link to \(url.absoluteString): \(error)")
+        }
+        return last.value
+    }
+
+    static func nowMS() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+}
+
+/// The last offset seen on a connection, shared with its message loop.
+private final class LastOffset: @unchecked Sendable {
+    private let lock = NSLock()
+    private var offset: Int?
+    func set(_ value: Int) { lock.withLock { offset = value } }
+    var value: Int? { lock.withLock { offset } }
+}

@@ -1,0 +1,203 @@
+import ArgumentParser
+import ConnCommandKit
+import ConnCore
+import ConnProbe
+import Dispatch
+import Foundation
+
+/// `conn watch`: keeps checking, reports only changes.
+public struct WatchCommand: ConnCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "watch",
+        abstract: "Watch connectivity and report each change as it happens (JSON Lines with --json).",
+        discussion: """
+            Listens to the kernel (rtnetlink: links, addresses, routes) and re-probes at once on \
+            a change; probes every --interval while online, and after a failure at 1 s doubling \
+            up to the interval. The first line is the baseline, not a change; recovery is \
+            reported on the first success; a failure once a second look confirms it (at once for \
+            a lost link or a closed server socket) and --grace has passed. With a server, holds \
+            a WebSocket to it and reports its ConnectionState. Targets as in `conn probe` \
+            (default: the configured server, plus the internet check). --until STATE exits 0 \
+            when the state is reached; with --until, --timeout bounds the wait (75). \
+            SIGINT/SIGTERM print a last line and exit 130/143.
+            """)
+
+    @OptionGroup public var global: GlobalOptions
+
+    @Argument(help: ArgumentHelp("Hosts (host:port) or URLs to watch.", valueName: "target"))
+    var targets: [String] = []
+
+    @Option(help: ArgumentHelp("How often to probe while online.", valueName: "duration"))
+    var interval = "30s"
+
+    @Option(help: ArgumentHelp("Report a failure only once it has lasted this long (flaps shorter than this are not reported).", valueName: "duration"))
+    var grace = "0"
+
+    @Flag(help: "Check the internet too (default when no target and no server is given).")
+    var internet = false
+
+    @Flag(name: .customLong("no-internet"), help: "Never run the internet check.")
+    var noInternet = false
+
+    @Option(name: .customLong("internet-url"), help: ArgumentHelp("An internet check endpoint: URL[=STATUS[:TEXT]] (repeatable).", valueName: "url"))
+    var internetURLs: [String] = []
+
+    @Flag(name: .customLong("no-link"), help: "Do not hold the WebSocket link to the server.")
+    var noLink = false
+
+    @Flag(help: "Print the fuller description of the state with each change.")
+    var details = false
+
+    @Option(help: ArgumentHelp("Run this shell command on each change; the event is in CONN_EVENT_* variables and as JSON on stdin.", valueName: "command"))
+    var exec: String?
+
+    @Option(help: ArgumentHelp("Exit 0 once this state is reached: online, offline, serverUnreachable, portal, connected.", valueName: "state"))
+    var until: String?
+
+    public init() {}
+
+    static let untilStates = WatchState.allCases.map(\.rawValue) + ["connected"]
+
+    public func validate() throws {
+        for (name, value) in [("--interval", interval), ("--grace", grace)] {
+            guard let duration = DurationParser.parse(value), duration >= .zero, name == "--grace" || duration > .zero else {
+                throw ValidationError("\(name) '\(value)' is not a duration; use 500ms, 5s, 2m.")
+            }
+        }
+        if let until, !Self.untilStates.contains(until) {
+            throw ValidationError("--until '\(until)' is not a state; use one of: \(Self.untilStates.joined(separator: ", ")).")
+        }
+    }
+
+    enum Trigger: Sendable {
+        case timer(generation: Int)
+        case netlink(NetlinkMonitor.Event)
+        case link(ConnectionState)
+        case signal(Int32)
+        case deadline
+    }
+
+    public func run(in context: CommandContext) async throws {
+        let configuration = context.configuration
+        var probeTargets = try targets.map(ProbeTarget.parse)
+        let backEnd = configuration.backEnd
+        if probeTargets.isEmpty, let backEnd {
+            let url = backEnd.url(for: .health)
+            probeTargets = [ProbeTarget(input: url.absoluteString, kind: .url(url), isServer: true)]
+        }
+        let checkInternet = !noInternet && (internet || !internetURLs.isEmpty || targets.isEmpty)
+        let endpoints = checkInternet ? try (internetURLs.isEmpty ? ConnectivityCheck.defaultInternetEndpoints : internetURLs.map(InternetEndpoint.parse)) : []
+        guard !probeTargets.isEmpty || !endpoints.isEmpty else {
+            throw ConnError.usage("nothing to watch: give a target, configure a server, or leave out --no-internet")
+        }
+        let probeTimeout = min(configuration.timeout, .seconds(5))
+        let check = ConnectivityCheck(targets: probeTargets, internetEndpoints: endpoints, timeout: probeTimeout,
+                                      insecure: configuration.insecure, token: configuration.token)
+        var engine = WatchEngine(interval: DurationParser.parse(interval)!, grace: DurationParser.parse(grace)!)
+        let hook = exec.map { WatchHook(command: $0, printer: context.printer) }
+        let (triggers, continuation) = AsyncStream<Trigger>.makeStream()
+
+        // Signals: a last line, then 130 or 143.
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        let signalSources = [SIGINT, SIGTERM].map { number in
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { continuation.yield(.signal(number)) }
+            source.resume()
+            return source
+        }
+        defer { signalSources.forEach { $0.cancel() } }
+
+        var background: [Task<Void, Never>] = []
+        defer { background.forEach { $0.cancel() } }
+        if let monitor = NetlinkMonitor() {
+            background.append(Task {
+                for await event in monitor.events() { continuation.yield(.netlink(event)) }
+            })
+        } else {
+            context.printer.note("kernel notifications (rtnetlink) are not available here: polling every \(interval) instead")
+        }
+        var linkState: ConnectionState?
+        if !noLink, let backEnd {
+            let link = BackEndLink(url: backEnd.url(for: .ws), token: configuration.token, pingInterval: .seconds(10), logger: context.logger)
+            background.append(Task {
+                for await state in link.states() { continuation.yield(.link(state)) }
+            })
+        }
+        let explicitTimeout = configuration.sources["timeout"] != .defaultValue
+        if until != nil, explicitTimeout {
+            let timeout = configuration.timeout
+            background.append(Task {
+                try? await Task.sleep(for: timeout)
+                continuation.yield(.deadline)
+            })
+        }
+
+        var generation = 0
+        func schedule(after delay: Duration) {
+            generation += 1
+            let current = generation
+            background.append(Task {
+                try? await Task.sleep(for: delay)
+                continuation.yield(.timer(generation: current))
+            })
+        }
+        var linkDropped = false
+        func look() async throws -> Bool {
+            let snapshot = await check.run()
+            let observation = WatchObservation(snapshot, linkDropped: linkDropped)
+            linkDropped = false
+            let decision = engine.observe(observation, at: Date())
+            schedule(after: decision.recheckAfter)
+            guard var event = decision.event else { return false }
+            if details { event.details = event.to?.details }
+            event.connectionState = linkState
+            try emit(event, context: context)
+            if event.type == .change { hook?.run(event) }
+            return until == event.to?.rawValue
+        }
+
+        if try await look() { return }
+        for await trigger in triggers {
+            switch trigger {
+            case .timer(let number):
+                guard number == generation else { continue }
+                if try await look() { return }
+            case .netlink:
+                // Coalesce a burst (a link going down brings its addresses and routes along).
+                try await Task.sleep(for: .milliseconds(3))
+                if try await look() { return }
+            case .link(let state):
+                let previous = linkState
+                linkState = state
+                // Reconnect attempts flip between "connecting" and "disconnected": only the
+                // first state, connecting, and a change of connected-ness are events.
+                guard previous == nil || previous!.isConnected != state.isConnected else { continue }
+                try emit(WatchEvent(type: .connectionState, at: Date(), state: engine.reported, connectionState: state), context: context)
+                if until == "connected", state.isConnected { return }
+                // The socket closing (or opening again) is news about the server: look now.
+                if previous != nil {
+                    linkDropped = !state.isConnected
+                    if try await look() { return }
+                }
+            case .signal(let number):
+                try emit(WatchEvent(type: .stopped, at: Date(), state: engine.reported, connectionState: linkState, reason: number == SIGINT ? "SIGINT" : "SIGTERM"), context: context)
+                // 130/143 are not sysexits codes, so they bypass the command runner; the last
+                // line is already written (stdout is unbuffered).
+                Foundation.exit(128 + number)
+            case .deadline:
+                try emit(WatchEvent(type: .stopped, at: Date(), state: engine.reported, connectionState: linkState, reason: "timeout"), context: context)
+                throw ConnError.temporary("waitTimedOut", "\(until ?? "the state") was not reached within \(configuration.timeout)")
+            }
+        }
+    }
+
+    /// Prints an event: JSON Lines, or a line of text with the banner on a terminal.
+    func emit(_ event: WatchEvent, context: CommandContext) throws {
+        try context.printer.emitLine(event)
+        guard context.configuration.format == .text, context.terminal.standardOutputIsTerminal, event.type != .connectionState else { return }
+        if let banner = event.to?.banner {
+            context.printer.write(context.printer.outputStyle.red(context.printer.outputStyle.bold("▌ " + banner)))
+        }
+    }
+}

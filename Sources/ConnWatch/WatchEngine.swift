@@ -1,0 +1,82 @@
+import Foundation
+
+/// The hysteresis of `conn watch`, as a pure state machine: observations in, events and the
+/// next check time out.
+///
+/// - The first observation is the baseline, not a change.
+/// - Recovery is reported on the first success.
+/// - A failure is reported once confirmed: a second failed look (at once after a definitive
+///   cause such as a lost link or a closed server socket, else a second later), and not before
+///   the grace period since the first failure has passed — so a flap shorter than the grace
+///   period gives no event.
+/// - Nothing is reported while the state stays the same.
+public struct WatchEngine: Sendable {
+    public var interval: Duration
+    public var grace: Duration
+
+    public private(set) var reported: WatchState?
+    private var downSince: Date?
+    private var suspect: (observation: WatchObservation, since: Date, looks: Int)?
+    private var failureBackoff: Duration = .seconds(1)
+
+    public init(interval: Duration, grace: Duration) {
+        self.interval = interval
+        self.grace = grace
+    }
+
+    public struct Decision: Sendable, Equatable {
+        public var event: WatchEvent?
+        /// When to look again.
+        public var recheckAfter: Duration
+    }
+
+    public mutating func observe(_ observation: WatchObservation, at now: Date) -> Decision {
+        guard let previous = reported else {
+            reported = observation.state
+            if observation.state != .online { downSince = now }
+            return Decision(event: .init(type: .baseline, at: now, from: nil, observation: observation, downtimeMs: nil),
+                            recheckAfter: observation.state == .online ? interval : .seconds(1))
+        }
+        if observation.state == previous {
+            suspect = nil
+            if previous == .online { return Decision(event: nil, recheckAfter: interval) }
+            return Decision(event: nil, recheckAfter: nextFailureBackoff())
+        }
+        if observation.state == .online {
+            let downtime = downSince.map { (now.timeIntervalSince($0) * 1000).rounded() }
+            reported = .online
+            downSince = nil
+            suspect = nil
+            failureBackoff = .seconds(1)
+            return Decision(event: .init(type: .change, at: now, from: previous, observation: observation, downtimeMs: downtime),
+                            recheckAfter: interval)
+        }
+        // A different failure, or the first failure after being online: confirm it first.
+        var looks = 1
+        var since = now
+        if let suspect, suspect.observation.state == observation.state {
+            looks = suspect.looks + 1
+            since = suspect.since
+        }
+        let definitive = observation.definitive || (suspect?.observation.definitive ?? false)
+        suspect = (observation, since, looks)
+        let graceLeft = grace - .milliseconds(Int64(now.timeIntervalSince(since) * 1000))
+        if looks >= 2 && graceLeft <= .zero {
+            reported = observation.state
+            if downSince == nil { downSince = since }
+            suspect = nil
+            failureBackoff = .seconds(1)
+            return Decision(event: .init(type: .change, at: now, from: previous, observation: observation, downtimeMs: nil),
+                            recheckAfter: nextFailureBackoff())
+        }
+        let second: Duration = definitive ? .milliseconds(2) : .seconds(1)
+        return Decision(event: nil, recheckAfter: max(looks >= 2 ? .zero : second, graceLeft))
+    }
+
+    /// After a failure: 1 s, doubling up to the interval.
+    private mutating func nextFailureBackoff() -> Duration {
+        let current = min(failureBackoff, interval)
+        failureBackoff = min(failureBackoff * 2, interval)
+        return current
+    }
+}

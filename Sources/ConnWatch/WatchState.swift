@@ -1,0 +1,75 @@
+import ConnCore
+import ConnProbe
+
+/// What `conn watch` reports: one aggregate state for all its targets.
+public enum WatchState: String, Sendable, Codable, CaseIterable {
+    case online
+    /// No network at all (no interface, no carrier, no address, no route).
+    case offline
+    /// The network works but the server (or a target) does not answer.
+    case serverUnreachable
+    /// A captive portal answers in place of the internet.
+    case portal
+
+    public var banner: String? {
+        switch self {
+        case .online: nil
+        case .offline: NetworkStatus.offline.banner
+        case .serverUnreachable: NetworkStatus.serverUnreachable.banner
+        case .portal: "A captive portal is in the way: sign in to this network to get online."
+        }
+    }
+
+    public var details: String {
+        switch self {
+        case .online: NetworkStatus.online.details
+        case .offline: NetworkStatus.offline.details
+        case .serverUnreachable: NetworkStatus.serverUnreachable.details
+        case .portal:
+            "The network answers, but with a sign-in page instead of the internet (hotels, trains, "
+                + "airports). Open a browser to sign in; until then the server cannot be reached."
+        }
+    }
+}
+
+/// One look at connectivity, reduced to what the engine needs.
+public struct WatchObservation: Sendable, Equatable {
+    public var state: WatchState
+    /// The cause: an offline reason (noCarrier…) or the first failing layer (refused, timeout…).
+    public var reason: String?
+    public var interface: String?
+    /// A local, certain cause (the link is gone) or a second signal (the server's socket closed):
+    /// confirm at once instead of after a second look a second later.
+    public var definitive: Bool
+
+    public init(state: WatchState, reason: String?, interface: String?, definitive: Bool) {
+        self.state = state
+        self.reason = reason
+        self.interface = interface
+        self.definitive = definitive
+    }
+
+    /// Reduces a connectivity snapshot: offline when the links say so; a portal when the
+    /// internet check finds one; online when every target answers (or, with no targets, the
+    /// internet does); otherwise the server is unreachable.
+    public init(_ snapshot: ConnectivityCheck.Snapshot, linkDropped: Bool) {
+        let interface = snapshot.interface?.name
+        if let reason = snapshot.offlineReason {
+            self.init(state: .offline, reason: reason.rawValue, interface: interface, definitive: true)
+            return
+        }
+        if case .portal = snapshot.internet?.state, !(snapshot.allTargetsReachable && !snapshot.results.isEmpty) {
+            self.init(state: .portal, reason: snapshot.internet?.state.name, interface: interface, definitive: linkDropped)
+            return
+        }
+        let internetOK = snapshot.internet.map { $0.state == .online || $0.state == .dnsBroken } ?? true
+        let online = snapshot.results.isEmpty ? internetOK : snapshot.allTargetsReachable
+        if online {
+            self.init(state: .online, reason: nil, interface: interface, definitive: false)
+        } else {
+            let failing = snapshot.results.first { !$0.reachable }
+            self.init(state: .serverUnreachable, reason: failing?.verdict ?? snapshot.internet?.state.name,
+                      interface: interface, definitive: linkDropped)
+        }
+    }
+}

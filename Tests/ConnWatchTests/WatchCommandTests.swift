@@ -1,0 +1,178 @@
+import ConnTestSupport
+import Foundation
+import Testing
+
+/// `conn watch` as a process: the real binary, the real conn-server, real namespaces.
+@Suite("conn watch end to end")
+struct WatchCommandTests {
+    let home: TemporaryDirectory
+
+    init() throws { home = try TemporaryDirectory() }
+
+    func environment(_ server: URL) -> [String: String] {
+        home.environment.merging(["CONN_SERVER": server.absoluteString]) { $1 }
+    }
+
+    static func change(to state: String) -> ([String: Any]) -> Bool {
+        { $0["type"] as? String == "change" && $0["to"] as? String == state }
+    }
+
+    @Test("baseline first; a killed server is noticed through its socket closing; restarted, online again with the downtime; SIGTERM ends with a last line and 143")
+    func serverDiesAndReturns() async throws {
+        let server = try BackgroundServer()
+        let watcher = try WatchProcess(ConnProcess.connPath, ["watch", "--json", "--no-internet", "--interval", "60s"], environment: environment(server.url))
+        let baseline = try #require(try await watcher.await { $0["type"] as? String == "baseline" })
+        #expect(baseline["to"] as? String == "online")
+        _ = try #require(try await watcher.await { ($0["connectionState"] as? [String: Any])?["status"] as? String == "connected" && $0["type"] as? String == "connectionState" })
+        let killedAt = Date()
+        server.signal(SIGKILL)
+        // With a 60 s interval only the socket closing can make this quick.
+        let down = try #require(try await watcher.await(5, Self.change(to: "serverUnreachable")))
+        #expect(down["reason"] as? String == "refused")
+        #expect(Date().timeIntervalSince(killedAt) < 3)
+        #expect((down["connectionState"] as? [String: Any])?["status"] as? String == "disconnected")
+        server.stop()
+        let restarted = try BackgroundServer(["--port", String(server.port)])
+        let up = try #require(try await watcher.await(15, Self.change(to: "online")))
+        #expect((up["downtimeMs"] as? Double ?? 0) > 0)
+        #expect(watcher.stop() == 143)
+        #expect(watcher.events.last?["type"] as? String == "stopped" && watcher.events.last?["reason"] as? String == "SIGTERM")
+        // Changes only: one baseline, one change down, one change up.
+        #expect(watcher.events.filter { $0["type"] as? String == "change" }.count == 2)
+        #expect(watcher.events.filter { $0["type"] as? String == "baseline" }.count == 1)
+        restarted.stop()
+    }
+
+    @Test("--exec gets the event in CONN_EVENT_* and as JSON on stdin, never in the command string")
+    func execHook() async throws {
+        let server = try BackgroundServer()
+        let record = home.path + "/hook.txt"
+        let hook = "{ printf '%s %s %s\\n' \"$CONN_EVENT_FROM\" \"$CONN_EVENT_TO\" \"$CONN_EVENT_REASON\"; cat; } >> '\(record)'"
+        let watcher = try WatchProcess(ConnProcess.connPath, ["watch", "--json", "--no-internet", "--no-link", "--interval", "300ms", "--exec", hook],
+                                  environment: environment(server.url))
+        _ = try #require(try await watcher.await { $0["type"] as? String == "baseline" })
+        server.signal(SIGKILL)
+        _ = try #require(try await watcher.await(10, Self.change(to: "serverUnreachable")))
+        var text = ""
+        for _ in 0..<50 where !text.contains("\"type\":\"change\"") {
+            try await Task.sleep(for: .milliseconds(50))
+            text = (try? String(contentsOfFile: record, encoding: .utf8)) ?? ""
+        }
+        #expect(text.hasPrefix("online serverUnreachable refused\n"))
+        #expect(text.contains("\"to\":\"serverUnreachable\"") && text.contains("\"type\":\"change\""))
+        _ = watcher.stop()
+        server.stop()
+    }
+
+    @Test("--until online waits for a server that starts later (0); an unreached state with --timeout is 75")
+    func until() async throws {
+        let port = try HTTPPorts.closed()
+        let url = URL(string: "http://127.0.0.1:\(port)")!
+        let env = environment(url)
+        let started = Task {
+            try await ConnProcess.run(ConnProcess.connPath, ["watch", "--until", "online", "--no-internet", "--no-link", "--interval", "200ms", "--timeout", "20s", "--json"],
+                                      environment: env)
+        }
+        try await Task.sleep(for: .milliseconds(800))
+        let server = try BackgroundServer(["--port", String(port)])
+        let outcome = try await started.value
+        #expect(outcome.exitCode == 0, "\(outcome.standardError)")
+        let lines = outcome.standardOutput.split(separator: "\n")
+        #expect(lines.first?.contains("\"to\":\"serverUnreachable\"") == true && lines.first?.contains("\"type\":\"baseline\"") == true)
+        #expect(lines.last?.contains("\"to\":\"online\"") == true)
+        server.stop()
+
+        let never = try await ConnProcess.run(ConnProcess.connPath, ["watch", "--until", "offline", "--no-internet", "--no-link", "--timeout", "1s", "--json"],
+                                              environment: environment(url))
+        #expect(never.exitCode == 75)
+        #expect(never.standardOutput.split(separator: "\n").last?.contains("\"reason\":\"timeout\"") == true)
+    }
+
+    @Test("bad options are named", arguments: [
+        (["--interval", "soon"], "--interval 'soon' is not a duration"),
+        (["--until", "maybe"], "--until 'maybe' is not a state"),
+    ])
+    func badOptions(arguments: [String], message: String) async throws {
+        let outcome = try await ConnProcess.run(ConnProcess.connPath, ["watch"] + arguments, environment: home.environment)
+        #expect(outcome.exitCode == 64)
+        #expect(outcome.standardError.contains(message), "\(outcome.standardError)")
+    }
+
+    @Test("in a namespace: link down → offline (noInterface) within milliseconds of the event; link up → online", .enabled(if: NetworkNamespace.available, "needs root and ip netns"))
+    func linkDownAndUp() async throws {
+        let client = try NetworkNamespace()
+        let serverSide = try NetworkNamespace()
+        let a = "vc" + client.name.suffix(8), b = "vs" + client.name.suffix(8)
+        try client.run(["link", "add", a, "netns", client.name, "type", "veth", "peer", "name", b, "netns", serverSide.name])
+        try client.exec(["ip", "addr", "add", "10.77.0.1/24", "dev", a])
+        try client.exec(["ip", "link", "set", a, "up"])
+        try serverSide.exec(["ip", "addr", "add", "10.77.0.2/24", "dev", b])
+        try serverSide.exec(["ip", "link", "set", b, "up"])
+        let server = try BackgroundServer(["--host", "10.77.0.2"], wrapper: [NetworkNamespace.ipPath, "netns", "exec", serverSide.name])
+        let (program, arguments) = client.wrap([ConnProcess.connPath, "watch", "--json", "--no-internet", "--interval", "60s", "--timeout", "2s"])
+        let watcher = try WatchProcess(program, arguments, environment: environment(server.url))
+        _ = try #require(try await watcher.await(10) { $0["type"] as? String == "baseline" && $0["to"] as? String == "online" })
+        _ = try #require(try await watcher.await(10) { ($0["connectionState"] as? [String: Any])?["status"] as? String == "connected" })
+        try client.exec(["ip", "link", "set", a, "down"])
+        let down = try #require(try await watcher.await(5, Self.change(to: "offline")))
+        #expect(down["reason"] as? String == "noInterface")
+        try client.exec(["ip", "link", "set", a, "up"])
+        _ = try #require(try await watcher.await(10, Self.change(to: "online")))
+        #expect(watcher.stop() == 143)
+        server.stop()
+    }
+}
+
+/// A running `conn watch --json …` whose JSON lines can be awaited.
+final class WatchProcess: @unchecked Sendable {
+    let process = Process()
+    private let lock = NSLock()
+    private var buffer = Data()
+    private var lines: [[String: Any]] = []
+
+    init(_ program: String, _ arguments: [String], environment: [String: String]) throws {
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = arguments
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        output.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            if data.isEmpty { handle.readabilityHandler = nil; return }
+            self?.append(data)
+        }
+        try process.run()
+    }
+
+    private func append(_ data: Data) {
+        lock.withLock {
+            buffer.append(data)
+            while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = buffer[buffer.startIndex..<newline]
+                buffer.removeSubrange(buffer.startIndex...newline)
+                if let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any] { lines.append(object) }
+            }
+        }
+    }
+
+    var events: [[String: Any]] { lock.withLock { lines } }
+
+    /// Waits until an event matches, up to `seconds`; returns it.
+    func await(_ seconds: Double = 10, _ predicate: ([String: Any]) -> Bool) async throws -> [String: Any]? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if let match = events.first(where: predicate) { return match }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return nil
+    }
+
+    func stop() -> Int32 {
+        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    deinit { if process.isRunning { process.terminate(); process.waitUntilExit() } }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+@testable import ConnWatch
+
+/// The hysteresis rules of `conn watch`, as a pure state machine.
+@Suite("watch engine")
+struct WatchEngineTests {
+    static let online = WatchObservation(state: .online, reason: nil, interface: "eth0", definitive: false)
+    static let refused = WatchObservation(state: .serverUnreachable, reason: "refused", interface: "eth0", definitive: false)
+    static let noCarrier = WatchObservation(state: .offline, reason: "noCarrier", interface: nil, definitive: true)
+
+    @Test("the first observation is a baseline; the same state again is no event")
+    func baseline() {
+        var engine = WatchEngine(interval: .seconds(30), grace: .zero)
+        let start = Date()
+        let first = engine.observe(Self.online, at: start)
+        #expect(first.event?.type == .baseline && first.event?.to == .online && first.event?.from == nil)
+        #expect(first.recheckAfter == .seconds(30))
+        #expect(engine.observe(Self.online, at: start.addingTimeInterval(30)).event == nil)
+    }
+
+    @Test("a remote failure needs a second look a second later; recovery is reported at once with the downtime")
+    func confirmation() {
+        var engine = WatchEngine(interval: .seconds(30), grace: .zero)
+        let start = Date()
+        _ = engine.observe(Self.online, at: start)
+        let first = engine.observe(Self.refused, at: start.addingTimeInterval(1))
+        #expect(first.event == nil && first.recheckAfter == .seconds(1))
+        let second = engine.observe(Self.refused, at: start.addingTimeInterval(2))
+        #expect(second.event?.type == .change && second.event?.from == .online && second.event?.to == .serverUnreachable)
+        #expect(second.event?.reason == "refused")
+        // While down: no repeated lines; rechecks back off from 1 s.
+        #expect(engine.observe(Self.refused, at: start.addingTimeInterval(3)).event == nil)
+        let back = engine.observe(Self.online, at: start.addingTimeInterval(5))
+        #expect(back.event?.to == .online && back.event?.downtimeMs == 4000)
+    }
+
+    @Test("a definitive cause is confirmed by a look 2 ms later, not a second later")
+    func definitive() {
+        var engine = WatchEngine(interval: .seconds(30), grace: .zero)
+        let start = Date()
+        _ = engine.observe(Self.online, at: start)
+        let first = engine.observe(Self.noCarrier, at: start)
+        #expect(first.event == nil && first.recheckAfter == .milliseconds(2))
+        let second = engine.observe(Self.noCarrier, at: start.addingTimeInterval(0.002))
+        #expect(second.event?.to == .offline && second.event?.reason == "noCarrier")
+    }
+
+    @Test("a flap shorter than the grace period gives no event")
+    func grace() {
+        var engine = WatchEngine(interval: .seconds(30), grace: .seconds(2))
+        let start = Date()
+        _ = engine.observe(Self.online, at: start)
+        let first = engine.observe(Self.noCarrier, at: start)
+        #expect(first.event == nil && first.recheckAfter == .seconds(2))
+        #expect(engine.observe(Self.noCarrier, at: start.addingTimeInterval(0.5)).event == nil)
+        #expect(engine.observe(Self.online, at: start.addingTimeInterval(1)).event == nil)
+        #expect(engine.reported == .online)
+        // A failure that lasts past the grace period is reported.
+        _ = engine.observe(Self.noCarrier, at: start.addingTimeInterval(10))
+        #expect(engine.observe(Self.noCarrier, at: start.addingTimeInterval(12.1)).event?.to == .offline)
+    }
+
+    @Test("property: random observation sequences never report two changes in a row to the same state")
+    func noRepeats() {
+        var generator = SystemRandomNumberGenerator()
+        let choices = [Self.online, Self.refused, Self.noCarrier]
+        for _ in 0..<200 {
+            var engine = WatchEngine(interval: .seconds(30), grace: .milliseconds(Int64.random(in: 0...3000, using: &generator)))
+            var time = Date()
+            var last: WatchState?
+            for _ in 0..<50 {
+                time = time.addingTimeInterval(Double.random(in: 0...2, using: &generator))
+                if let event = engine.observe(choices.randomElement(using: &generator)!, at: time).event {
+                    #expect(event.to != last)
+                    if event.type == .change { #expect(event.from == last) }
+                    last = event.to
+                }
+            }
+        }
+    }
+}
