@@ -59,7 +59,8 @@ public final class BackgroundServer: @unchecked Sendable {
     public func inbox(token: String? = nil) throws -> [[String: Any]] {
         let curl = Process()
         curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        curl.arguments = ["-sS", "--max-time", "10"] + (token.map { ["-H", "Authorization: Bearer \($0)"] } ?? []) + [url.absoluteString + "/inbox"]
+        // --retry: a server started with --fail-rate fails GET /inbox too (5xx are retried).
+        curl.arguments = ["-sS", "--max-time", "30", "--retry", "20", "--retry-delay", "1"] + (token.map { ["-H", "Authorization: Bearer \($0)"] } ?? []) + [url.absoluteString + "/inbox"]
         let output = Pipe()
         curl.standardOutput = output
         try curl.run()

@@ -68,18 +68,15 @@ struct WatchCommandTests {
     func until() async throws {
         let port = try HTTPPorts.closed()
         let url = URL(string: "http://127.0.0.1:\(port)")!
-        let env = environment(url)
-        let started = Task {
-            try await ConnProcess.run(ConnProcess.connPath, ["watch", "--until", "online", "--no-internet", "--no-link", "--interval", "200ms", "--timeout", "20s", "--json"],
-                                      environment: env)
-        }
-        try await Task.sleep(for: .milliseconds(800))
+        let watcher = try WatchProcess(ConnProcess.connPath, ["watch", "--until", "online", "--no-internet", "--no-link", "--interval", "200ms", "--timeout", "30s", "--json"],
+                                       environment: environment(url))
+        // The server starts only once the baseline says it is not there.
+        let baseline = try #require(try await watcher.await(20) { $0["type"] as? String == "baseline" })
+        #expect(baseline["to"] as? String == "serverUnreachable")
         let server = try BackgroundServer(["--port", String(port)])
-        let outcome = try await started.value
-        #expect(outcome.exitCode == 0, "\(outcome.standardError)")
-        let lines = outcome.standardOutput.split(separator: "\n")
-        #expect(lines.first?.contains("\"to\":\"serverUnreachable\"") == true && lines.first?.contains("\"type\":\"baseline\"") == true)
-        #expect(lines.last?.contains("\"to\":\"online\"") == true)
+        _ = try #require(try await watcher.await(20, Self.change(to: "online")))
+        watcher.process.waitUntilExit()
+        #expect(watcher.process.terminationStatus == 0)
         server.stop()
 
         let never = try await ConnProcess.run(ConnProcess.connPath, ["watch", "--until", "offline", "--no-internet", "--no-link", "--timeout", "1s", "--json"],

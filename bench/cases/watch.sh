@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# conn watch detection latency, in network namespaces (needs root):
+#  1. from `ip link set … down` to conn watch's change line, side by side with `ip -ts monitor
+#     link` (the kernel's own notification, the floor). Goal: <= 20 ms.
+#  2. from SIGKILL of conn-server to the serverUnreachable line (the WebSocket closing). Goal: <= 100 ms.
+# Each measured ROUNDS times; prints every round and the medians.
+set -euo pipefail
+ROUNDS=${ROUNDS:-10}
+out="$RESULTS/watch.txt"
+: > "$out"
+ns_c="connbench-c-$$" ns_s="connbench-s-$$"
+cleanup() { pkill -f "netns exec $ns_c" 2>/dev/null || true; pkill -f "netns exec $ns_s" 2>/dev/null || true; ip netns delete "$ns_c" 2>/dev/null || true; ip netns delete "$ns_s" 2>/dev/null || true; }
+trap cleanup EXIT
+ip netns add "$ns_c"; ip netns add "$ns_s"
+ip link add vbc netns "$ns_c" type veth peer name vbs netns "$ns_s"
+ip -n "$ns_c" link set lo up; ip -n "$ns_s" link set lo up
+ip -n "$ns_c" addr add 10.78.0.1/24 dev vbc; ip -n "$ns_s" addr add 10.78.0.2/24 dev vbs
+ip -n "$ns_c" link set vbc up; ip -n "$ns_s" link set vbs up
+home=$(mktemp -d)
+export XDG_DATA_HOME=$home/data XDG_CONFIG_HOME=$home/config
+now() { date +%s.%N; }
+iso_to_epoch() { python3 -c "import sys,datetime; print(datetime.datetime.fromisoformat(sys.argv[1].replace('Z','+00:00')).timestamp())" "$1"; }
+median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+
+start_server() {
+    ip netns exec "$ns_s" "$CONN_SERVER_BIN" --host 10.78.0.2 --port 8080 >/dev/null 2>&1 &
+    server_pid=$!
+    for _ in $(seq 50); do ip netns exec "$ns_c" bash -c 'exec 3<>/dev/tcp/10.78.0.2/8080' 2>/dev/null && return 0; sleep 0.1; done
+}
+start_server
+
+# 1. link down
+watch_log=$home/watch.jsonl monitor_log=$home/monitor.txt
+ip netns exec "$ns_c" "$CONN" watch --json --no-internet --interval 60s --server http://10.78.0.2:8080 > "$watch_log" 2>/dev/null &
+watch_pid=$!
+ip netns exec "$ns_c" ip -ts monitor link > "$monitor_log" &
+monitor_pid=$!
+sleep 2
+conn_ms=() ip_ms=()
+for round in $(seq "$ROUNDS"); do
+    before_changes=$(grep -c '"to":"offline"' "$watch_log" || true)
+    before_monitor=$(grep -c 'state DOWN\|NO-CARRIER' "$monitor_log" || true)
+    t0=$(now)
+    ip -n "$ns_c" link set vbc down
+    for _ in $(seq 200); do [ "$(grep -c '"to":"offline"' "$watch_log" || true)" -gt "$before_changes" ] && break; sleep 0.01; done
+    at=$(grep '"to":"offline"' "$watch_log" | tail -1 | sed 's/.*"at":"\([^"]*\)".*/\1/')
+    conn=$(echo "($(iso_to_epoch "$at") - $t0) * 1000" | bc -l)
+    line=$(grep 'vbc' "$monitor_log" | tail -1)
+    mts=$(echo "$line" | sed 's/^\[\([^]]*\)\].*/\1/')
+    ipm=$(echo "($(python3 -c "import sys,datetime; print(datetime.datetime.fromisoformat(sys.argv[1]).timestamp())" "$mts") - $t0) * 1000" | bc -l)
+    printf 'round %d: link down → conn watch %.1f ms, ip monitor %.1f ms\n' "$round" "$conn" "$ipm" | tee -a "$out"
+    conn_ms+=("$conn"); ip_ms+=("$ipm")
+    ip -n "$ns_c" link set vbc up
+    for _ in $(seq 300); do [ "$(grep -c '"to":"online"' "$watch_log" || true)" -gt "$round" ] && break; sleep 0.01; done
+    sleep 0.5
+done
+echo "link down, median of $ROUNDS: conn watch $(printf '%s\n' "${conn_ms[@]}" | median) ms; ip -ts monitor link $(printf '%s\n' "${ip_ms[@]}" | median) ms" | tee -a "$out"
+kill "$monitor_pid" 2>/dev/null || true
+
+# 2. server killed: the WebSocket closes.
+kill_ms=()
+for round in $(seq "$ROUNDS"); do
+    for _ in $(seq 300); do tail -1 "$watch_log" | grep -q '"status":"connected"' && break; sleep 0.01; done
+    sleep 0.3
+    before=$(grep -c '"to":"serverUnreachable"' "$watch_log" || true)
+    t0=$(now)
+    kill -9 "$server_pid"
+    for _ in $(seq 300); do [ "$(grep -c '"to":"serverUnreachable"' "$watch_log" || true)" -gt "$before" ] && break; sleep 0.01; done
+    at=$(grep '"to":"serverUnreachable"' "$watch_log" | tail -1 | sed 's/.*"at":"\([^"]*\)".*/\1/')
+    ms=$(echo "($(iso_to_epoch "$at") - $t0) * 1000" | bc -l)
+    printf 'round %d: server killed → conn watch %.1f ms\n' "$round" "$ms" | tee -a "$out"
+    kill_ms+=("$ms")
+    wait "$server_pid" 2>/dev/null || true
+    start_server
+done
+echo "server killed, median of $ROUNDS: $(printf '%s\n' "${kill_ms[@]}" | median) ms" | tee -a "$out"
+kill "$watch_pid" 2>/dev/null || true
+kill "$server_pid" 2>/dev/null || true
