@@ -118,7 +118,7 @@ struct ServerFaultTests {
             let now = Int64(Date().timeIntervalSince1970 * 1000)
             #expect(events.count == 3)
             guard events.count == 3 else { return }
-            if case .hello(let serverTime) = events[0] { #expect(abs(serverTime - (now + 5000)) < 2000) } else { Issue.record("no hello: \(events[0])") }
+            if case .hello(let serverTime) = events[0] { #expect(abs(serverTime - (now + 5000)) < 4000) } else { Issue.record("no hello: \(events[0])") } // 5 s of skew stays distinguishable from none even on a loaded machine
             if case .pong(let t1, let t2, let t3) = events[1] {
                 #expect(t1 == 1234)
                 #expect(t2 <= t3 && abs(t2 - (now + 5000)) < 2000)

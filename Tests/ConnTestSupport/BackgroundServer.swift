@@ -60,7 +60,7 @@ public final class BackgroundServer: @unchecked Sendable {
         let curl = Process()
         curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         // --retry: a server started with --fail-rate fails GET /inbox too (5xx are retried).
-        curl.arguments = ["-sS", "--max-time", "30", "--retry", "20", "--retry-delay", "1"] + (token.map { ["-H", "Authorization: Bearer \($0)"] } ?? []) + [url.absoluteString + "/inbox"]
+        curl.arguments = ["-sS", "--fail", "--max-time", "30", "--retry", "20", "--retry-delay", "1"] + (token.map { ["-H", "Authorization: Bearer \($0)"] } ?? []) + [url.absoluteString + "/inbox"]
         let output = Pipe()
         curl.standardOutput = output
         try curl.run()
