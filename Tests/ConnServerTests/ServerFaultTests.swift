@@ -121,7 +121,7 @@ struct ServerFaultTests {
             if case .hello(let serverTime) = events[0] { #expect(abs(serverTime - (now + 5000)) < 4000) } else { Issue.record("no hello: \(events[0])") } // 5 s of skew stays distinguishable from none even on a loaded machine
             if case .pong(let t1, let t2, let t3) = events[1] {
                 #expect(t1 == 1234)
-                #expect(t2 <= t3 && abs(t2 - (now + 5000)) < 2000)
+                #expect(t2 <= t3 && abs(t2 - (now + 5000)) < 4000)
             } else { Issue.record("no pong: \(events[1])") }
             if case .newMail(let email) = events[2] { #expect(email.subject == "pushed") } else { Issue.record("no newMail: \(events[2])") }
         }
