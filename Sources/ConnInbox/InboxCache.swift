@@ -80,10 +80,7 @@ public struct InboxCache: Sendable {
     }
 
     private static func setMeta(_ db: Database, _ values: [String: String]) throws {
-        for (key, value) in values {
-            try db.execute(sql: "INSERT INTO meta(key, value, updatedAt) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, updatedAt = excluded.updatedAt",
-                           arguments: [key, value, Date()])
-        }
+        for (key, value) in values { try LocalDatabase.setMetaValue(db, key, value) }
     }
 
     /// Recomputes sort keys, thread roots, depths, flags and the conversation table: a late

@@ -76,7 +76,7 @@ public struct OutboxStore: Sendable {
                 if !ignoringBackoff { filter += " AND nextAttemptAt <= :now" }
             case .ids(let ids):
                 filter += " AND nextAttemptAt <= :now AND id IN (SELECT value FROM json_each(:ids))"
-                arguments["ids"] = String(decoding: try JSONEncoder().encode(ids), as: UTF8.self)
+                arguments["ids"] = try Self.jsonArray(ids)
             }
             var ids = try String.fetchAll(
                 db, sql: "SELECT id FROM outboxMessage WHERE \(filter) ORDER BY createdAt LIMIT :limit",
@@ -105,7 +105,7 @@ public struct OutboxStore: Sendable {
         var arguments: StatementArguments = [owner.description]
         if case .ids(let ids) = scope {
             sql += " AND id IN (SELECT value FROM json_each(?))"
-            _ = arguments.append(contentsOf: [String(decoding: try JSONEncoder().encode(ids), as: UTF8.self)])
+            _ = arguments.append(contentsOf: [try Self.jsonArray(ids)])
         }
         sql += " ORDER BY createdAt LIMIT 1000"
         var ids: [String] = []
@@ -168,7 +168,7 @@ public struct OutboxStore: Sendable {
                         sql: "UPDATE outboxMessage SET state = 'failed', failureReason = 'auth', lastErrorCode = ?, lastError = ?, leaseOwner = NULL, leaseExpiresAt = NULL WHERE \(held)",
                         arguments: [code, text, message.id, owner.description])
                     let pause = AuthPause(since: now, message: text, tokenFingerprint: tokenFingerprint)
-                    try Self.setMeta(db, AuthPause.metaKey, pause.stored)
+                    try LocalDatabase.setMetaValue(db, AuthPause.metaKey, pause.stored)
                 }
             }
         }
@@ -181,9 +181,8 @@ public struct OutboxStore: Sendable {
     public func expireOverdue(now: Date) throws -> Int {
         try database.writer.write { db in
             let abandoned = try Row.fetchAll(db, sql: "SELECT id, leaseOwner, leaseExpiresAt FROM outboxMessage WHERE state = 'sending'").filter { row in
-                let expiresAt: Double? = row["leaseExpiresAt"]
-                guard let expiresAt, expiresAt > now.timeIntervalSince1970 else { return true }
-                return LeaseOwner((row["leaseOwner"] as String?) ?? "")?.isCertainlyDead ?? false
+                let expiresAt = (row["leaseExpiresAt"] as Double?).map(Date.init(timeIntervalSince1970:))
+                return !Self.leaseIsLive(holder: row["leaseOwner"], expiresAt: expiresAt, now: now)
             }
             for row in abandoned {
                 try db.execute(sql: "UPDATE outboxMessage SET state = 'pending', leaseOwner = NULL, leaseExpiresAt = NULL WHERE id = ?",
@@ -210,7 +209,7 @@ public struct OutboxStore: Sendable {
     /// The pause, if the configured token is the one that was refused. A pause left by another
     /// token is lifted, and the messages it failed go back to the queue.
     private func activePause(_ db: Database) throws -> AuthPause? {
-        guard let stored = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [AuthPause.metaKey]) else { return nil }
+        guard let stored = try LocalDatabase.metaValue(db, AuthPause.metaKey) else { return nil }
         if let pause = AuthPause(stored: stored), pause.tokenFingerprint == tokenFingerprint { return pause }
         try db.execute(sql: "DELETE FROM meta WHERE key = ?", arguments: [AuthPause.metaKey])
         try db.execute(sql: "UPDATE outboxMessage SET state = 'pending', failureReason = NULL, nextAttemptAt = 0 WHERE state = 'failed' AND failureReason = 'auth'")
@@ -219,7 +218,7 @@ public struct OutboxStore: Sendable {
 
     public func pause() throws -> AuthPause? {
         try database.writer.read { db in
-            guard let stored = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [AuthPause.metaKey]),
+            guard let stored = try LocalDatabase.metaValue(db, AuthPause.metaKey),
                 let pause = AuthPause(stored: stored), pause.tokenFingerprint == tokenFingerprint
             else { return nil }
             return pause
@@ -261,7 +260,7 @@ public struct OutboxStore: Sendable {
             try Row.fetchAll(
                 db,
                 sql: "SELECT \(OutboxMessage.columns) FROM outboxMessage WHERE state != 'sent' AND responseToUid IN (SELECT value FROM json_each(?)) ORDER BY createdAt",
-                arguments: [String(decoding: try JSONEncoder().encode(uids), as: UTF8.self)]
+                arguments: [try Self.jsonArray(uids)]
             ).map(OutboxMessage.init(row:))
         }
     }
@@ -314,7 +313,7 @@ public struct OutboxStore: Sendable {
                 switch message.state {
                 case .sent:
                     throw ConnError.dataError("alreadySent", "message \(message.shortID) was already sent (server uid \(message.serverUid ?? "unknown")); nothing to resend")
-                case .sending where !(LeaseOwner(message.leaseOwner ?? "")?.isCertainlyDead ?? false) && (message.leaseExpiresAt ?? .distantPast) > now:
+                case .sending where Self.leaseIsLive(holder: message.leaseOwner, expiresAt: message.leaseExpiresAt, now: now):
                     throw ConnError.temporary("messageBeingSent", "message \(message.shortID) is being sent right now by \(message.leaseOwner ?? "another process")", hint: "Wait for that attempt to end, then look again with `conn outbox show \(message.shortID)`.")
                 default:
                     // A fresh expiry window: a resent message gets the full time again.
@@ -338,9 +337,7 @@ public struct OutboxStore: Sendable {
             var deleted: [OutboxMessage] = []
             for id in ids {
                 guard let message = try Self.fetch(db, id: id) else { continue }
-                if message.state == .sending, (message.leaseExpiresAt ?? .distantPast) > now,
-                    !(LeaseOwner(message.leaseOwner ?? "")?.isCertainlyDead ?? false)
-                {
+                if message.state == .sending, Self.leaseIsLive(holder: message.leaseOwner, expiresAt: message.leaseExpiresAt, now: now) {
                     throw ConnError.temporary("messageBeingSent", "message \(message.shortID) is being sent right now; it cannot be deleted",
                                               hint: "Wait for the attempt to end; if it fails, delete it then.")
                 }
@@ -365,10 +362,15 @@ public struct OutboxStore: Sendable {
             arguments: [id, number, owner.description, now.timeIntervalSince1970])
     }
 
-    private static func setMeta(_ db: Database, _ key: String, _ value: String) throws {
-        try db.execute(
-            sql: "INSERT INTO meta(key, value, updatedAt) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, updatedAt = excluded.updatedAt",
-            arguments: [key, value, Date()])
+    /// Whether a lease still protects its message: not expired, and its holder not known dead.
+    static func leaseIsLive(holder: String?, expiresAt: Date?, now: Date) -> Bool {
+        guard let expiresAt, expiresAt > now else { return false }
+        return !(LeaseOwner(holder ?? "")?.isCertainlyDead ?? false)
+    }
+
+    /// A JSON array for SQLite's json_each: one bound parameter however many ids.
+    private static func jsonArray(_ values: [String]) throws -> String {
+        String(decoding: try JSONEncoder().encode(values), as: UTF8.self)
     }
 
     static func describe(_ duration: Duration) -> String {

@@ -69,17 +69,23 @@ public final class LocalDatabase: Sendable {
 
     /// Reads a value of the key-value `meta` table.
     public func metaValue(_ key: String) throws -> String? {
-        try writer.read { db in
-            try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key])
-        }
+        try writer.read { db in try Self.metaValue(db, key) }
     }
 
     /// Writes a value of the key-value `meta` table, durably.
     public func setMetaValue(_ key: String, _ value: String) throws {
-        try writer.write { db in
-            try db.execute(
-                sql: "INSERT INTO meta(key, value, updatedAt) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, updatedAt = excluded.updatedAt",
-                arguments: [key, value, Date()])
-        }
+        try writer.write { db in try Self.setMetaValue(db, key, value) }
+    }
+
+    /// Reads a `meta` value inside a caller's transaction.
+    public static func metaValue(_ db: Database, _ key: String) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key])
+    }
+
+    /// Writes a `meta` value inside a caller's transaction, so it commits with the rest.
+    public static func setMetaValue(_ db: Database, _ key: String, _ value: String) throws {
+        try db.execute(
+            sql: "INSERT INTO meta(key, value, updatedAt) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, updatedAt = excluded.updatedAt",
+            arguments: [key, value, Date()])
     }
 }
