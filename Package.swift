@@ -120,7 +120,7 @@ let package = Package(
         .target(
             name: "ConnWatch",
             dependencies: [
-                "ConnCore", "ConnCommandKit", "ConnProtocol", "ConnProbe",
+                "ConnCore", "ConnCommandKit", "ConnProtocol", "ConnProbe", "ConnOutbox",
                 .product(name: "WSClient", package: "swift-websocket"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -238,7 +238,7 @@ _conn_probe() {
 
 _conn_watch() {
     repeating_flags=()
-    non_repeating_flags=(--json --verbose -v --quiet -q --internet --no-internet --no-link --details --version -h --help)
+    non_repeating_flags=(--json --verbose -v --quiet -q --internet --no-internet --no-link --details --flush-outbox --version -h --help)
     repeating_options=(--internet-url)
     non_repeating_options=(--server --profile --config --format --timeout --color --interval --grace --exec --until)
     __conn_offer_flags_options -1

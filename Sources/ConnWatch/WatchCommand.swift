@@ -1,6 +1,7 @@
 import ArgumentParser
 import ConnCommandKit
 import ConnCore
+import ConnOutbox
 import ConnProbe
 import Dispatch
 import Foundation
@@ -19,7 +20,10 @@ public struct WatchCommand: ConnCommand {
             a WebSocket to it and reports its ConnectionState. Targets as in `conn probe` \
             (default: the configured server, plus the internet check). --until STATE exits 0 \
             when the state is reached; with --until, --timeout bounds the wait (75). \
-            SIGINT/SIGTERM print a last line and exit 130/143.
+            --flush-outbox delivers the outbox in the background whenever the state is online \
+            (at once, ignoring conn's own backoff, when it becomes online; then as messages fall \
+            due), with an `outbox` line per pass. SIGINT/SIGTERM print a last line and exit \
+            130/143.
             """)
 
     @OptionGroup public var global: GlobalOptions
@@ -51,6 +55,9 @@ public struct WatchCommand: ConnCommand {
     @Option(help: ArgumentHelp("Run this shell command on each change; the event is in CONN_EVENT_* variables and as JSON on stdin.", valueName: "command"))
     var exec: String?
 
+    @Flag(name: .customLong("flush-outbox"), help: "Deliver the outbox whenever the server is reachable (needs a configured server).")
+    var flushOutbox = false
+
     @Option(help: ArgumentHelp("Exit 0 once this state is reached: online, offline, serverUnreachable, portal, connected.", valueName: "state"))
     var until: String?
 
@@ -75,6 +82,8 @@ public struct WatchCommand: ConnCommand {
         case link(ConnectionState)
         case signal(Int32)
         case deadline
+        case outboxPass(OutboxFlushWorker.Pass)
+        case outboxDue(generation: Int)
     }
 
     public func run(in context: CommandContext) async throws {
@@ -91,11 +100,20 @@ public struct WatchCommand: ConnCommand {
             throw ConnError.usage("nothing to watch: give a target, configure a server, or leave out --no-internet")
         }
         let probeTimeout = min(configuration.timeout, .seconds(5))
+        let (triggers, continuation) = AsyncStream<Trigger>.makeStream()
         let check = ConnectivityCheck(targets: probeTargets, internetEndpoints: endpoints, timeout: probeTimeout,
                                       insecure: configuration.insecure, token: configuration.token)
+        var flusher: OutboxFlushWorker?
+        if flushOutbox {
+            let backEnd = try context.requireBackEnd()
+            flusher = OutboxFlushWorker(store: try context.openOutbox(), url: backEnd.url(for: .messages),
+                                        configuration: configuration, logger: context.logger) { pass in
+                continuation.yield(.outboxPass(pass))
+            }
+        }
+        defer { flusher?.stop() }
         var engine = WatchEngine(interval: DurationParser.parse(interval)!, grace: DurationParser.parse(grace)!)
         let hook = exec.map { WatchHook(command: $0, printer: context.printer) }
-        let (triggers, continuation) = AsyncStream<Trigger>.makeStream()
 
         // Signals: a last line, then 130 or 143.
         signal(SIGINT, SIG_IGN)
@@ -133,14 +151,34 @@ public struct WatchCommand: ConnCommand {
             })
         }
 
+        // One pending timer of each kind: a new schedule replaces the old (a task per look,
+        // kept, would grow without bound over hours).
         var generation = 0
+        var timer: Task<Void, Never>?
         func schedule(after delay: Duration) {
             generation += 1
             let current = generation
-            background.append(Task {
+            timer?.cancel()
+            timer = Task {
                 try? await Task.sleep(for: delay)
                 continuation.yield(.timer(generation: current))
-            })
+            }
+        }
+        var outboxGeneration = 0
+        var outboxTimer: Task<Void, Never>?
+        func scheduleOutbox(at date: Date) {
+            outboxGeneration += 1
+            let current = outboxGeneration
+            let delay = min(max(date.timeIntervalSinceNow, 0.05), engine.interval.seconds)
+            outboxTimer?.cancel()
+            outboxTimer = Task {
+                try? await Task.sleep(for: .milliseconds(Int64(delay * 1000)))
+                continuation.yield(.outboxDue(generation: current))
+            }
+        }
+        defer {
+            timer?.cancel()
+            outboxTimer?.cancel()
         }
         var linkDropped = false
         func look() async throws -> Bool {
@@ -149,6 +187,11 @@ public struct WatchCommand: ConnCommand {
             linkDropped = false
             let decision = engine.observe(observation, at: Date())
             schedule(after: decision.recheckAfter)
+            if engine.reported == .online {
+                // Becoming online (or starting online): conn's backoff was earned while the
+                // server could not be reached, so it no longer applies.
+                flusher?.request(ignoringBackoff: decision.event?.to == .online)
+            }
             guard var event = decision.event else { return false }
             if details { event.details = event.to?.details }
             event.connectionState = linkState
@@ -185,6 +228,14 @@ public struct WatchCommand: ConnCommand {
                 // 130/143 are not sysexits codes, so they bypass the command runner; the last
                 // line is already written (stdout is unbuffered).
                 Foundation.exit(128 + number)
+            case .outboxPass(let pass):
+                var event = WatchEvent(type: .outbox, at: Date(), state: engine.reported, connectionState: linkState)
+                event.outbox = WatchOutboxSummary(pass)
+                try emit(event, context: context)
+                if pass.waiting > 0, pass.tally.pause == nil, let due = pass.nextDue { scheduleOutbox(at: due) }
+            case .outboxDue(let number):
+                guard number == outboxGeneration, engine.reported == .online else { continue }
+                flusher?.request(ignoringBackoff: false)
             case .deadline:
                 try emit(WatchEvent(type: .stopped, at: Date(), state: engine.reported, connectionState: linkState, reason: "timeout"), context: context)
                 throw ConnError.temporary("waitTimedOut", "\(until ?? "the state") was not reached within \(configuration.timeout)")
@@ -195,7 +246,7 @@ public struct WatchCommand: ConnCommand {
     /// Prints an event: JSON Lines, or a line of text with the banner on a terminal.
     func emit(_ event: WatchEvent, context: CommandContext) throws {
         try context.printer.emitLine(event)
-        guard context.configuration.format == .text, context.terminal.standardOutputIsTerminal, event.type != .connectionState else { return }
+        guard context.configuration.format == .text, context.terminal.standardOutputIsTerminal, event.type == .baseline || event.type == .change else { return }
         if let banner = event.to?.banner {
             context.printer.write(context.printer.outputStyle.red(context.printer.outputStyle.bold("▌ " + banner)))
         }

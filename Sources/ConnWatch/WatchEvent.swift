@@ -10,6 +10,8 @@ public struct WatchEvent: Sendable, Equatable, Encodable {
         case change
         /// The live link to the back end changed (seed 002's ConnectionState).
         case connectionState
+        /// A background outbox pass ran (--flush-outbox).
+        case outbox
         /// The watch ended (signal, --until, --timeout).
         case stopped
     }
@@ -25,6 +27,8 @@ public struct WatchEvent: Sendable, Equatable, Encodable {
     public var connectionState: ConnectionState?
     /// The fuller description (with --details).
     public var details: String?
+    /// What an outbox pass did (type `outbox`).
+    public var outbox: WatchOutboxSummary?
 
     init(type: Kind, at: Date, from: WatchState?, observation: WatchObservation, downtimeMs: Double?) {
         self.type = type
@@ -77,6 +81,9 @@ extension WatchEvent: TextRenderable {
             if to == .online, let downtimeMs { line += "  back after \(TimeFormatting.age(seconds: downtimeMs / 1000))" }
         case .connectionState:
             line = "\(time)  link: \(connectionState.map { "\($0)" } ?? "off")"
+        case .outbox:
+            let summary = outbox.map { clean($0.text) + ($0.error.map { "  (\(clean($0)))" } ?? "") } ?? ""
+            line = "\(time)  outbox: \(summary)"
         case .stopped:
             line = "\(time)  stopped\(reason.map { " (\($0))" } ?? "")"
         }

@@ -85,6 +85,44 @@ struct WatchCommandTests {
         #expect(never.standardOutput.split(separator: "\n").last?.contains("\"reason\":\"timeout\"") == true)
     }
 
+    @Test("--flush-outbox: messages queued while the server was away are delivered once it is reachable, through injected 5xx, each stored once")
+    func flushOutbox() async throws {
+        let port = try HTTPPorts.closed()
+        let url = URL(string: "http://127.0.0.1:\(port)")!
+        for number in 1...5 {
+            let queued = try await ConnProcess.run(ConnProcess.connPath, ["send", "--to", "ann@conn.example", "--subject", "queued \(number)", "--text", "hello"],
+                                                   environment: environment(url))
+            #expect(queued.exitCode == 0 && queued.standardError.contains("queued"), "\(queued.standardError)")
+        }
+        let watcher = try WatchProcess(ConnProcess.connPath, ["watch", "--json", "--no-internet", "--no-link", "--interval", "500ms", "--flush-outbox"],
+                                       environment: environment(url))
+        let baseline = try #require(try await watcher.await(20) { $0["type"] as? String == "baseline" })
+        #expect(baseline["to"] as? String == "serverUnreachable")
+        // Nothing can be delivered yet, so no outbox line.
+        #expect(!watcher.events.contains { $0["type"] as? String == "outbox" })
+        // Half of all requests fail with 500 or 503 + Retry-After: the watch must come back to them.
+        let server = try BackgroundServer(["--port", String(port), "--fail-rate", "0.5"])
+        let done = try #require(try await watcher.await(60) { ($0["outbox"] as? [String: Any])?["waiting"] as? Int == 0 })
+        #expect(done["to"] as? String == "online")
+        let passes = watcher.events.compactMap { $0["outbox"] as? [String: Any] }
+        #expect(passes.reduce(0) { $0 + ($1["sent"] as? Int ?? 0) } == 5)
+        #expect(watcher.stop() == 143)
+        let subjects = try server.inbox().compactMap { $0["subject"] as? String }.filter { $0.hasPrefix("queued ") }
+        #expect(subjects.sorted() == (1...5).map { "queued \($0)" })
+        let list = try await ConnProcess.run(ConnProcess.connPath, ["outbox", "list", "--json"], environment: environment(url))
+        let messages = try #require((try JSONSerialization.jsonObject(with: Data(list.standardOutput.utf8)) as? [String: Any])?["messages"] as? [[String: Any]])
+        let states = messages.compactMap { $0["state"] as? String }
+        #expect(states == Array(repeating: "sent", count: 5))
+        server.stop()
+    }
+
+    @Test("--flush-outbox without a server is a configuration error (78)")
+    func flushOutboxNeedsAServer() async throws {
+        let outcome = try await ConnProcess.run(ConnProcess.connPath, ["watch", "--flush-outbox", "--internet-url", "http://127.0.0.1:9/x=204"], environment: home.environment)
+        #expect(outcome.exitCode == 78)
+        #expect(outcome.standardError.contains("no server is configured"), "\(outcome.standardError)")
+    }
+
     @Test("bad options are named", arguments: [
         (["--interval", "soon"], "--interval 'soon' is not a duration"),
         (["--until", "maybe"], "--until 'maybe' is not a state"),
