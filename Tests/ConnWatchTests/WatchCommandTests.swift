@@ -133,28 +133,87 @@ struct WatchCommandTests {
         #expect(outcome.standardError.contains(message), "\(outcome.standardError)")
     }
 
+    /// Two namespaces joined by a veth pair: conn in `client` (10.77.0.1 on `interface`),
+    /// conn-server in the other (10.77.0.2).
+    struct VethPair {
+        let client: NetworkNamespace
+        let serverSide: NetworkNamespace
+        let interface: String
+        let server: BackgroundServer
+
+        init() throws {
+            client = try NetworkNamespace()
+            serverSide = try NetworkNamespace()
+            interface = "vc" + client.name.suffix(8)
+            let peer = "vs" + client.name.suffix(8)
+            try client.run(["link", "add", interface, "netns", client.name, "type", "veth", "peer", "name", peer, "netns", serverSide.name])
+            try client.exec(["ip", "addr", "add", "10.77.0.1/24", "dev", interface])
+            try client.exec(["ip", "link", "set", interface, "up"])
+            try serverSide.exec(["ip", "addr", "add", "10.77.0.2/24", "dev", peer])
+            try serverSide.exec(["ip", "link", "set", peer, "up"])
+            server = try BackgroundServer(["--host", "10.77.0.2"], wrapper: [NetworkNamespace.ipPath, "netns", "exec", serverSide.name])
+        }
+
+        func watch(_ options: [String], environment: [String: String]) throws -> WatchProcess {
+            let (program, arguments) = client.wrap([ConnProcess.connPath, "watch", "--json", "--no-internet"] + options)
+            return try WatchProcess(program, arguments, environment: environment.merging(["CONN_SERVER": server.url.absoluteString]) { $1 })
+        }
+    }
+
     @Test("in a namespace: link down → offline (noInterface) within milliseconds of the event; link up → online", .enabled(if: NetworkNamespace.available, "needs root and ip netns"))
     func linkDownAndUp() async throws {
-        let client = try NetworkNamespace()
-        let serverSide = try NetworkNamespace()
-        let a = "vc" + client.name.suffix(8), b = "vs" + client.name.suffix(8)
-        try client.run(["link", "add", a, "netns", client.name, "type", "veth", "peer", "name", b, "netns", serverSide.name])
-        try client.exec(["ip", "addr", "add", "10.77.0.1/24", "dev", a])
-        try client.exec(["ip", "link", "set", a, "up"])
-        try serverSide.exec(["ip", "addr", "add", "10.77.0.2/24", "dev", b])
-        try serverSide.exec(["ip", "link", "set", b, "up"])
-        let server = try BackgroundServer(["--host", "10.77.0.2"], wrapper: [NetworkNamespace.ipPath, "netns", "exec", serverSide.name])
-        let (program, arguments) = client.wrap([ConnProcess.connPath, "watch", "--json", "--no-internet", "--interval", "60s", "--timeout", "2s"])
-        let watcher = try WatchProcess(program, arguments, environment: environment(server.url))
+        let pair = try VethPair()
+        let watcher = try pair.watch(["--interval", "60s", "--timeout", "2s"], environment: home.environment)
         _ = try #require(try await watcher.await(10) { $0["type"] as? String == "baseline" && $0["to"] as? String == "online" })
         _ = try #require(try await watcher.await(10) { ($0["connectionState"] as? [String: Any])?["status"] as? String == "connected" })
-        try client.exec(["ip", "link", "set", a, "down"])
+        try pair.client.exec(["ip", "link", "set", pair.interface, "down"])
         let down = try #require(try await watcher.await(5, Self.change(to: "offline")))
         #expect(down["reason"] as? String == "noInterface")
-        try client.exec(["ip", "link", "set", a, "up"])
+        try pair.client.exec(["ip", "link", "set", pair.interface, "up"])
         _ = try #require(try await watcher.await(10, Self.change(to: "online")))
         #expect(watcher.stop() == 143)
-        server.stop()
+        pair.server.stop()
+    }
+
+    @Test("in a namespace: the route removed → offline (noRoute); the address removed → offline (noAddress); each back → online", .enabled(if: NetworkNamespace.available, "needs root and ip netns"))
+    func routeAndAddressRemoved() async throws {
+        let pair = try VethPair()
+        // A 60 s interval: only the kernel's notification can make these quick.
+        let watcher = try pair.watch(["--interval", "60s", "--timeout", "2s", "--no-link"], environment: home.environment)
+        _ = try #require(try await watcher.await(10) { $0["type"] as? String == "baseline" && $0["to"] as? String == "online" })
+        try pair.client.exec(["ip", "route", "del", "10.77.0.0/24", "dev", pair.interface])
+        let noRoute = try #require(try await watcher.await(5, Self.change(to: "offline")))
+        #expect(noRoute["reason"] as? String == "noRoute")
+        try pair.client.exec(["ip", "route", "add", "10.77.0.0/24", "dev", pair.interface])
+        _ = try #require(try await watcher.await(5, Self.change(to: "online")))
+
+        try pair.client.exec(["ip", "addr", "del", "10.77.0.1/24", "dev", pair.interface])
+        let noAddress = try #require(try await watcher.await(5) { Self.change(to: "offline")($0) && $0["reason"] as? String == "noAddress" })
+        #expect(noAddress["from"] as? String == "online")
+        try pair.client.exec(["ip", "addr", "add", "10.77.0.1/24", "dev", pair.interface])
+        _ = try #require(try await watcher.await(5) { Self.change(to: "online")($0) && ($0["at"] as? String ?? "") > (noAddress["at"] as? String ?? "") })
+        #expect(watcher.events.filter { $0["type"] as? String == "change" }.count == 4)
+        #expect(watcher.stop() == 143)
+        pair.server.stop()
+    }
+
+    @Test("in a namespace: a link flap shorter than --grace gives no event; a longer outage does", .enabled(if: NetworkNamespace.available, "needs root and ip netns"))
+    func flapWithinGrace() async throws {
+        let pair = try VethPair()
+        let watcher = try pair.watch(["--interval", "60s", "--timeout", "2s", "--no-link", "--grace", "1500ms"], environment: home.environment)
+        _ = try #require(try await watcher.await(10) { $0["type"] as? String == "baseline" && $0["to"] as? String == "online" })
+        try pair.client.exec(["ip", "link", "set", pair.interface, "down"])
+        try await Task.sleep(for: .milliseconds(300))
+        try pair.client.exec(["ip", "link", "set", pair.interface, "up"])
+        // Longer than the grace: had the flap been reported, it would be by now.
+        try await Task.sleep(for: .milliseconds(2_500))
+        #expect(!watcher.events.contains { $0["type"] as? String == "change" }, "\(watcher.events)")
+
+        try pair.client.exec(["ip", "link", "set", pair.interface, "down"])
+        let down = try #require(try await watcher.await(10, Self.change(to: "offline")))
+        #expect(down["reason"] as? String == "noInterface")
+        #expect(watcher.stop() == 143)
+        pair.server.stop()
     }
 }
 
