@@ -126,6 +126,21 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
+        // GNU readline (libreadline-dev) for `conn repl`. No pkgConfig: Debian's readline.pc
+        // brings flags SwiftPM refuses.
+        .systemLibrary(name: "CReadline", path: "Sources/CReadline"),
+        // `conn repl`: the line editor, the shell-style tokenizer, completion from the command
+        // tree, the background monitor and seed 001's warning rule.
+        .target(
+            name: "ConnRepl",
+            dependencies: [
+                "CReadline", "ConnCore", "ConnCommandKit", "ConnProbe", "ConnWatch", "ConnInbox", "ConnOutbox",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift
+        ),
         // External plugins (`conn-NAME` on PATH): discovery, dispatch, `conn plugins list`.
         .target(
             name: "ConnPlugins",
@@ -147,6 +162,7 @@ let package = Package(
                 "ConnOutbox",
                 "ConnSend",
                 "ConnWatch",
+                "ConnRepl",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSwift
@@ -235,6 +251,11 @@ let package = Package(
         .testTarget(
             name: "ConnWatchTests",
             dependencies: ["conn", "conn-server", "ConnWatch", "ConnCore", "ConnTestSupport"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "ConnReplTests",
+            dependencies: ["conn", "conn-server", "ConnRepl", "ConnTestSupport"],
             swiftSettings: strictSwift
         ),
         // Drives the real `conn` binary as a user would (processes, files, PATH, exit codes).

@@ -49,6 +49,9 @@ public enum CommandRunner {
             return .ok
         } catch let exit as ExitCode {
             return ExitStatus(rawValue: exit.rawValue) ?? .software
+        } catch is CancellationError where CommandSession.isEmbedded {
+            // Ctrl-C in `conn repl`: the person knows; the command has printed its last line.
+            return .temporaryFailure
         } catch {
             let connError = classify(error)
             context.printer.error(connError)

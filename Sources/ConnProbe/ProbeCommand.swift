@@ -123,7 +123,13 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting {
             }
             throw ExitCode(ExitStatus.unavailable.rawValue)
         }
-        if !trailingCommand.isEmpty { try CommandExecutor.exec(trailingCommand) }
+        if !trailingCommand.isEmpty {
+            // exec would replace the REPL itself.
+            guard !CommandSession.isEmbedded else {
+                throw ConnError.usage("`probe … -- COMMAND` replaces the process, so it cannot run inside `conn repl`", hint: "Run it from your shell.")
+            }
+            try CommandExecutor.exec(trailingCommand)
+        }
     }
 
     /// Targets from a file, one per line; blank lines and # comments skipped. A bad line is named.

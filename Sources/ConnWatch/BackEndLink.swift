@@ -8,13 +8,20 @@ import WSClient
 /// reopened with backoff. Reports `ConnectionState`: disconnected(initializing: true) while
 /// connecting, connected(offset) once a ping/pong gave the clock offset, disconnected with the
 /// last offset kept when it drops. A server that dies is noticed when its socket closes.
-struct BackEndLink: Sendable {
+public struct BackEndLink: Sendable {
     let url: URL
     let token: String?
     let pingInterval: Duration
     let logger: Logger
 
-    func states() -> AsyncStream<ConnectionState> {
+    public init(url: URL, token: String?, pingInterval: Duration, logger: Logger) {
+        self.url = url
+        self.token = token
+        self.pingInterval = pingInterval
+        self.logger = logger
+    }
+
+    public func states() -> AsyncStream<ConnectionState> {
         AsyncStream { continuation in
             let task = Task {
                 var lastOffset: Int?

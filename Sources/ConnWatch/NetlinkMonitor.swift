@@ -3,8 +3,8 @@ import Foundation
 /// Kernel notifications of link, address and route changes (rtnetlink), as a stream of
 /// "something changed" signals: the monitor re-probes on each, so it needs no parsing beyond
 /// the message type. Runs on its own thread, blocked in recv(2), costing nothing while idle.
-final class NetlinkMonitor: @unchecked Sendable {
-    enum Event: Sendable {
+public final class NetlinkMonitor: @unchecked Sendable {
+    public enum Event: Sendable {
         /// A link, address or route was added, changed or removed.
         case changed(kind: String)
         /// The kernel dropped notifications (ENOBUFS): the state must be read again in full.
@@ -17,7 +17,7 @@ final class NetlinkMonitor: @unchecked Sendable {
     private static let groups: UInt32 = 0x1 | 0x10 | 0x40 | 0x100 | 0x400  // LINK, IPV4_IFADDR, IPV4_ROUTE, IPV6_IFADDR, IPV6_ROUTE
 
     /// Opens and binds the socket; nil where netlink is not available (the caller polls then).
-    init?() {
+    public init?() {
         let fd = socket(16 /* AF_NETLINK */, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0 /* NETLINK_ROUTE */)
         guard fd >= 0 else { return nil }
         // struct sockaddr_nl { u16 family; u16 pad; u32 pid; u32 groups; }
@@ -37,7 +37,7 @@ final class NetlinkMonitor: @unchecked Sendable {
     }
 
     /// The events, until the stream's consumer goes away.
-    func events() -> AsyncStream<Event> {
+    public func events() -> AsyncStream<Event> {
         let fd = descriptor
         return AsyncStream { continuation in
             let thread = Thread {

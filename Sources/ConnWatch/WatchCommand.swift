@@ -115,10 +115,14 @@ public struct WatchCommand: ConnCommand {
         var engine = WatchEngine(interval: DurationParser.parse(interval)!, grace: DurationParser.parse(grace)!)
         let hook = exec.map { WatchHook(command: $0, printer: context.printer) }
 
-        // Signals: a last line, then 130 or 143.
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
-        let signalSources = [SIGINT, SIGTERM].map { number in
+        // Signals: a last line, then 130 or 143. Inside `conn repl` the REPL owns the signals
+        // and cancels this task on Ctrl-C instead.
+        let embedded = CommandSession.isEmbedded
+        if !embedded {
+            signal(SIGINT, SIG_IGN)
+            signal(SIGTERM, SIG_IGN)
+        }
+        let signalSources = (embedded ? [] : [SIGINT, SIGTERM]).map { number in
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { continuation.yield(.signal(number)) }
             source.resume()
@@ -241,6 +245,9 @@ public struct WatchCommand: ConnCommand {
                 throw ConnError.temporary("waitTimedOut", "\(until ?? "the state") was not reached within \(configuration.timeout)")
             }
         }
+        // The stream ends only when this task is cancelled (Ctrl-C in `conn repl`).
+        try emit(WatchEvent(type: .stopped, at: Date(), state: engine.reported, connectionState: linkState, reason: "interrupted"), context: context)
+        throw CancellationError()
     }
 
     /// Prints an event: JSON Lines, or a line of text with the banner on a terminal.

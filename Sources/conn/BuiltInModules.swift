@@ -5,6 +5,7 @@ import ConnOutbox
 import ConnConfigCommands
 import ConnPlugins
 import ConnProbe
+import ConnRepl
 import ConnSend
 import ConnWatch
 
@@ -18,6 +19,7 @@ enum BuiltInModules {
         InboxCommand.self,
         SendCommand.self,
         OutboxCommand.self,
+        ReplCommand.self,
         ConfigCommand.self,
         PluginsCommand.self,
     ]

@@ -2,12 +2,20 @@ import ArgumentParser
 import ConnCommandKit
 import ConnCore
 import ConnPlugins
+import ConnRepl
 import Foundation
 
 /// Runs the command line: an external plugin if it names one, else the built-in command tree.
 enum EntryPoint {
     static func main(arguments: [String], environment: [String: String]) async -> Never {
         PluginsCommand.builtInNames = BuiltInModules.commandNames
+        ReplCommand.host = ReplHost(
+            run: { arguments in await runEmbedded(arguments, environment: environment) },
+            commandTreeJSON: {
+                // ArgumentParser answers this flag with the tree as JSON, through its "error".
+                do { _ = try ConnRoot.parseAsRoot(["--experimental-dump-help"]) } catch { return ConnRoot.fullMessage(for: error) }
+                return ""
+            })
         let sink = StandardOutputSink()
         let terminal = TerminalFacts.current(environment: environment)
         let dispatcher = PluginDispatcher(
@@ -16,22 +24,52 @@ enum EntryPoint {
             exit(PluginLauncher.run(invocation, environment: environment, sink: sink, terminal: terminal).rawValue)
         }
         do {
-            var command = try TrailingCommandParser.parse(ConnRoot.self, arguments)
-            if var asyncCommand = command as? any AsyncParsableCommand {
-                try await asyncCommand.run()
-            } else {
-                try command.run()
-            }
+            try await parseAndRun(arguments)
             exit(0)
         } catch {
             exit(report(error, arguments: arguments, environment: environment, sink: sink))
         }
     }
 
+    /// Parses with the built-in command tree and runs the command.
+    private static func parseAndRun(_ arguments: [String]) async throws {
+        var command = try TrailingCommandParser.parse(ConnRoot.self, arguments)
+        if var asyncCommand = command as? any AsyncParsableCommand {
+            try await asyncCommand.run()
+        } else {
+            try command.run()
+        }
+    }
+
+    /// Runs one command line inside `conn repl`: like `main`, but it returns the exit code
+    /// instead of ending the process.
+    static func runEmbedded(_ arguments: [String], environment: [String: String]) async -> Int32 {
+        let sink = StandardOutputSink()
+        let terminal = TerminalFacts.current(environment: environment)
+        let dispatcher = PluginDispatcher(
+            builtInNames: Set(BuiltInModules.commandNames), locator: PluginLocator(environment: environment))
+        if let invocation = dispatcher.resolve(arguments) {
+            return PluginLauncher.run(invocation, environment: environment, sink: sink, terminal: terminal).rawValue
+        }
+        do {
+            try await parseAndRun(arguments)
+            return 0
+        } catch {
+            return report(error, arguments: arguments, environment: environment, sink: sink, embedded: true)
+        }
+    }
+
     /// Prints a parse or usage error by the output contract and returns the exit code.
     /// Help and version requests print as ArgumentParser prints them.
-    static func report(_ error: any Error, arguments: [String], environment: [String: String], sink: any OutputSink) -> Int32 {
+    static func report(_ error: any Error, arguments: [String], environment: [String: String], sink: any OutputSink, embedded: Bool = false) -> Int32 {
         let code = ConnRoot.exitCode(for: error)
+        if let exit = error as? ExitCode, embedded {
+            return exit.rawValue  // the command has reported already
+        }
+        if code == .success, embedded {
+            sink.write(ConnRoot.fullMessage(for: error) + "\n", to: .standardOutput)  // help, version
+            return 0
+        }
         if error is ExitCode || code == .success {
             ConnRoot.exit(withError: error)  // help, version, or a command that already reported
         }

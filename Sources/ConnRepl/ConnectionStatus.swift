@@ -1,0 +1,59 @@
+import ConnCommandKit
+import ConnCore
+import ConnWatch
+import Foundation
+
+/// What the REPL knows about the connection: the monitor's verdict and the live link.
+public struct ConnectionStatus: Sendable, Equatable {
+    /// nil until the first look has finished.
+    public var state: WatchState?
+    public var reason: String?
+    public var interface: String?
+    /// The link to the back end (seed 002); nil when there is no server or the link is off.
+    public var link: ConnectionState?
+    /// Seed 002's isConnectionEnabled: `connect` / `disconnect`.
+    public var linkEnabled: Bool
+    /// Whether there is a server to link to at all.
+    public var linkAvailable: Bool
+    public var checkedAt: Date?
+
+    /// Seed 001's "has network connection": really, a connection to the application server.
+    public var hasConnection: Bool? { state.map { $0 == .online } }
+
+    /// The word in the prompt.
+    var promptWord: String {
+        guard let state else { return "…" }
+        switch state {
+        case .online: return "online"
+        case .offline: return "offline"
+        case .serverUnreachable: return "unreachable"
+        case .portal: return "portal"
+        }
+    }
+
+    /// `status`: the "tap the bar" description of seed 000.
+    func describe(style: TextStyle) -> String {
+        let clean = { (text: String) in TerminalSanitizer.sanitize(text, keepNewlines: false) }
+        var lines: [String] = []
+        if let state {
+            var head = "state: " + (state == .online ? style.green(state.rawValue) : style.red(state.rawValue))
+            if let reason { head += " (\(clean(reason)))" }
+            if let interface { head += " via \(clean(interface))" }
+            lines.append(head)
+            lines.append("  " + state.details)
+        } else {
+            lines.append("state: not known yet (the first check is running)")
+        }
+        if !linkAvailable {
+            lines.append("link: none (no server configured)")
+        } else if !linkEnabled {
+            lines.append("link: off (`connect` turns it on)")
+        } else if let link {
+            lines.append("link: \(link)")
+        } else {
+            lines.append("link: starting")
+        }
+        if let checkedAt { lines.append(style.dim("checked \(TimeFormatting.age(seconds: -checkedAt.timeIntervalSinceNow)) ago")) }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,64 @@
+import ArgumentParser
+import ConnCommandKit
+import ConnCore
+import ConnProbe
+import ConnWatch
+import Foundation
+
+/// `conn repl`: an interactive shell for conn's commands with the connection in the prompt.
+public struct ReplCommand: ConnCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "repl",
+        abstract: "An interactive shell for conn's commands, with the live connection status in the prompt.",
+        discussion: """
+            Runs conn's commands without the `conn` prefix, in one process, on GNU readline \
+            (history in $XDG_STATE_HOME/conn/history, Tab completion of commands, options, uids \
+            and outbox ids). A monitor keeps checking the server (as `conn watch` does): the \
+            prompt shows the state, and when the connection drops a warning is printed above \
+            the line being typed — until `ack`; it shows again when the connection returns and \
+            drops, or on `refresh`. Also: status, connect, disconnect (the live link), help, \
+            exit [N]. Ctrl-C clears the line or stops the running command; Ctrl-D leaves. With \
+            standard input not a terminal it reads commands line by line with no prompt and \
+            exits with the last command's exit code.
+            """)
+
+    /// Set by the executable that embeds the REPL (see `ReplHost`).
+    nonisolated(unsafe) public static var host: ReplHost?
+
+    @OptionGroup public var global: GlobalOptions
+
+    @Option(help: ArgumentHelp("How often the monitor checks while online.", valueName: "duration"))
+    var interval = "30s"
+
+    @Flag(name: .customLong("no-link"), help: "Start with the live link to the server off (`connect` turns it on).")
+    var noLink = false
+
+    public init() {}
+
+    public func validate() throws {
+        guard let duration = DurationParser.parse(interval), duration > .zero else {
+            throw ValidationError("--interval '\(interval)' is not a duration; use 500ms, 5s, 2m.")
+        }
+    }
+
+    public func run(in context: CommandContext) async throws {
+        guard let host = Self.host else { throw ConnError.internalError("the REPL was started without a command host") }
+        guard !CommandSession.isEmbedded else { throw ConnError.usage("already in the REPL") }
+        let configuration = context.configuration
+        var targets: [ProbeTarget] = []
+        var link: BackEndLink?
+        if let backEnd = configuration.backEnd {
+            let url = backEnd.url(for: .health)
+            targets = [ProbeTarget(input: url.absoluteString, kind: .url(url), isServer: true)]
+            link = BackEndLink(url: backEnd.url(for: .ws), token: configuration.token, pingInterval: .seconds(10), logger: context.logger)
+        }
+        // Without a server, the internet stands in for it.
+        let check = ConnectivityCheck(targets: targets, internetEndpoints: targets.isEmpty ? ConnectivityCheck.defaultInternetEndpoints : [],
+                                      timeout: min(configuration.timeout, .seconds(5)), insecure: configuration.insecure, token: configuration.token)
+        let session = ReplSession(context: context, host: host, check: check, interval: DurationParser.parse(interval)!, link: link)
+        let code = await session.run(startWithLink: !noLink)
+        // The exit code of `exit N` or of the last command, which need not be a sysexits code.
+        fflush(nil)
+        Foundation.exit(code)
+    }
+}

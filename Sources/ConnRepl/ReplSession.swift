@@ -1,0 +1,252 @@
+import ConnCommandKit
+import ConnCore
+import ConnProbe
+import ConnWatch
+import Foundation
+import Synchronization
+
+/// One `conn repl`: reads lines, runs the REPL's own words and conn's commands in-process, and
+/// keeps the connection status in the prompt, with seed 001's warning rule for the banner.
+final class ReplSession: Sendable {
+    static let builtIns = ["ack", "connect", "disconnect", "exit", "help", "quit", "refresh", "status"]
+
+    private struct State {
+        var status: ConnectionStatus?
+        var rule = WarningRule()
+        var lastExitCode: Int32 = 0
+    }
+
+    private let context: CommandContext
+    private let host: ReplHost
+    private let check: ConnectivityCheck
+    private let interval: Duration
+    private let link: BackEndLink?
+    private let state = Mutex(State())
+    private let running = Mutex<Task<Int32, Never>?>(nil)
+    private let monitor = Mutex<ConnectionMonitor?>(nil)
+    private let editor = Mutex<LineEditor?>(nil)
+    private let startWithLink = Mutex(true)
+
+    init(context: CommandContext, host: ReplHost, check: ConnectivityCheck, interval: Duration, link: BackEndLink?) {
+        self.context = context
+        self.host = host
+        self.check = check
+        self.interval = interval
+        self.link = link
+    }
+
+    private var style: TextStyle { context.printer.outputStyle }
+
+    /// Runs until `exit`, Ctrl-D or the end of the input; returns the exit code (`exit N`, else
+    /// the last command's).
+    func run(startWithLink: Bool) async -> Int32 {
+        self.startWithLink.withLock { $0 = startWithLink }
+        let interactive = context.terminal.standardInputIsTerminal && context.terminal.standardOutputIsTerminal
+        if interactive {
+            await runInteractive()
+        } else {
+            await runPlain()
+        }
+        monitor.withLock { $0?.stop() }
+        return state.withLock { $0.lastExitCode }
+    }
+
+    // MARK: Reading
+
+    private func runInteractive() async {
+        let lookups = CompletionLookups(context: context)
+        let tree = (try? CommandTree(dumpHelpJSON: host.commandTreeJSON())) ?? CommandTree(name: "conn")
+        let completer = Completer(tree: tree, builtIns: Self.builtIns, uids: lookups.uids, outboxIDs: lookups.outboxIDs)
+        let historyFile = prepareHistoryFile()
+        let lineEditor = LineEditor(prompt: prompt(for: nil), historyFile: historyFile, completer: completer.candidates(for:)) { [weak self] in
+            self?.cancelRunningCommand()
+        }
+        editor.withLock { $0 = lineEditor }
+        startMonitor()
+        print("conn repl: conn's commands without the `conn`; `help` for the REPL's own; Ctrl-D to leave.")
+        while true {
+            guard case .line(let line) = await lineEditor.read() else { return }
+            if !line.trimmingCharacters(in: .whitespaces).isEmpty { lineEditor.addToHistory(line) }
+            if await execute(line) { return }
+        }
+    }
+
+    private func runPlain() async {
+        while let line = await Self.readLineOffThePool() {
+            if await execute(line) { return }
+        }
+    }
+
+    /// Blocking reads stay off Swift's cooperative threads (there may be only two).
+    private static func readLineOffThePool() async -> String? {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: readLine(strippingNewline: true)) }.start()
+        }
+    }
+
+    private func prepareHistoryFile() -> String? {
+        let paths = context.configuration.paths
+        do {
+            try FileManager.default.createDirectory(atPath: paths.stateDirectory, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+            return paths.historyFile
+        } catch {
+            context.printer.warning("history is not kept: cannot create \(paths.stateDirectory): \(error.localizedDescription)")
+            return nil
+        }
+    }
+
+    // MARK: Status
+
+    private func startMonitor() {
+        let monitor = ConnectionMonitor(check: check, interval: interval, link: link, linkEnabled: startWithLink.withLock { $0 }) { [self] status in
+            statusChanged(status)
+        }
+        self.monitor.withLock { $0 = monitor }
+    }
+
+    /// The monitor, started on first use in plain mode (scripts that never ask pay nothing).
+    private func currentMonitor() -> ConnectionMonitor {
+        if let monitor = monitor.withLock({ $0 }) { return monitor }
+        startMonitor()
+        return monitor.withLock { $0! }
+    }
+
+    private func statusChanged(_ status: ConnectionStatus) {
+        let (showWarning, recovered) = state.withLock { state in
+            let wasConnected = state.status?.hasConnection
+            state.status = status
+            let show = status.hasConnection.map { state.rule.apply(.connection($0)) } ?? false
+            return (show, wasConnected == false && status.hasConnection == true)
+        }
+        guard let editor = editor.withLock({ $0 }) else { return }
+        editor.setPrompt(prompt(for: status))
+        if showWarning { editor.announce(banner(for: status)) }
+        if recovered { editor.announce(style.green("✓ connected to the server again")) }
+    }
+
+    /// "conn online › ", the state coloured (readline is told the escapes take no room).
+    func prompt(for status: ConnectionStatus?) -> String {
+        let word = status?.promptWord ?? "…"
+        var colored = word
+        if style.enabled {
+            let code = status?.state == .online ? "32" : status?.state == nil ? "2" : "31"
+            colored = "\u{1}\u{1B}[\(code)m\u{2}\(word)\u{1}\u{1B}[0m\u{2}"
+        }
+        let connecting = status.map { $0.linkEnabled && ($0.link?.isInitializing ?? false) } == true ? " (connecting)" : ""
+        return "conn \(colored)\(connecting) › "
+    }
+
+    private func banner(for status: ConnectionStatus) -> String {
+        let text = status.state?.banner ?? "Not connected to the server."
+        return style.red(style.bold("▌ " + text)) + style.dim("  (`ack` hides this, `status` tells more)")
+    }
+
+    // MARK: Running a line
+
+    /// Runs one line; returns true when the REPL should end.
+    private func execute(_ line: String) async -> Bool {
+        var words: [String]
+        do {
+            words = try ShellTokenizer.split(line)
+        } catch {
+            context.printer.error(.usage(error.description))
+            finish(64)
+            return false
+        }
+        if words.first == "conn" { words.removeFirst() }
+        guard let first = words.first else { return false }
+        switch first {
+        case "exit", "quit":
+            if words.count > 1 {
+                guard let code = Int32(words[1]), (0...255).contains(code) else {
+                    context.printer.error(.usage("\(first) '\(words[1])': give an exit code from 0 to 255"))
+                    finish(64)
+                    return false
+                }
+                finish(code)
+            }
+            return true
+        case "help" where words.count == 1:
+            print(Self.help)
+            finish(0)
+        case "help":
+            finish(await runCommand(Array(words.dropFirst()) + ["--help"]))
+        case "ack":
+            state.withLock { _ = $0.rule.apply(.acknowledge) }
+            print("Warning acknowledged: it stays hidden until the connection comes back and drops again, or `refresh`.")
+            finish(0)
+        case "refresh":
+            state.withLock { _ = $0.rule.apply(.refresh) }
+            let status = await currentMonitor().refresh()
+            statusChanged(status)
+            // A refresh while still offline warns again (the acknowledgement was reset).
+            if status.hasConnection == false, editor.withLock({ $0 }) != nil, state.withLock({ $0.rule.showsWarning }) {
+                print(banner(for: status))
+            }
+            print(status.describe(style: style))
+            finish(status.hasConnection == false ? 69 : 0)
+        case "status":
+            var status = state.withLock { $0.status }
+            if status?.state == nil { status = await currentMonitor().refresh() }
+            guard let status else { return false }
+            let warning = state.withLock { $0.rule }
+            print(status.describe(style: style))
+            if status.hasConnection == false {
+                print("warning: " + (warning.acknowledged ? "acknowledged (`refresh` shows it again)" : "shown"))
+            }
+            finish(status.hasConnection == false ? 69 : 0)
+        case "connect", "disconnect":
+            guard link != nil else {
+                context.printer.error(.configuration("no server is configured, so there is no link to \(first)",
+                                                     hint: "Start the REPL with --server URL, or set CONN_SERVER."))
+                finish(78)
+                return false
+            }
+            currentMonitor().setLinkEnabled(first == "connect")
+            print(first == "connect" ? "link: connecting…" : "link: off")
+            finish(0)
+        case "repl":
+            context.printer.error(.usage("already in the REPL"))
+            finish(64)
+        default:
+            finish(await runCommand(words))
+        }
+        return false
+    }
+
+    /// Runs a conn command in-process, as its own task so Ctrl-C can cancel it.
+    private func runCommand(_ arguments: [String]) async -> Int32 {
+        let host = host
+        let task = Task { await CommandSession.$isEmbedded.withValue(true) { await host.run(arguments) } }
+        running.withLock { $0 = task }
+        let code = await task.value
+        running.withLock { $0 = nil }
+        return code
+    }
+
+    private func cancelRunningCommand() {
+        running.withLock { $0?.cancel() }
+    }
+
+    private func finish(_ code: Int32) {
+        state.withLock { $0.lastExitCode = code }
+    }
+
+    private func print(_ text: String) {
+        context.printer.write(text + "\n")
+    }
+
+    static let help = """
+        conn's commands run here without the `conn` (`probe`, `inbox list`, `send …`); `help COMMAND` \
+        shows a command's help. Quotes and backslashes work as in a shell. Tab completes commands, \
+        options, uids and outbox ids.
+
+          status       the connection in full: state, cause, interface, the link to the server
+          refresh      check now; shows the warning again if still not connected
+          ack          hide the warning until the connection comes back and drops again
+          connect      hold the live link to the server (seed 002's isConnectionEnabled)
+          disconnect   drop the live link
+          exit [N]     leave (also quit, Ctrl-D); Ctrl-C clears the line or stops a command
+        """
+}

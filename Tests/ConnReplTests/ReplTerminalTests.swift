@@ -1,0 +1,171 @@
+import ConnTestSupport
+import Foundation
+import Testing
+
+/// `conn repl` in a real terminal (tmux) against the real conn-server.
+@Suite("conn repl in a terminal", .enabled(if: TerminalSession.available, "needs tmux"), .serialized)
+struct ReplTerminalTests {
+    let home: TemporaryDirectory
+
+    init() throws { home = try TemporaryDirectory() }
+
+    func environment(_ server: URL) -> [String: String] {
+        home.environment.merging(["CONN_SERVER": server.absoluteString, "TERM": "xterm-256color", "LANG": "C.UTF-8"]) { $1 }
+    }
+
+    func repl(_ server: URL, _ options: [String] = []) throws -> TerminalSession {
+        try TerminalSession([ConnProcess.connPath, "repl", "--interval", "1s"] + options, environment: environment(server))
+    }
+
+    @Test("the banner appears above a half-typed line when the server stops; ack hides it; refresh shows it again; reconnecting resets it")
+    func bannerAckRefreshReconnect() async throws {
+        let server = try BackgroundServer()
+        let terminal = try repl(server.url)
+        try await terminal.waitFor(20, "the online prompt") { $0.hasSuffix("conn online ›") }
+        try terminal.type("inbox li")
+        server.signal(SIGKILL)
+        let screen = try await terminal.waitFor(20, "the banner") { $0.contains("Can't reach the server") }
+        // The banner is above the prompt, and the half-typed line is still there, prompt updated.
+        let lines = screen.split(separator: "\n").map(String.init)
+        #expect(lines.last == "conn unreachable › inbox li", "\(screen)")
+        #expect(lines.dropLast().last?.contains("Can't reach the server") == true, "\(screen)")
+        #expect(lines.filter { $0.contains("Can't reach the server") }.count == 1)
+
+        try terminal.press("C-c")
+        try await terminal.waitFor(15, "a cleared line") { $0.hasSuffix("inbox li^C\nconn unreachable ›") }
+        try terminal.type("ack")
+        try terminal.press("Enter")
+        try await terminal.waitFor(15, "the acknowledgement") { $0.contains("Warning acknowledged") && $0.hasSuffix("conn unreachable ›") }
+        // Still unreachable, rechecked every second: acknowledged, so no banner again.
+        try await Task.sleep(for: .milliseconds(2_500))
+        #expect(try terminal.screen().components(separatedBy: "Can't reach the server").count == 2)
+
+        try terminal.type("refresh")
+        try terminal.press("Enter")
+        let refreshed = try await terminal.waitFor(20, "the banner after refresh") { $0.components(separatedBy: "Can't reach the server").count == 3 }
+        #expect(refreshed.contains("state: serverUnreachable (refused)"))
+
+        let restarted = try BackgroundServer(["--port", String(server.port)])
+        try await terminal.waitFor(15, "reconnection") { $0.contains("connected to the server again") && $0.hasSuffix("conn online ›") }
+        try terminal.type("status")
+        try terminal.press("Enter")
+        try await terminal.waitFor(15, "the link") { $0.contains("link: connected") }
+
+        // Connected again resets the acknowledgement: the next loss warns again.
+        restarted.signal(SIGKILL)
+        try await terminal.waitFor(20, "the banner after reconnecting") { $0.components(separatedBy: "Can't reach the server").count == 4 }
+        try terminal.press("C-d")
+        try await terminal.waitFor(15, "the exit") { _ in (try? terminal.exitStatus()) != nil }
+        restarted.stop()
+    }
+
+    @Test("history is kept across runs; Tab completes commands, options and cached uids")
+    func historyAndCompletion() async throws {
+        let server = try BackgroundServer(["--generate", "20"])
+        // A cached inbox to complete uids from.
+        let fetched = try await ConnProcess.run(ConnProcess.connPath, ["inbox", "fetch"], environment: environment(server.url))
+        #expect(fetched.exitCode == 0, "\(fetched.standardError)")
+        let first = try repl(server.url)
+        try await first.waitFor(20, "the prompt") { $0.hasSuffix("conn online ›") }
+        try first.type("inbox th")
+        try first.press("Tab")
+        try await first.waitFor(15, "the subcommand") { $0.hasSuffix("conn online › inbox thread") }
+        // The generated uids are 1…20: several start with 1 (1, 10…19); the second Tab lists them.
+        try first.type("1")
+        try first.press("Tab")
+        try first.press("Tab")
+        try await first.waitFor(15, "the uid list") { $0.contains("10") && $0.contains("19") && $0.hasSuffix("conn online › inbox thread 1") }
+        try first.press("C-u")
+        try first.type("send --rep")
+        try first.press("Tab")
+        try await first.waitFor(15, "the option") { $0.hasSuffix("send --reply-to") }
+        try first.press("C-u")
+        try first.type("inbox list --limit 1")
+        try first.press("Enter")
+        try await first.waitFor(20, "the listing") { $0.split(separator: "\n").count >= 4 && $0.hasSuffix("conn online ›") }
+        try first.press("C-d")
+        try await first.waitFor(15, "the exit") { _ in (try? first.exitStatus()) != nil }
+
+        let history = try String(contentsOfFile: home.path + "/state/conn/history", encoding: .utf8)
+        #expect(history.contains("inbox list --limit 1"))
+        let second = try repl(server.url)
+        try await second.waitFor(20, "the prompt") { $0.hasSuffix("›") }
+        try second.press("Up")
+        try await second.waitFor(15, "the recalled line") { $0.hasSuffix("› inbox list --limit 1") }
+        try second.press("C-u")
+        try second.type("exit 3")
+        try second.press("Enter")
+        try await second.waitFor(15, "the exit") { _ in (try? second.exitStatus()) != nil }
+        #expect(try second.exitStatus() == 3)
+        server.stop()
+    }
+
+    @Test("Ctrl-C stops a running command and the REPL goes on; errors print and the REPL goes on; disconnect and connect the link")
+    func interruptErrorsAndLink() async throws {
+        let server = try BackgroundServer()
+        let terminal = try repl(server.url)
+        try await terminal.waitFor(20, "the prompt") { $0.hasSuffix("conn online ›") }
+        try terminal.type("watch --no-internet")
+        try terminal.press("Enter")
+        try await terminal.waitFor(20, "the watch baseline") { $0.contains("online  (via lo)") }
+        try terminal.press("C-c")
+        try await terminal.waitFor(15, "the watch stopping") { $0.contains("stopped (interrupted)") && $0.hasSuffix("conn online ›") }
+
+        try terminal.type("send --text 'unterminated")
+        try terminal.press("Enter")
+        try await terminal.waitFor(15, "the tokenizer error") { $0.contains("unterminated single quote") && $0.hasSuffix("conn online ›") }
+        try terminal.type("probe --bogus")
+        try terminal.press("Enter")
+        try await terminal.waitFor(15, "the parse error") { $0.contains("Unknown option '--bogus'") && $0.hasSuffix("conn online ›") }
+
+        try terminal.type("disconnect")
+        try terminal.press("Enter")
+        try terminal.type("status")
+        try terminal.press("Enter")
+        try await terminal.waitFor(15, "the link off") { $0.contains("link: off") }
+        try terminal.type("connect")
+        try terminal.press("Enter")
+        try terminal.type("status")
+        try terminal.press("Enter")
+        try await terminal.waitFor(20, "the link back") { $0.components(separatedBy: "link: connected").count >= 2 }
+        try terminal.press("C-d")
+        try await terminal.waitFor(15, "the exit") { _ in (try? terminal.exitStatus()) != nil }
+        server.stop()
+    }
+}
+
+/// `conn repl` reading from a pipe: no prompt, no banner, the last command's exit code.
+@Suite("conn repl from a script")
+struct ReplScriptTests {
+    @Test("commands from stdin run in order; errors do not stop it; the exit code is the last command's")
+    func plainLines() async throws {
+        let home = try TemporaryDirectory()
+        let server = try BackgroundServer()
+        let environment = home.environment.merging(["CONN_SERVER": server.url.absoluteString]) { $1 }
+        let script = """
+            config show --json
+            # a comment, then a blank line
+
+            send --to ann@conn.example --subject 'from the repl' --text "two words"
+            bogus-command
+            outbox list --json
+            probe 127.0.0.1:1
+            """
+        let outcome = try await ConnProcess.run(ConnProcess.connPath, ["repl"], environment: environment, input: script)
+        #expect(outcome.exitCode == 69, "\(outcome.standardError)")
+        #expect(!outcome.standardOutput.contains("›"))
+        #expect(outcome.standardOutput.contains("\"subject\":\"from the repl\""))
+        #expect(outcome.standardError.contains("'bogus-command' is not a conn command"))
+        #expect(try server.inbox().contains { $0["subject"] as? String == "from the repl" && $0["text"] as? String == "two words" })
+
+        let exits = try await ConnProcess.run(ConnProcess.connPath, ["repl"], environment: environment, input: "probe\nexit 5\nprobe 127.0.0.1:1\n")
+        #expect(exits.exitCode == 5)
+        let quoted = try await ConnProcess.run(ConnProcess.connPath, ["repl"], environment: environment, input: "send --text 'oops\n")
+        #expect(quoted.exitCode == 64)
+        #expect(quoted.standardError.contains("unterminated single quote (opened at column 13)"))
+        let nested = try await ConnProcess.run(ConnProcess.connPath, ["repl"], environment: environment, input: "repl\n")
+        #expect(nested.exitCode == 64)
+        #expect(nested.standardError.contains("already in the REPL"))
+        server.stop()
+    }
+}

@@ -1,0 +1,83 @@
+@testable import ConnRepl
+import Testing
+
+@Suite("REPL tokenizer")
+struct ShellTokenizerTests {
+    @Test("words as a POSIX shell splits them", arguments: [
+        ("probe example.com:443", ["probe", "example.com:443"]),
+        ("  send   --to a@b.example  ", ["send", "--to", "a@b.example"]),
+        (#"send --subject 'hello world' --text "it's \"fine\"""#, ["send", "--subject", "hello world", "--text", #"it's "fine""#]),
+        (#"a\ b c"#, ["a b", "c"]),
+        (#"'a'"b"c"#, ["abc"]),
+        (#""\$HOME \n""#, [#"$HOME \n"#]),
+        ("''", [""]),
+        ("x '' y", ["x", "", "y"]),
+        ("inbox list # newest first", ["inbox", "list"]),
+        ("a#b", ["a#b"]),
+        ("", []),
+        ("\t", []),
+        ("'#not a comment'", ["#not a comment"]),
+        ("héllo 'wörld ✓'", ["héllo", "wörld ✓"]),
+    ])
+    func splits(line: String, expected: [String]) throws {
+        #expect(try ShellTokenizer.split(line) == expected)
+    }
+
+    @Test("an unterminated quote or a trailing backslash is an error naming it, not a crash")
+    func errors() {
+        #expect(throws: ShellTokenizer.Failure.unterminatedQuote("'", offset: 12)) { try ShellTokenizer.split("send --text 'oops") }
+        #expect(throws: ShellTokenizer.Failure.unterminatedQuote("\"", offset: 2)) { try ShellTokenizer.split(#"a "b\""#) }
+        #expect(throws: ShellTokenizer.Failure.trailingBackslash) { try ShellTokenizer.split(#"probe \"#) }
+        #expect(ShellTokenizer.Failure.unterminatedQuote("'", offset: 12).description.contains("column 13"))
+    }
+
+    @Test("words know where they start (for completion)")
+    func offsets() throws {
+        #expect(try ShellTokenizer.words("  ab 'c d'") == [.init(text: "ab", start: 2), .init(text: "c d", start: 5)])
+    }
+
+    /// Property: any list of words, quoted, splits back to itself.
+    @Test("quote then split gives the words back (2,000 random cases)")
+    func roundTrip() throws {
+        var generator = SeededGenerator(seed: 0xC0FFEE)
+        let alphabet = Array("ab -_'\"\\$`#\t\n=@./é✓*?;&|()<>{}~!")
+        for _ in 0..<2_000 {
+            let words = (0..<Int.random(in: 0...5, using: &generator)).map { _ in
+                String((0..<Int.random(in: 0...8, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+            }
+            let line = words.map(ShellTokenizer.quote).joined(separator: " ")
+            #expect(try ShellTokenizer.split(line) == words, "line: \(line)")
+        }
+    }
+
+    /// Fuzz: random lines never crash; they split or fail with one of the two named errors.
+    @Test("random lines never crash (20,000 cases and a corpus)")
+    func fuzz() {
+        var generator = SeededGenerator(seed: 42)
+        let alphabet = Array("a '\"\\#\t \n$`\u{0}\u{1B}é")
+        var corpus = ["'", "\"", "\\", "\"\\", "'\\'", "\"'\"'", "\\\\\\", "#'", "a\\\n", "\"\\\"", "\u{1B}[31m'", "'''", "\"\"\""]
+        for _ in 0..<20_000 {
+            corpus.append(String((0..<Int.random(in: 0...12, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }))
+        }
+        for line in corpus {
+            do {
+                _ = try ShellTokenizer.split(line)
+            } catch {
+                #expect(error == .trailingBackslash || { if case .unterminatedQuote = error { true } else { false } }())
+            }
+        }
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so a failing case can be replayed.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+
+/// A program running in a real terminal: a detached tmux session on its own tmux server (so
+/// tests never touch a person's tmux), typed into with `send-keys`, read with `capture-pane`.
+public final class TerminalSession: @unchecked Sendable {
+    public static let tmuxPath = ["/usr/bin/tmux", "/bin/tmux"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    public static var available: Bool { tmuxPath != nil }
+
+    private let socket: String
+    public let name = "conn"
+
+    /// Starts `command` (argv) with exactly `environment`, in a terminal of `columns` × `rows`.
+    public init(_ command: [String], environment: [String: String], columns: Int = 120, rows: Int = 40) throws {
+        socket = "conn-test-\(UUID().uuidString.prefix(8))"
+        let assignments = environment.map { "\($0.key)=\($0.value)" }
+        // `env -i`: the program gets this environment only. After it exits, the shell prints
+        // its status on the screen and keeps the pane open, so the last screen can be read.
+        // `trap : INT`: Ctrl-C reaches the whole foreground group; the wrapper must survive it
+        // (a handler, unlike an ignore, is reset for the program by exec).
+        let script = #"trap : INT; env -i "$@"; echo "[exited $?]"; exec sleep 600"#
+        try tmux(capturing: false, ["new-session", "-d", "-s", name, "-x", String(columns), "-y", String(rows),
+                                    "/bin/sh", "-c", script, "sh"] + assignments + command)
+    }
+
+    /// Types text literally (no key names).
+    public func type(_ text: String) throws {
+        try tmux(["send-keys", "-t", name, "-l", text])
+    }
+
+    /// Presses keys by tmux name: "Enter", "Tab", "C-c", "C-d", "Up".
+    public func press(_ keys: String...) throws {
+        try tmux(["send-keys", "-t", name] + keys)
+    }
+
+    /// The visible screen, lines joined with newlines (trailing blank lines dropped).
+    public func screen() throws -> String {
+        let text = try tmux(["capture-pane", "-p", "-t", name])
+        return text.replacingOccurrences(of: "\\n+$", with: "", options: .regularExpression)
+    }
+
+    /// The last non-empty line of the screen: usually the prompt and what is typed after it.
+    public func lastLine() throws -> String {
+        try screen().split(separator: "\n").last.map(String.init) ?? ""
+    }
+
+    /// Waits until `predicate` holds for the screen, up to `seconds`; returns the screen.
+    @discardableResult
+    public func waitFor(_ seconds: Double = 10, _ what: String = "", _ predicate: (String) -> Bool) async throws -> String {
+        let deadline = Date().addingTimeInterval(seconds)
+        var text = ""
+        while Date() < deadline {
+            text = try screen()
+            if predicate(text) { return text }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw TerminalTimeout(what: what, screen: text)
+    }
+
+    /// The program's exit status once it has exited (read from the line the wrapper prints).
+    public func exitStatus() throws -> Int32? {
+        guard let range = try screen().range(of: #"\[exited (\d+)\]"#, options: .regularExpression) else { return nil }
+        return Int32(try screen()[range].dropFirst("[exited ".count).dropLast())
+    }
+
+    /// Runs tmux and waits for it (posix_spawn and waitpid: Foundation's Process was seen never
+    /// reaping the tmux client that daemonizes the server). `new-session` starts the tmux
+    /// server, which would inherit an output pipe and keep it open for its lifetime: it gets
+    /// /dev/null (`capturing: false`).
+    @discardableResult
+    private func tmux(capturing: Bool = true, _ arguments: [String]) throws -> String {
+        let argv = [Self.tmuxPath ?? "/usr/bin/tmux", "-L", socket, "-f", "/dev/null"] + arguments
+        var fds: [Int32] = [-1, -1]
+        if capturing { guard pipe(&fds) == 0 else { throw POSIXError(.EMFILE) } }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        if capturing {
+            posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
+            posix_spawn_file_actions_addclose(&actions, fds[0])
+            posix_spawn_file_actions_addclose(&actions, fds[1])
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        }
+        let cArguments = argv.map { strdup($0) } + [nil]
+        defer { cArguments.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, argv[0], &actions, nil, cArguments, environ)
+        if capturing { close(fds[1]) }
+        guard spawned == 0 else {
+            if capturing { close(fds[0]) }
+            throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO)
+        }
+        var output = Data()
+        if capturing {
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let count = read(fds[0], &buffer, buffer.count)
+                if count > 0 { output.append(contentsOf: buffer[0..<count]) } else if count == 0 || errno != EINTR { break }
+            }
+            close(fds[0])
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    deinit {
+        _ = try? tmux(capturing: false, ["kill-server"])
+    }
+}
+
+public struct TerminalTimeout: Error, CustomStringConvertible {
+    public let what: String
+    public let screen: String
+    public var description: String { "timed out waiting for \(what); the screen was:\n\(screen)" }
+}
