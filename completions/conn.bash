@@ -173,13 +173,13 @@ _conn() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    probe|watch|clock-offset|inbox|send|outbox|config|plugins|help)
+    probe|watch|clock-offset|inbox|send|outbox|repl|config|plugins|help)
         # Offer subcommand argument completions
         "_conn_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'probe watch clock-offset inbox send outbox config plugins help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'probe watch clock-offset inbox send outbox repl config plugins help' -- "${cur}"))
         ;;
     esac
 }
@@ -727,6 +727,42 @@ _conn_outbox_delete() {
         ;;
     '--color')
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    esac
+}
+
+_conn_repl() {
+    repeating_flags=()
+    non_repeating_flags=(--json --verbose -v --quiet -q --no-link --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--server --profile --config --format --timeout --color --interval)
+    __conn_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--server')
+        return
+        ;;
+    '--profile')
+        return
+        ;;
+    '--config')
+        __conn_add_completions -o plusdirs -fX '!*.@(yaml|yml)'
+        return
+        ;;
+    '--format')
+        __conn_add_completions -W 'text'$'\n''json'
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--color')
+        __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--interval')
         return
         ;;
     esac
