@@ -134,7 +134,7 @@ final class ReplSession: Sendable {
             colored = "\u{1}\u{1B}[\(code)m\u{2}\(word)\u{1}\u{1B}[0m\u{2}"
         }
         let connecting = status.map { $0.linkEnabled && ($0.link?.isInitializing ?? false) } == true ? " (connecting)" : ""
-        return "conn \(colored)\(connecting) › "
+        return "conn \(colored)\(connecting) \(context.terminal.isUTF8 ? "›" : ">") "
     }
 
     private func banner(for status: ConnectionStatus) -> String {
@@ -191,9 +191,13 @@ final class ReplSession: Sendable {
             if status?.state == nil { status = await currentMonitor().refresh() }
             guard let status else { return false }
             let warning = state.withLock { $0.rule }
-            print(status.describe(style: style))
-            if status.hasConnection == false {
-                print("warning: " + (warning.acknowledged ? "acknowledged (`refresh` shows it again)" : "shown"))
+            if context.configuration.format == .json {
+                try? context.printer.emit(StatusReport(status: status, warning: warning))
+            } else {
+                print(status.describe(style: style))
+                if status.hasConnection == false {
+                    print("warning: " + (warning.acknowledged ? "acknowledged (`refresh` shows it again)" : "shown"))
+                }
             }
             finish(status.hasConnection == false ? 69 : 0)
         case "connect", "disconnect":

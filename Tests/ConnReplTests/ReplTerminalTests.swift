@@ -163,6 +163,14 @@ struct ReplScriptTests {
         let quoted = try await ConnProcess.run(ConnProcess.connPath, ["repl"], environment: environment, input: "send --text 'oops\n")
         #expect(quoted.exitCode == 64)
         #expect(quoted.standardError.contains("unterminated single quote (opened at column 13)"))
+        // `status` with --json: one object; unreachable is 69.
+        let closed = try HTTPPorts.closed()
+        let down = home.environment.merging(["CONN_SERVER": "http://127.0.0.1:\(closed)"]) { $1 }
+        let status = try await ConnProcess.run(ConnProcess.connPath, ["repl", "--json"], environment: down, input: "status\n")
+        #expect(status.exitCode == 69)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(status.standardOutput.utf8)) as? [String: Any])
+        #expect(object["state"] as? String == "serverUnreachable" && object["reason"] as? String == "refused")
+        #expect((object["warning"] as? [String: Any])?["shown"] as? Bool == true)
         let nested = try await ConnProcess.run(ConnProcess.connPath, ["repl"], environment: environment, input: "repl\n")
         #expect(nested.exitCode == 64)
         #expect(nested.standardError.contains("already in the REPL"))
