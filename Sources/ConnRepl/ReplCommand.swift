@@ -55,6 +55,15 @@ public struct ReplCommand: ConnCommand {
         // Without a server, the internet stands in for it.
         let check = ConnectivityCheck(targets: targets, internetEndpoints: targets.isEmpty ? ConnectivityCheck.defaultInternetEndpoints : [],
                                       timeout: min(configuration.timeout, .seconds(5)), insecure: configuration.insecure, token: configuration.token)
+        // The REPL's global options apply to every command typed in it: they are handed on the
+        // way the commands read them anyway, as CONN_* environment variables of this process.
+        let inherited: [(String, String?)] = [
+            ("server", global.server), ("profile", global.profile), ("config", global.config), ("timeout", global.timeout),
+            ("format", global.json ? "json" : global.format?.rawValue), ("color", global.color?.rawValue),
+        ]
+        for (key, value) in inherited {
+            if let value { setenv(ConfigKeys.environmentVariable(for: [key]), value, 1) }
+        }
         let session = ReplSession(context: context, host: host, check: check, interval: DurationParser.parse(interval)!, link: link)
         let code = await session.run(startWithLink: !noLink)
         // The exit code of `exit N` or of the last command, which need not be a sysexits code.

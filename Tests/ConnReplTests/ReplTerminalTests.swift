@@ -171,6 +171,9 @@ struct ReplScriptTests {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(status.standardOutput.utf8)) as? [String: Any])
         #expect(object["state"] as? String == "serverUnreachable" && object["reason"] as? String == "refused")
         #expect((object["warning"] as? [String: Any])?["shown"] as? Bool == true)
+        // The REPL's own --server reaches the commands typed in it.
+        let inherited = try await ConnProcess.run(ConnProcess.connPath, ["repl", "--server", "http://127.0.0.1:7"], environment: home.environment, input: "config show --json\n")
+        #expect(inherited.standardOutput.contains("\"http://127.0.0.1:7\""), "\(inherited.standardOutput)")
         let nested = try await ConnProcess.run(ConnProcess.connPath, ["repl"], environment: environment, input: "repl\n")
         #expect(nested.exitCode == 64)
         #expect(nested.standardError.contains("already in the REPL"))
