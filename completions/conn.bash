@@ -279,6 +279,7 @@ _conn_watch() {
         return
         ;;
     '--until')
+        __conn_add_completions -W 'online'$'\n''offline'$'\n''serverUnreachable'$'\n''portal'$'\n''connected'
         return
         ;;
     esac

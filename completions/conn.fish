@@ -174,7 +174,7 @@ complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "con
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn watch" details' -l 'details' -d 'Print the fuller description of the state with each change.'
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn watch" exec' -l 'exec' -d 'Run this shell command on each change; the event is in CONN_EVENT_* variables and as JSON on stdin.' -rfka ''
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn watch" flush-outbox' -l 'flush-outbox' -d 'Deliver the outbox whenever the server is reachable (needs a configured server).'
-complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn watch" until' -l 'until' -d 'Exit 0 once this state is reached: online, offline, serverUnreachable, portal, connected.' -rfka ''
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn watch" until' -l 'until' -d 'Exit 0 once this state is reached: online, offline, serverUnreachable, portal, connected.' -rfka 'online offline serverUnreachable portal connected'
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn watch" version' -l 'version' -d 'Show the version.'
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn watch" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn clock-offset" server' -l 'server' -d 'The back end\'s base URL, e.g. http://127.0.0.1:8080 (overrides the profile).' -rfka ''

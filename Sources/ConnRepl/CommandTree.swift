@@ -48,7 +48,7 @@ public struct CommandTree: Sendable, Equatable {
         options = visible.filter { $0.kind != "positional" }.map { argument in
             Option(names: (argument.names ?? []).map { ($0.kind == "short" ? "-" : "--") + $0.name },
                    takesValue: argument.kind == "option", valueName: argument.valueName,
-                   values: argument.allValues ?? [])
+                   values: argument.allValues ?? argument.completionKind?.list?.values ?? [])
         }
         positionals = visible.filter { $0.kind == "positional" }.map { $0.valueName ?? "" }
     }
@@ -74,5 +74,14 @@ public struct CommandTree: Sendable, Equatable {
         var names: [Name]?
         var valueName: String?
         var allValues: [String]?
+        /// `completion: .list(…)` of a plain String option.
+        var completionKind: CompletionKind?
+    }
+
+    private struct CompletionKind: Decodable {
+        struct Values: Decodable {
+            var values: [String]
+        }
+        var list: Values?
     }
 }

@@ -58,7 +58,7 @@ public struct WatchCommand: ConnCommand {
     @Flag(name: .customLong("flush-outbox"), help: "Deliver the outbox whenever the server is reachable (needs a configured server).")
     var flushOutbox = false
 
-    @Option(help: ArgumentHelp("Exit 0 once this state is reached: online, offline, serverUnreachable, portal, connected.", valueName: "state"))
+    @Option(help: ArgumentHelp("Exit 0 once this state is reached: online, offline, serverUnreachable, portal, connected.", valueName: "state"), completion: .list(WatchCommand.untilStates))
     var until: String?
 
     public init() {}

@@ -54,11 +54,15 @@ struct CompleterTests {
               {"commandName":"outbox","subcommands":[{"commandName":"list","arguments":[
                 {"kind":"option","names":[{"kind":"long","name":"state"}],"valueName":"state","shouldDisplay":true,"isOptional":true,"isRepeating":true,"parsingStrategy":"default"},
                 {"kind":"flag","names":[{"kind":"short","name":"q"},{"kind":"long","name":"quiet"}],"shouldDisplay":true,"isOptional":true,"isRepeating":false,"parsingStrategy":"default"},
-                {"kind":"flag","names":[{"kind":"long","name":"secret"}],"shouldDisplay":false,"isOptional":true,"isRepeating":false,"parsingStrategy":"default"}]}]}]}}
+                {"kind":"flag","names":[{"kind":"long","name":"secret"}],"shouldDisplay":false,"isOptional":true,"isRepeating":false,"parsingStrategy":"default"},
+                {"kind":"option","names":[{"kind":"long","name":"until"}],"valueName":"state","completionKind":{"list":{"values":["online","offline"]}},"shouldDisplay":true,"isOptional":true,"isRepeating":false,"parsingStrategy":"default"},
+                {"kind":"option","names":[{"kind":"long","name":"file"}],"valueName":"path","completionKind":{"file":{"extensions":[]}},"shouldDisplay":true,"isOptional":true,"isRepeating":false,"parsingStrategy":"default"}]}]}]}}
             """
         let tree = try CommandTree(dumpHelpJSON: json)
         let list = try #require(tree.subcommand("outbox")?.subcommand("list"))
-        #expect(list.options.map(\.names) == [["--state"], ["-q", "--quiet"]])
+        #expect(list.options.map(\.names) == [["--state"], ["-q", "--quiet"], ["--until"], ["--file"]])
+        #expect(list.option(named: "--until")?.values == ["online", "offline"])
+        #expect(list.option(named: "--file")?.values == [])
         #expect(list.option(named: "--state")?.takesValue == true)
         #expect(list.option(named: "--quiet")?.takesValue == false)
     }
