@@ -55,6 +55,9 @@ public struct ClockOffsetCommand: ConnCommand {
         guard DurationParser.parse(interval) != nil else { throw ValidationError("--interval '\(interval)' is not a duration; use 100ms or 1s.") }
         guard precision > 0 else { throw ValidationError("--precision must be positive.") }
         if let maxUncertainty, maxUncertainty <= 0 { throw ValidationError("--max-uncertainty must be positive.") }
+        if ClockOffsetMeasurement.hostAndPort(ntpServer, defaultPort: 123) == nil {
+            throw ValidationError("--ntp-server '\(ntpServer)' is not host or host:port with a port from 1 to 65535, e.g. pool.ntp.org or 127.0.0.1:1123.")
+        }
         if let url, BackEndEndpoint.parseServerURL(url) == nil { throw ValidationError("--url '\(url)' is not an http(s) URL.") }
     }
 

@@ -25,7 +25,9 @@ struct ClockOffsetMeasurement {
         let clock = SampleClock()
         switch method {
         case .sntp:
-            let (host, port) = Self.hostAndPort(ntpServer, defaultPort: 123)
+            guard let (host, port) = Self.hostAndPort(ntpServer, defaultPort: 123) else {
+                throw ConnError.usage("--ntp-server '\(ntpServer)' is not host or host:port (port 1-65535)")
+            }
             let taken = try await SNTPSampler(host: host, port: port, clock: clock, timeout: configuration.timeout).samples(samples, interval: interval)
             return try finish(taken, method: .sntp, source: "ntp://\(host):\(port)", resolution: 0.001)
         case .ws:
@@ -64,14 +66,25 @@ struct ClockOffsetMeasurement {
         return Result(estimate: estimate, method: method, source: source, samples: taken, requests: taken.count + 1)
     }
 
-    static func hostAndPort(_ text: String, defaultPort: Int) -> (String, Int) {
+    /// "host", "host:port", "[v6]" or "[v6]:port"; nil when a port is given but is not 1–65535.
+    /// A bare IPv6 address (several colons, no brackets) is a host.
+    static func hostAndPort(_ text: String, defaultPort: Int) -> (String, Int)? {
+        func port(_ text: Substring) -> Int? {
+            guard let value = Int(text), (1...65_535).contains(value) else { return nil }
+            return value
+        }
         if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
             let host = String(text[text.index(after: text.startIndex)..<close])
             let rest = text[text.index(after: close)...]
-            return (host, rest.hasPrefix(":") ? Int(rest.dropFirst()) ?? defaultPort : defaultPort)
+            if rest.isEmpty { return (host, defaultPort) }
+            guard rest.hasPrefix(":"), let value = port(rest.dropFirst()) else { return nil }
+            return (host, value)
         }
-        let parts = text.split(separator: ":")
-        if parts.count == 2, let port = Int(parts[1]) { return (String(parts[0]), port) }
-        return (text, defaultPort)
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        if parts.count == 2 {
+            guard !parts[0].isEmpty, let value = port(parts[1]) else { return nil }
+            return (String(parts[0]), value)
+        }
+        return text.isEmpty ? nil : (text, defaultPort)
     }
 }
