@@ -51,7 +51,7 @@ public struct ConnectionStatus: Sendable, Equatable {
         } else if let link {
             lines.append("link: \(link)")
         } else {
-            lines.append("link: starting")
+            lines.append("link: connecting (no answer yet)")
         }
         if let checkedAt { lines.append(style.dim("checked \(TimeFormatting.age(seconds: -checkedAt.timeIntervalSinceNow)) ago")) }
         return lines.joined(separator: "\n")
