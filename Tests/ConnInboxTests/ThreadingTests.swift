@@ -100,7 +100,33 @@ struct DateTimeTextTests {
         #expect(abs(date.timeIntervalSince1970 - seconds) < 0.001)
     }
 
-    @Test(arguments: ["", "soon", "last Tuesday", "32 Foo 2026 10:00"])
+    /// The byte-level readers agree with Foundation's formatters over random dates, zones and
+    /// shapes (1900-2100, offsets from -12:00 to +14:00).
+    @Test("agrees with Foundation's formatting of 3,000 random dates")
+    func agreesWithFoundation() throws {
+        var generator = SystemRandomNumberGenerator()
+        let rfc = DateFormatter()
+        rfc.locale = Locale(identifier: "en_US_POSIX")
+        rfc.dateFormat = "EEE, dd MMM yyyy HH:mm:ss Z"
+        for _ in 0..<3_000 {
+            let seconds = Double(Int64.random(in: -2_208_988_800...4_102_444_800, using: &generator))
+            let date = Date(timeIntervalSince1970: seconds)
+            let zone = TimeZone(secondsFromGMT: Int.random(in: -48...56, using: &generator) * 900)!
+            rfc.timeZone = zone
+            let rfcText = rfc.string(from: date)
+            #expect(DateTimeText.parse(rfcText, relativeTo: now)?.timeIntervalSince1970 == seconds, "\(rfcText)")
+            var iso = Date.ISO8601FormatStyle(timeZone: zone)
+            let isoText = date.formatted(iso)
+            #expect(DateTimeText.parse(isoText, relativeTo: now)?.timeIntervalSince1970 == seconds, "\(isoText)")
+            iso = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: zone)
+            let fractional = date.addingTimeInterval(0.25)
+            let fractionalText = fractional.formatted(iso)
+            let parsed = try #require(DateTimeText.parse(fractionalText, relativeTo: now), "\(fractionalText)")
+            #expect(abs(parsed.timeIntervalSince1970 - fractional.timeIntervalSince1970) < 0.001, "\(fractionalText)")
+        }
+    }
+
+    @Test(arguments: ["", "soon", "last Tuesday", "32 Foo 2026 10:00", "2026-13-01", "2026-11-22T25:00Z", "Sun, 22 Nov 2026 20:01:02 +0000 extra", "22 Nov 2026 20:61"])
     func keepsWhatItCannotRead(_ text: String) {
         #expect(DateTimeText.parse(text, relativeTo: now) == nil)
     }
