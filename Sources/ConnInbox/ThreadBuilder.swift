@@ -112,7 +112,8 @@ public enum ThreadBuilder {
             placeholderOrder[parent] = min(placeholderOrder[parent] ?? Int.max, byUid[child]!.order)
         }
         func order(_ uid: String) -> Int { byUid[uid]?.order ?? placeholderOrder[uid] ?? Int.max }
-        let ordered = nodes.keys.sorted { (order($0), $0) < (order($1), $1) }
+        // Keys computed once, not twice per comparison (a hash lookup each).
+        let ordered = nodes.keys.map { (order($0), $0) }.sorted { $0 < $1 }.map(\.1)
         for uid in ordered {
             if let parent = nodes[uid]?.parentUid { nodes[parent]?.children.append(uid) }
         }
