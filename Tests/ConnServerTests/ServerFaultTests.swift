@@ -15,14 +15,15 @@ struct ServerFaultTests {
             let answer = try await ServerClient(base: url).request(.GET, "/time")
             let now = Int64(Date().timeIntervalSince1970 * 1000)
             let sample = try answer.decode(TimeSample.self)
-            #expect(abs(sample.t2 - (now + skew)) < 2_000)
+            #expect(abs(sample.t2 - (now + skew)) < 4_000)
             let dateHeader = try #require(answer.headers.first(name: "Date"))
             let formatter = DateFormatter()
             formatter.locale = Locale(identifier: "en_US_POSIX")
             formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
             formatter.timeZone = TimeZone(identifier: "GMT")
             let date = try #require(formatter.date(from: dateHeader))
-            #expect(abs(Int64(date.timeIntervalSince1970 * 1000) - (now + skew)) < 2_000)
+            // The Date header has one-second resolution, and a loaded machine adds its delay.
+            #expect(abs(Int64(date.timeIntervalSince1970 * 1000) - (now + skew)) < 4_000)
         }
     }
 
