@@ -100,9 +100,11 @@ struct SendAndOutboxTests {
 
     @Test("--wait rides out injected 5xx with Retry-After and ends sent; every message stored once")
     func waitThroughFailures() async throws {
-        let server = try BackgroundServer(["--fail-rate", "0.6"])
+        // 40 % failures and 60 s: with backoff doubling from 1 s, not getting through needs
+        // eight failures in a row (0.07 % a message); at 60 % and 30 s it was a few percent.
+        let server = try BackgroundServer(["--fail-rate", "0.4"])
         for index in 0..<3 {
-            let outcome = try await conn(Self.send("flaky \(index)", extra: ["--wait", "30s"]), server: server.url)
+            let outcome = try await conn(Self.send("flaky \(index)", extra: ["--wait", "60s"]), server: server.url)
             #expect(outcome.exitCode == 0, "\(outcome.standardError)")
             #expect(try json(outcome)["state"] as? String == "sent")
         }

@@ -24,7 +24,8 @@ struct ReplTerminalTests {
         try await terminal.waitFor(20, "the online prompt") { $0.hasSuffix("conn online ›") }
         try terminal.type("inbox li")
         server.signal(SIGKILL)
-        let screen = try await terminal.waitFor(20, "the banner") { $0.contains("Can't reach the server") }
+        // The banner, then the prompt redrawn with the half-typed line (two steps on the screen).
+        let screen = try await terminal.waitFor(20, "the banner and the line") { $0.contains("Can't reach the server") && $0.hasSuffix("conn unreachable › inbox li") }
         // The banner is above the prompt, and the half-typed line is still there, prompt updated.
         let lines = screen.split(separator: "\n").map(String.init)
         #expect(lines.last == "conn unreachable › inbox li", "\(screen)")
