@@ -15,6 +15,13 @@ public struct ConnectivityCheck: Sendable {
         runner = ProbeRunner(prober: prober, concurrency: concurrency)
     }
 
+    /// A monitor's check from the configuration: its credentials, and each look bounded by the
+    /// configured timeout but never more than 5 s, so a dead network is noticed quickly.
+    public init(targets: [ProbeTarget], internetEndpoints: [InternetEndpoint], configuration: ConnConfiguration) {
+        self.init(targets: targets, internetEndpoints: internetEndpoints, timeout: min(configuration.timeout, .seconds(5)),
+                  insecure: configuration.insecure, token: configuration.token)
+    }
+
     public struct Snapshot: Sendable {
         public var results: [ProbeResult]
         public var internet: InternetVerdict?

@@ -77,8 +77,7 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting {
         var checkInternet = internet || !internetURLs.isEmpty
         if probeTargets.isEmpty && !checkInternet {
             if let backEnd = configuration.backEnd {
-                let url = backEnd.url(for: .health)
-                probeTargets = [ProbeTarget(input: url.absoluteString, kind: .url(url), isServer: true)]
+                probeTargets = [.server(backEnd)]
             } else {
                 checkInternet = true
                 context.printer.note("no server is configured: checking the internet (pass a target or --server to probe one)")

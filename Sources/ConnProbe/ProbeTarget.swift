@@ -43,6 +43,12 @@ public struct ProbeTarget: Sendable, Equatable {
 
     /// Parses `host`, `host:port`, `[v6]:port`, a bare IPv6 address, or an http(s) URL.
     /// A bare host means port 443: "can I open a connection to it" is what a person asks.
+    /// The configured server, probed at its health resource.
+    public static func server(_ backEnd: BackEndEndpoint) -> ProbeTarget {
+        let url = backEnd.url(for: .health)
+        return ProbeTarget(input: url.absoluteString, kind: .url(url), isServer: true)
+    }
+
     public static func parse(_ text: String) throws -> ProbeTarget {
         let input = text.trimmingCharacters(in: .whitespaces)
         func bad(_ why: String) -> ConnError {

@@ -48,13 +48,12 @@ public struct ReplCommand: ConnCommand {
         var targets: [ProbeTarget] = []
         var link: BackEndLink?
         if let backEnd = configuration.backEnd {
-            let url = backEnd.url(for: .health)
-            targets = [ProbeTarget(input: url.absoluteString, kind: .url(url), isServer: true)]
-            link = BackEndLink(url: backEnd.url(for: .ws), token: configuration.token, pingInterval: .seconds(10), logger: context.logger)
+            targets = [.server(backEnd)]
+            link = BackEndLink(backEnd, configuration: configuration, logger: context.logger)
         }
         // Without a server, the internet stands in for it.
         let check = ConnectivityCheck(targets: targets, internetEndpoints: targets.isEmpty ? ConnectivityCheck.defaultInternetEndpoints : [],
-                                      timeout: min(configuration.timeout, .seconds(5)), insecure: configuration.insecure, token: configuration.token)
+                                      configuration: configuration)
         // The REPL's global options apply to every command typed in it: they are handed on the
         // way the commands read them anyway, as CONN_* environment variables of this process.
         let inherited: [(String, String?)] = [

@@ -21,6 +21,11 @@ public struct BackEndLink: Sendable {
         self.logger = logger
     }
 
+    /// The link to the configured server's `ws` resource, with its token, pinging every 10 s.
+    public init(_ backEnd: BackEndEndpoint, configuration: ConnConfiguration, logger: Logger) {
+        self.init(url: backEnd.url(for: .ws), token: configuration.token, pingInterval: .seconds(10), logger: logger)
+    }
+
     public func states() -> AsyncStream<ConnectionState> {
         AsyncStream { continuation in
             let task = Task {

@@ -91,18 +91,15 @@ public struct WatchCommand: ConnCommand {
         var probeTargets = try targets.map(ProbeTarget.parse)
         let backEnd = configuration.backEnd
         if probeTargets.isEmpty, let backEnd {
-            let url = backEnd.url(for: .health)
-            probeTargets = [ProbeTarget(input: url.absoluteString, kind: .url(url), isServer: true)]
+            probeTargets = [.server(backEnd)]
         }
         let checkInternet = !noInternet && (internet || !internetURLs.isEmpty || targets.isEmpty)
         let endpoints = checkInternet ? try (internetURLs.isEmpty ? ConnectivityCheck.defaultInternetEndpoints : internetURLs.map(InternetEndpoint.parse)) : []
         guard !probeTargets.isEmpty || !endpoints.isEmpty else {
             throw ConnError.usage("nothing to watch: give a target, configure a server, or leave out --no-internet")
         }
-        let probeTimeout = min(configuration.timeout, .seconds(5))
         let (triggers, continuation) = AsyncStream<Trigger>.makeStream()
-        let check = ConnectivityCheck(targets: probeTargets, internetEndpoints: endpoints, timeout: probeTimeout,
-                                      insecure: configuration.insecure, token: configuration.token)
+        let check = ConnectivityCheck(targets: probeTargets, internetEndpoints: endpoints, configuration: configuration)
         var flusher: OutboxFlushWorker?
         if flushOutbox {
             let backEnd = try context.requireBackEnd()
@@ -141,7 +138,7 @@ public struct WatchCommand: ConnCommand {
         }
         var linkState: ConnectionState?
         if !noLink, let backEnd {
-            let link = BackEndLink(url: backEnd.url(for: .ws), token: configuration.token, pingInterval: .seconds(10), logger: context.logger)
+            let link = BackEndLink(backEnd, configuration: configuration, logger: context.logger)
             background.append(Task {
                 for await state in link.states() { continuation.yield(.link(state)) }
             })
