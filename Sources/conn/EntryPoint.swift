@@ -10,40 +10,19 @@ enum EntryPoint {
     static func main(arguments: [String], environment: [String: String]) async -> Never {
         PluginsCommand.builtInNames = BuiltInModules.commandNames
         ReplCommand.host = ReplHost(
-            run: { arguments in await runEmbedded(arguments, environment: environment) },
+            run: { arguments in await run(arguments, environment: environment, embedded: true) },
             commandTreeJSON: {
                 // ArgumentParser answers this flag with the tree as JSON, through its "error".
                 do { _ = try ConnRoot.parseAsRoot(["--experimental-dump-help"]) } catch { return ConnRoot.fullMessage(for: error) }
                 return ""
             })
-        let sink = StandardOutputSink()
-        let terminal = TerminalFacts.current(environment: environment)
-        let dispatcher = PluginDispatcher(
-            builtInNames: Set(BuiltInModules.commandNames), locator: PluginLocator(environment: environment))
-        if let invocation = dispatcher.resolve(arguments) {
-            exit(PluginLauncher.run(invocation, environment: environment, sink: sink, terminal: terminal).rawValue)
-        }
-        do {
-            try await parseAndRun(arguments)
-            exit(0)
-        } catch {
-            exit(report(error, arguments: arguments, environment: environment, sink: sink))
-        }
+        exit(await run(arguments, environment: environment, embedded: false))
     }
 
-    /// Parses with the built-in command tree and runs the command.
-    private static func parseAndRun(_ arguments: [String]) async throws {
-        var command = try TrailingCommandParser.parse(ConnRoot.self, arguments)
-        if var asyncCommand = command as? any AsyncParsableCommand {
-            try await asyncCommand.run()
-        } else {
-            try command.run()
-        }
-    }
-
-    /// Runs one command line inside `conn repl`: like `main`, but it returns the exit code
-    /// instead of ending the process.
-    static func runEmbedded(_ arguments: [String], environment: [String: String]) async -> Int32 {
+    /// Runs one command line: a plugin, or a built-in command. Returns the exit code. Inside
+    /// `conn repl` (`embedded`) help and version print and return too; otherwise ArgumentParser
+    /// prints them and ends the process, as it always has.
+    static func run(_ arguments: [String], environment: [String: String], embedded: Bool) async -> Int32 {
         let sink = StandardOutputSink()
         let terminal = TerminalFacts.current(environment: environment)
         let dispatcher = PluginDispatcher(
@@ -52,16 +31,21 @@ enum EntryPoint {
             return PluginLauncher.run(invocation, environment: environment, sink: sink, terminal: terminal).rawValue
         }
         do {
-            try await parseAndRun(arguments)
+            var command = try TrailingCommandParser.parse(ConnRoot.self, arguments)
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
             return 0
         } catch {
-            return report(error, arguments: arguments, environment: environment, sink: sink, embedded: true)
+            return report(error, arguments: arguments, environment: environment, sink: sink, embedded: embedded)
         }
     }
 
     /// Prints a parse or usage error by the output contract and returns the exit code.
     /// Help and version requests print as ArgumentParser prints them.
-    static func report(_ error: any Error, arguments: [String], environment: [String: String], sink: any OutputSink, embedded: Bool = false) -> Int32 {
+    static func report(_ error: any Error, arguments: [String], environment: [String: String], sink: any OutputSink, embedded: Bool) -> Int32 {
         let code = ConnRoot.exitCode(for: error)
         if let exit = error as? ExitCode, embedded {
             return exit.rawValue  // the command has reported already
