@@ -22,6 +22,9 @@ final class LineEditor: Sendable {
     private struct Shared {
         var prompt: String
         var notices: [String] = []
+        /// Lines to add to the history before the next read (readline's history is not
+        /// thread-safe: only the editor thread touches it).
+        var history: [String] = []
         var interrupts = 0
         var resized = false
         /// Set while a line is being read; resumed with the line.
@@ -32,7 +35,6 @@ final class LineEditor: Sendable {
     private let wakePipe: (read: Int32, write: Int32)
     private let requests = DispatchSemaphore(value: 0)
     private let historyFile: String?
-    private let historyLimit: Int32
     private let onInterruptWhileBusy: @Sendable () -> Void
 
     init(prompt: String, historyFile: String?, historyLimit: Int32 = 1_000, completer: @escaping Completer,
@@ -44,7 +46,6 @@ final class LineEditor: Sendable {
         _ = fcntl(fds[1], F_SETFL, O_NONBLOCK)
         wakePipe = (fds[0], fds[1])
         self.historyFile = historyFile
-        self.historyLimit = historyLimit
         self.onInterruptWhileBusy = onInterruptWhileBusy
         ReadlineGlobals.completer.withLock { $0 = completer }
         conn_rl_configure("conn")
@@ -84,13 +85,10 @@ final class LineEditor: Sendable {
         wake()
     }
 
+    /// Adds `line` to the history before the next read.
     func addToHistory(_ line: String) {
-        // Readline's history is not thread-safe: hand it to the editor thread between reads
-        // (it runs before the next read starts, as reads are requested after this call).
-        shared.withLock { $0.notices.append(Self.historyMarker + line) }
+        shared.withLock { $0.history.append(line) }
     }
-
-    private static let historyMarker = "\u{0}history\u{0}"
 
     private func wake() {
         var byte: UInt8 = 1
@@ -137,11 +135,9 @@ final class LineEditor: Sendable {
     }
 
     private func applyHistory(_ state: inout Shared) {
-        let entries = state.notices.filter { $0.hasPrefix(Self.historyMarker) }
-        guard !entries.isEmpty else { return }
-        state.notices.removeAll { $0.hasPrefix(Self.historyMarker) }
-        for entry in entries {
-            let line = String(entry.dropFirst(Self.historyMarker.count))
+        guard !state.history.isEmpty else { return }
+        defer { state.history.removeAll() }
+        for line in state.history {
             // Not twice in a row, as shells do.
             if let last = conn_history_last(), String(cString: last) == line { continue }
             add_history(line)
@@ -196,9 +192,8 @@ final class LineEditor: Sendable {
     /// Prints queued notices above the prompt without losing the half-typed line.
     private func flushNotices() {
         let notices = shared.withLock { state -> [String] in
-            let printable = state.notices.filter { !$0.hasPrefix(Self.historyMarker) }
-            state.notices.removeAll { !$0.hasPrefix(Self.historyMarker) }
-            return printable
+            defer { state.notices.removeAll() }
+            return state.notices
         }
         guard !notices.isEmpty else { return }
         let point = conn_rl_point()
@@ -208,7 +203,7 @@ final class LineEditor: Sendable {
         rl_redisplay()
         for notice in notices { conn_rl_print(notice + "\n") }
         rl_restore_prompt()
-        rl_replace_line(saved ?? strdup(""), 0)
+        if let saved { rl_replace_line(saved, 0) } else { rl_replace_line("", 0) }
         conn_rl_set_point(point)
         rl_forced_update_display()
         free(saved)
