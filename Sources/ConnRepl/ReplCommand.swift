@@ -63,8 +63,8 @@ public struct ReplCommand: ConnCommand {
         for (key, value) in inherited {
             if let value { setenv(ConfigKeys.environmentVariable(for: [key]), value, 1) }
         }
-        let session = ReplSession(context: context, host: host, check: check, interval: DurationParser.parse(interval)!, link: link)
-        let code = await session.run(startWithLink: !noLink)
+        let session = ReplSession(context: context, host: host, check: check, interval: DurationParser.parse(interval)!, link: link, startWithLink: !noLink)
+        let code = await session.run()
         // The exit code of `exit N` or of the last command, which need not be a sysexits code.
         fflush(nil)
         Foundation.exit(code)

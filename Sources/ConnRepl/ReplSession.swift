@@ -25,9 +25,10 @@ final class ReplSession: Sendable {
     private let running = Mutex<Task<Int32, Never>?>(nil)
     private let monitor = Mutex<ConnectionMonitor?>(nil)
     private let editor = Mutex<LineEditor?>(nil)
-    private let startWithLink = Mutex(true)
+    private let startWithLink: Bool
 
-    init(context: CommandContext, host: ReplHost, check: ConnectivityCheck, interval: Duration, link: BackEndLink?) {
+    init(context: CommandContext, host: ReplHost, check: ConnectivityCheck, interval: Duration, link: BackEndLink?, startWithLink: Bool) {
+        self.startWithLink = startWithLink
         self.context = context
         self.host = host
         self.check = check
@@ -39,8 +40,7 @@ final class ReplSession: Sendable {
 
     /// Runs until `exit`, Ctrl-D or the end of the input; returns the exit code (`exit N`, else
     /// the last command's).
-    func run(startWithLink: Bool) async -> Int32 {
-        self.startWithLink.withLock { $0 = startWithLink }
+    func run() async -> Int32 {
         let interactive = context.terminal.standardInputIsTerminal && context.terminal.standardOutputIsTerminal
         if interactive {
             await runInteractive()
@@ -99,7 +99,7 @@ final class ReplSession: Sendable {
     // MARK: Status
 
     private func startMonitor() {
-        let monitor = ConnectionMonitor(check: check, interval: interval, link: link, linkEnabled: startWithLink.withLock { $0 }) { [self] status in
+        let monitor = ConnectionMonitor(check: check, interval: interval, link: link, linkEnabled: startWithLink) { [self] status in
             statusChanged(status)
         }
         self.monitor.withLock { $0 = monitor }
