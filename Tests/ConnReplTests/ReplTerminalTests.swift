@@ -119,16 +119,31 @@ struct ReplTerminalTests {
         try terminal.press("Enter")
         try await terminal.waitFor(15, "the parse error") { $0.contains("Unknown option '--bogus'") && $0.hasSuffix("conn online ›") }
 
+        // Each line is typed once the prompt is back (typed earlier, it is echoed by the
+        // terminal, not read by readline). Ctrl-L clears the screen, so what a `status` shows is
+        // not confused with the watch's lines above.
+        func status() async throws -> String {
+            try terminal.press("C-l")
+            try await terminal.waitFor(15, "a cleared screen") { !$0.contains("checked") && $0.hasSuffix("›") }
+            try terminal.type("status")
+            try terminal.press("Enter")
+            return try await terminal.waitFor(15, "the status") { $0.contains("checked") && $0.hasSuffix("›") }
+        }
         try terminal.type("disconnect")
         try terminal.press("Enter")
-        try terminal.type("status")
-        try terminal.press("Enter")
-        try await terminal.waitFor(15, "the link off") { $0.contains("link: off") }
+        try await terminal.waitFor(15, "the link off") { $0.contains("link: off") && $0.hasSuffix("conn online ›") }
+        let off = try await status()
+        #expect(off.contains("link: off (`connect` turns it on)"), "\(off)")
         try terminal.type("connect")
         try terminal.press("Enter")
-        try terminal.type("status")
-        try terminal.press("Enter")
-        try await terminal.waitFor(20, "the link back") { $0.components(separatedBy: "link: connected").count >= 2 }
+        try await terminal.waitFor(15, "connecting") { $0.contains("link: connecting…") && $0.hasSuffix("›") }
+        var linked = false
+        for _ in 0..<20 where !linked {
+            linked = try await status().contains("link: connected")
+            if !linked { try await Task.sleep(for: .milliseconds(500)) }
+        }
+        let finalScreen = try terminal.screen()
+        #expect(linked, "\(finalScreen)")
         try terminal.press("C-d")
         try await terminal.waitFor(15, "the exit") { _ in (try? terminal.exitStatus()) != nil }
         server.stop()
