@@ -239,7 +239,8 @@ let package = Package(
         ),
         .testTarget(
             name: "ConnInboxTests",
-            dependencies: ["conn", "conn-server", "ConnInbox", "ConnCore", "ConnTestSupport"],
+            dependencies: ["conn", "conn-server", "ConnInbox", "ConnCore", "ConnTestSupport",
+                           .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSwift
         ),
         .testTarget(

@@ -40,8 +40,12 @@ public struct InboxFetchCommand: ConnCommand {
             report = FetchReport(source: url.absoluteString, notModified: true, summary: .init(fetched: 0, new: 0, updated: 0, unchanged: 0),
                                  elapsedMs: start.duration(to: clock.now).milliseconds)
         case 200:
+            let readStart = clock.now
             let records = try InboxDocumentReader.read(response.body, source: url.absoluteString)
+            let storeStart = clock.now
+            context.logger.debug("read \(records.count) records (\(response.body.count) bytes) in \(readStart.duration(to: storeStart))")
             let summary = try cache.store(records, etag: response.header("ETag"), source: url.absoluteString, at: now)
+            context.logger.debug("stored them in \(storeStart.duration(to: clock.now))")
             report = FetchReport(source: url.absoluteString, notModified: false, summary: summary, elapsedMs: start.duration(to: clock.now).milliseconds)
         case 401, 403:
             throw ConnError(code: "unauthorized", message: "\(url.absoluteString) refused the credentials (\(response.status))",

@@ -47,15 +47,12 @@ public struct InboxListCommand: ConnCommand {
         }
         let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         let sql = """
-            SELECT rootUid, subject, participants, messageCount, lastDateTime, snippet, missingParent FROM inboxConversation c
+            SELECT \(ConversationRecord.columns) FROM inboxConversation c
             \(filter) ORDER BY lastSortKey DESC, rootUid LIMIT ? OFFSET ?
             """
         let statementArguments = arguments + [limit, offset]
         let rows = try await cache.database.writer.read { db in try Row.fetchAll(db, sql: sql, arguments: statementArguments) }
-        let conversations = rows.map { row in
-                ConversationSummary(rootUid: row[0], subject: row[1], participants: (row[2] as String).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) },
-                                    messageCount: row[3], lastDateTime: row[4], snippet: row[5], missingParent: row[6])
-        }
+        let conversations = rows.map(ConversationRecord.init(row:))
         let age = Date().timeIntervalSince(last.at)
         if context.configuration.format == .text {
             context.printer.note("cache from \(last.source), fetched \(TimeFormatting.age(seconds: age)) ago")
@@ -68,19 +65,8 @@ public struct InboxListCommand: ConnCommand {
     }
 }
 
-struct ConversationSummary: Encodable {
-    let rootUid: String
-    let subject: String
-    let participants: [String]
-    let messageCount: Int
-    let lastDateTime: String
-    let snippet: String
-    /// The conversation starts with a reply whose parent is not in the cache.
-    let missingParent: Bool
-}
-
 struct ConversationList: Encodable, TextRenderable {
-    let conversations: [ConversationSummary]
+    let conversations: [ConversationRecord]
     let cacheFetchedAt: Date
     let cacheSource: String
 

@@ -66,67 +66,27 @@ public enum ThreadBuilder {
 
     public static func build(_ input: [Message]) -> Forest {
         // Duplicates: the later occurrence wins, flagged.
-        var byUid: [String: Message] = [:]
+        var position: [String: Int] = [:]
+        var unique: [Message] = []
         var duplicates: Set<String> = []
         for message in input {
-            if byUid[message.uid] != nil { duplicates.insert(message.uid) }
-            byUid[message.uid] = message
-        }
-        var parentOf: [String: String] = [:]
-        for message in byUid.values where !message.parentUid.isEmpty && message.parentUid != message.uid {
-            parentOf[message.uid] = message.parentUid
-        }
-
-        // Cycles: follow each chain, marking visits; a chain that returns to itself is cut at
-        // its oldest member.
-        var brokeCycle: Set<String> = []
-        var state: [String: Int] = [:]  // 1 = on the current path, 2 = done
-        for start in byUid.keys.sorted() where state[start] == nil {
-            var path: [String] = []
-            var current: String? = start
-            while let uid = current, byUid[uid] != nil, state[uid] == nil {
-                state[uid] = 1
-                path.append(uid)
-                current = parentOf[uid]
-            }
-            if let uid = current, state[uid] == 1, let cycleStart = path.firstIndex(of: uid) {
-                let cycle = path[cycleStart...]
-                let oldest = cycle.min { (byUid[$0]!.order, $0) < (byUid[$1]!.order, $1) }!
-                parentOf[oldest] = nil
-                brokeCycle.insert(oldest)
-            }
-            for uid in path { state[uid] = 2 }
-        }
-
-        var nodes: [String: Node] = [:]
-        for message in byUid.values {
-            nodes[message.uid] = Node(uid: message.uid, isPlaceholder: false, parentUid: parentOf[message.uid], depth: 0,
-                                      children: [], brokeCycle: brokeCycle.contains(message.uid), duplicate: duplicates.contains(message.uid))
-        }
-        // Placeholders for parents that are not in the cache, ordered as their oldest child.
-        var placeholderOrder: [String: Int] = [:]
-        for (child, parent) in parentOf where byUid[parent] == nil {
-            if nodes[parent] == nil {
-                nodes[parent] = Node(uid: parent, isPlaceholder: true, parentUid: nil, depth: 0, children: [], brokeCycle: false, duplicate: false)
-            }
-            placeholderOrder[parent] = min(placeholderOrder[parent] ?? Int.max, byUid[child]!.order)
-        }
-        func order(_ uid: String) -> Int { byUid[uid]?.order ?? placeholderOrder[uid] ?? Int.max }
-        // Keys computed once, not twice per comparison (a hash lookup each).
-        let ordered = nodes.keys.map { (order($0), $0) }.sorted { $0 < $1 }.map(\.1)
-        for uid in ordered {
-            if let parent = nodes[uid]?.parentUid { nodes[parent]?.children.append(uid) }
-        }
-        let roots = ordered.filter { nodes[$0]?.parentUid == nil }
-        // Depths, breadth first from the roots.
-        var queue = roots[...]
-        while let uid = queue.popFirst() {
-            let depth = nodes[uid]!.depth
-            for child in nodes[uid]!.children {
-                nodes[child]!.depth = depth + 1
-                queue.append(child)
+            if let earlier = position[message.uid] {
+                duplicates.insert(message.uid)
+                unique[earlier] = message
+            } else {
+                position[message.uid] = unique.count
+                unique.append(message)
             }
         }
-        return Forest(roots: roots, nodes: nodes)
+        let layout = ThreadLayout(uids: unique.map(\.uid), parentUids: unique.map(\.parentUid), order: unique.map(\.order))
+        func uid(_ node: Int) -> String { layout.isPlaceholder(node) ? layout.placeholderUids[node - layout.messageCount] : unique[node].uid }
+        var nodes = [String: Node](minimumCapacity: layout.nodeCount)
+        for node in 0..<layout.nodeCount {
+            let isPlaceholder = layout.isPlaceholder(node)
+            nodes[uid(node)] = Node(uid: uid(node), isPlaceholder: isPlaceholder, parentUid: layout.parent[node].map(uid), depth: layout.depth[node],
+                                    children: layout.children[node].map(uid), brokeCycle: layout.brokeCycle[node],
+                                    duplicate: !isPlaceholder && duplicates.contains(uid(node)))
+        }
+        return Forest(roots: layout.roots.map(uid), nodes: nodes)
     }
 }

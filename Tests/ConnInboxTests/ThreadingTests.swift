@@ -144,7 +144,7 @@ struct InboxDocumentReaderTests {
     @Test(arguments: [
         (#"{"inbox":[{"uid":"1","subject":5}]}"#, "inbox[0].subject that is a number, not a string"),
         (#"{"inbox":[{"uid":"1"},{"subject":"x"}]}"#, "inbox[1] without a uid"),
-        (#"{"inbox":{"uid":"1"}}"#, "an \"inbox\" that is not an array"),
+        (#"{"inbox":{"uid":"1"}}"#, "an \"inbox\" that is an object, not an array"),
         (#"{"mail":[]}"#, "has no \"inbox\" field"),
         (#"[1,2]"#, "is not a JSON object"),
         (#"{"inbox":[{"uid":"1","to":"a@b.c""#, "is not valid JSON"),

@@ -1,0 +1,201 @@
+import ConnCore
+import ConnProtocol
+import Foundation
+import GRDB
+
+/// One fetch merged into the cache, inside the fetch's write transaction: the cached messages
+/// and the document's records side by side, threaded together, and then only what changed
+/// written — each new message once, with its thread columns already computed; an unchanged
+/// message only when a late parent moved it; a conversation only when one of its messages
+/// was written.
+struct InboxMerge {
+    /// What a message's row says about its place in the threads.
+    struct ThreadColumns: Equatable {
+        var sortKey: Double
+        var threadRoot: String
+        var depth: Int
+        var flags: String
+    }
+
+    struct Message {
+        var uid: String
+        var parentUid: String
+        var parsedTime: Double?
+        var arrival: Int
+        /// This fetch's record, when the message is new or changed; nil while the cached copy stands.
+        var incoming: InboxDocumentReader.Record?
+        /// The thread columns as stored before this fetch; nil for a new message.
+        var stored: ThreadColumns?
+        /// The record as cached before this fetch, to tell an unchanged record from an update.
+        var storedRaw: String?
+        /// A record for this uid was in this fetch's document.
+        var seenInDocument = false
+    }
+
+    /// In arrival order.
+    private(set) var messages: [Message] = []
+    private var indexOf: [String: Int] = [:]
+    private var duplicates: Set<String> = []
+    /// How many messages the cache held before this fetch.
+    private var cachedCount = 0
+
+    init(loadingFrom db: Database) throws {
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT uid, responseToUid, parsedTime, arrival, sortKey, threadRoot, depth, flags, raw FROM inboxMessage ORDER BY arrival
+            """)
+        while let row = try rows.next() {
+            indexOf[row[0]] = messages.count
+            messages.append(Message(uid: row[0], parentUid: row[1], parsedTime: row[2], arrival: row[3],
+                                    stored: ThreadColumns(sortKey: row[4], threadRoot: row[5], depth: row[6], flags: row[7]), storedRaw: row[8]))
+        }
+        cachedCount = messages.count
+    }
+
+    /// Takes in the document's records: new uids are appended in arrival order; a uid seen
+    /// twice is flagged and its later record wins. Counts are per uid.
+    mutating func apply(_ records: [InboxDocumentReader.Record], at now: Date) -> InboxCache.StoreSummary {
+        var summary = InboxCache.StoreSummary(fetched: records.count, new: 0, updated: 0, unchanged: 0)
+        var nextArrival = (messages.last?.arrival ?? 0) + 1
+        messages.reserveCapacity(messages.count + records.count)
+        for record in records {
+            let email = record.email
+            guard let index = indexOf[email.uid] else {
+                indexOf[email.uid] = messages.count
+                messages.append(Message(uid: email.uid, parentUid: email.responseToUid, parsedTime: Self.parseDate(email.dateTime, now),
+                                        arrival: nextArrival, incoming: record, seenInDocument: true))
+                nextArrival += 1
+                summary.new += 1
+                continue
+            }
+            let firstTime = !messages[index].seenInDocument
+            messages[index].seenInDocument = true
+            if !firstTime { duplicates.insert(email.uid) }
+            if (messages[index].incoming?.raw ?? messages[index].storedRaw) == record.raw {
+                if firstTime { summary.unchanged += 1 }
+                continue
+            }
+            messages[index].incoming = record
+            messages[index].parentUid = email.responseToUid
+            messages[index].parsedTime = Self.parseDate(email.dateTime, now)
+            if firstTime && messages[index].stored != nil { summary.updated += 1 }
+        }
+        return summary
+    }
+
+    private static func parseDate(_ text: String, _ now: Date) -> Double? {
+        DateTimeText.parse(text, relativeTo: now)?.timeIntervalSince1970
+    }
+
+    /// Threads every message and writes what changed: messages, then conversations.
+    func write(to db: Database, at now: Date) throws {
+        let sortKeys = sortKeys()
+        let rank = rank(by: sortKeys)
+        let layout = ThreadLayout(uids: messages.map(\.uid), parentUids: messages.map(\.parentUid), order: rank)
+        func uid(_ node: Int) -> String { layout.isPlaceholder(node) ? layout.placeholderUids[node - layout.messageCount] : messages[node].uid }
+
+        let statements = try Statements(db)
+        let fetchedAt = now.timeIntervalSince1970
+        // The conversations to rewrite: those a written message is in now, and those one was
+        // in before (they lost it); old roots that are roots no more are only removed.
+        var rewrite = [Bool](repeating: false, count: layout.nodeCount)
+        var staleRoots: Set<String> = []
+        for root in layout.roots {
+            let rootUid = uid(root)
+            for node in layout.walk(from: root) where !layout.isPlaceholder(node) {
+                let message = messages[node]
+                var flags: [String] = []
+                if layout.brokeCycle[node] { flags.append("cycleBroken") }
+                if duplicates.contains(message.uid) { flags.append("duplicateUid") }
+                if let parent = layout.parent[node], layout.isPlaceholder(parent) { flags.append("parentMissing") }
+                let columns = ThreadColumns(sortKey: sortKeys[node], threadRoot: rootUid, depth: layout.depth[node], flags: flags.joined(separator: ","))
+                if let incoming = message.incoming {
+                    let email = incoming.email
+                    if message.stored == nil {
+                        try statements.insertMessage.execute(arguments: [
+                            email.uid, email.responseToUid, message.parsedTime, message.arrival,
+                            columns.sortKey, columns.threadRoot, columns.depth, columns.flags, incoming.raw, fetchedAt,
+                        ])
+                    } else {
+                        try statements.updateMessage.execute(arguments: [
+                            email.responseToUid, message.parsedTime, columns.sortKey, columns.threadRoot, columns.depth, columns.flags,
+                            incoming.raw, fetchedAt, email.uid,
+                        ])
+                    }
+                } else if columns != message.stored {
+                    try statements.updateThread.execute(arguments: [columns.sortKey, columns.threadRoot, columns.depth, columns.flags, message.uid])
+                } else {
+                    continue
+                }
+                rewrite[root] = true
+                if let stored = message.stored { staleRoots.insert(stored.threadRoot) }
+            }
+        }
+        if !staleRoots.isEmpty {
+            for root in layout.roots where staleRoots.contains(uid(root)) { rewrite[root] = true }
+        }
+        if cachedCount > 0 {
+            for root in staleRoots.union(layout.roots.filter { rewrite[$0] }.map(uid)) {
+                try statements.deleteConversation.execute(arguments: [root])
+            }
+        }
+        for root in layout.roots where rewrite[root] {
+            let members = layout.walk(from: root).filter { !layout.isPlaceholder($0) }
+            let fields = try members.map { node in
+                try messages[node].incoming.map { ConversationRecord.Fields($0.email) } ?? statements.cachedFields(of: messages[node].uid)
+            }
+            let record = ConversationRecord(rootUid: uid(root), members: fields, sortKeys: members.map { sortKeys[$0] }, missingParent: layout.isPlaceholder(root))
+            try record.insert(with: statements.insertConversation)
+        }
+    }
+
+    /// Parsed time where known; an undated message sorts just after the last dated message
+    /// that arrived before it.
+    private func sortKeys() -> [Double] {
+        var lastKnown = -Double.greatestFiniteMagnitude / 2
+        return messages.map { message in
+            if let parsed = message.parsedTime {
+                lastKnown = parsed
+                return parsed
+            }
+            return lastKnown + Double(message.arrival) * 1e-6
+        }
+    }
+
+    /// Each message's age rank: by sort key, then arrival.
+    private func rank(by sortKeys: [Double]) -> [Int] {
+        let ranked = messages.indices.sorted { sortKeys[$0] != sortKeys[$1] ? sortKeys[$0] < sortKeys[$1] : messages[$0].arrival < messages[$1].arrival }
+        var rank = [Int](repeating: 0, count: messages.count)
+        for (position, index) in ranked.enumerated() { rank[index] = position }
+        return rank
+    }
+
+    /// The write transaction's statements, prepared once.
+    private struct Statements {
+        let insertMessage, updateMessage, updateThread, deleteConversation, insertConversation, selectFields: Statement
+
+        init(_ db: Database) throws {
+            insertMessage = try db.makeStatement(sql: """
+                INSERT INTO inboxMessage(uid, responseToUid, parsedTime, arrival, sortKey, threadRoot, depth, flags, raw, fetchedAt)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            updateMessage = try db.makeStatement(sql: """
+                UPDATE inboxMessage SET responseToUid = ?, parsedTime = ?, sortKey = ?, threadRoot = ?, depth = ?, flags = ?, raw = ?, fetchedAt = ?
+                WHERE uid = ?
+                """)
+            updateThread = try db.makeStatement(sql: "UPDATE inboxMessage SET sortKey = ?, threadRoot = ?, depth = ?, flags = ? WHERE uid = ?")
+            deleteConversation = try db.makeStatement(sql: "DELETE FROM inboxConversation WHERE rootUid = ?")
+            insertConversation = try db.makeStatement(sql: """
+                INSERT INTO inboxConversation(\(ConversationRecord.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            selectFields = try db.makeStatement(sql: "SELECT fromAddress, toAddress, subject, text, dateTime FROM inboxMessage WHERE uid = ?")
+        }
+
+        /// The summary fields of a message this fetch did not change.
+        func cachedFields(of uid: String) throws -> ConversationRecord.Fields {
+            guard let row = try Row.fetchOne(selectFields, arguments: [uid]) else {
+                throw ConnError.internalError("message \(uid) is in the merge but not in the cache")
+            }
+            return ConversationRecord.Fields(from: row[0], to: row[1], subject: row[2], text: row[3], dateTime: row[4])
+        }
+    }
+}

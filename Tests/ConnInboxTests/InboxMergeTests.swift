@@ -1,0 +1,148 @@
+import ConnCore
+import ConnTestSupport
+import Foundation
+import GRDB
+import Testing
+
+@testable import ConnInbox
+
+/// A fetch writes only what changed. Whatever the sequence of fetches (late parents, updates,
+/// cycles, duplicates, messages that vanish from the server), the cache must end up exactly as
+/// if its threads and conversations had been computed from scratch over everything it holds.
+@Suite("Inbox merge")
+struct InboxMergeTests {
+    struct StoredMessage {
+        var uid, parent, threadRoot, flags, raw: String
+        var parsedTime: Double?
+        var arrival, depth: Int
+        var sortKey: Double
+    }
+
+    func storedMessages(_ database: LocalDatabase) throws -> [StoredMessage] {
+        try database.writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT uid, responseToUid, threadRoot, flags, raw, parsedTime, arrival, depth, sortKey FROM inboxMessage ORDER BY arrival").map {
+                StoredMessage(uid: $0[0], parent: $0[1], threadRoot: $0[2], flags: $0[3], raw: $0[4], parsedTime: $0[5], arrival: $0[6], depth: $0[7], sortKey: $0[8])
+            }
+        }
+    }
+
+    func storedConversations(_ database: LocalDatabase) throws -> [String: ConversationRecord] {
+        try database.writer.read { db in
+            try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT \(ConversationRecord.columns) FROM inboxConversation").map {
+                let record = ConversationRecord(row: $0)
+                return (record.rootUid, record)
+            })
+        }
+    }
+
+    /// Random documents over a small pool of uids, so that fetches overlap, update, re-link.
+    func document(_ generator: inout some RandomNumberGenerator, round: Int) -> String {
+        let pool = 24
+        var records: [String] = []
+        for _ in 0..<Int.random(in: 0..<14, using: &generator) {
+            let uid = "m\(Int.random(in: 0..<pool, using: &generator))"
+            let parent: String = switch Int.random(in: 0..<10, using: &generator) {
+            case 0...3: ""
+            case 4: uid  // answers itself
+            default: "m\(Int.random(in: 0..<(pool + 4), using: &generator))"  // may be missing
+            }
+            let date = switch Int.random(in: 0..<4, using: &generator) {
+            case 0: "soon"
+            case 1: "Today"
+            default: "2026-11-\(10 + Int.random(in: 0..<10, using: &generator))T10:00:00Z"
+            }
+            let subject = ["hello", "re: hello", "plan"][Int.random(in: 0..<3, using: &generator)]
+            let to = ["a@x, b@x", " c@x ", ""][Int.random(in: 0..<3, using: &generator)]
+            records.append(#"{"uid":"\#(uid)","from":"f\#(round % 3)@x","to":"\#(to)","subject":"\#(subject)","text":"t\#(round)","responseToUid":"\#(parent)","dateTime":"\#(date)"}"#)
+        }
+        return #"{"inbox":[\#(records.joined(separator: ","))]}"#
+    }
+
+    @Test("after any sequence of fetches, the cache equals a full recomputation")
+    func incrementalEqualsFromScratch() throws {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<25 {
+            let directory = try TemporaryDirectory()
+            let database = try LocalDatabase(path: directory.path + "/conn.sqlite", migrations: InboxMigrations.all)
+            let cache = InboxCache(database: database)
+            var everUids: Set<String> = []
+            var latestRaw: [String: String] = [:]
+            for round in 0..<8 {
+                let json = document(&generator, round: round)
+                let records = try InboxDocumentReader.read(Data(json.utf8), source: "s")
+                _ = try cache.store(records, etag: nil, source: "s", at: Date(timeIntervalSince1970: 1_795_000_000 + Double(round)))
+                for record in records {
+                    everUids.insert(record.email.uid)
+                    latestRaw[record.email.uid] = record.raw
+                }
+                var duplicates: Set<String> = []
+                var seen: Set<String> = []
+                for record in records where !seen.insert(record.email.uid).inserted { duplicates.insert(record.email.uid) }
+                try check(database, everUids: everUids, latestRaw: latestRaw, duplicates: duplicates, json: json)
+            }
+        }
+    }
+
+    func check(_ database: LocalDatabase, everUids: Set<String>, latestRaw: [String: String], duplicates: Set<String>, json: String) throws {
+        let messages = try storedMessages(database)
+        // Nothing lost, nothing twice, the latest version of each.
+        #expect(messages.map(\.uid).sorted() == everUids.sorted(), "\(json)")
+        for message in messages { #expect(message.raw == latestRaw[message.uid], "\(message.uid)") }
+
+        // Sort keys: parsed time, else just after the last dated message that arrived earlier.
+        var lastKnown = -Double.greatestFiniteMagnitude / 2
+        for message in messages {
+            let expected: Double
+            if let parsed = message.parsedTime { lastKnown = parsed; expected = parsed } else { expected = lastKnown + Double(message.arrival) * 1e-6 }
+            #expect(message.sortKey == expected, "\(message.uid)")
+        }
+        let ranked = messages.indices.sorted { (messages[$0].sortKey, messages[$0].arrival) < (messages[$1].sortKey, messages[$1].arrival) }
+        var rank: [String: Int] = [:]
+        for (position, index) in ranked.enumerated() { rank[messages[index].uid] = position }
+        let forest = ThreadBuilder.build(messages.map { ThreadBuilder.Message(uid: $0.uid, parentUid: $0.parent, order: rank[$0.uid]!) })
+
+        var expectedConversations: [String: ConversationRecord] = [:]
+        let byUid = Dictionary(uniqueKeysWithValues: messages.map { ($0.uid, $0) })
+        let fields = try database.writer.read { db in
+            try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT uid, fromAddress, toAddress, subject, text, dateTime FROM inboxMessage").map {
+                ($0[0] as String, ConversationRecord.Fields(from: $0[1], to: $0[2], subject: $0[3], text: $0[4], dateTime: $0[5]))
+            })
+        }
+        for root in forest.roots {
+            let members = forest.walk(from: root).filter { !$0.isPlaceholder }
+            for node in members {
+                let stored = byUid[node.uid]!
+                var flags: [String] = []
+                if node.brokeCycle { flags.append("cycleBroken") }
+                if duplicates.contains(node.uid) { flags.append("duplicateUid") }
+                if let parent = node.parentUid, forest.nodes[parent]!.isPlaceholder { flags.append("parentMissing") }
+                #expect(stored.threadRoot == root && stored.depth == node.depth && stored.flags == flags.joined(separator: ","), "\(node.uid) in \(json)")
+            }
+            let record = ConversationRecord(rootUid: root, members: members.map { fields[$0.uid]! }, sortKeys: members.map { byUid[$0.uid]!.sortKey },
+                                            missingParent: forest.nodes[root]!.isPlaceholder)
+            expectedConversations[root] = record
+        }
+        let conversations = try storedConversations(database)
+        for root in Set(conversations.keys).union(expectedConversations.keys) where conversations[root] != expectedConversations[root] {
+            Issue.record("conversation \(root): stored \(String(describing: conversations[root])), expected \(String(describing: expectedConversations[root])) after \(json)")
+        }
+    }
+
+    @Test("a cache written before fields were read from the raw JSON keeps its messages")
+    func migratesVersionOneCaches() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path + "/conn.sqlite"
+        do {
+            let old = try LocalDatabase(path: path, migrations: [InboxMigrations.all[0]])
+            try old.writer.write { db in
+                try db.execute(sql: """
+                    INSERT INTO inboxMessage(uid, fromAddress, toAddress, subject, text, responseToUid, dateTime, parsedTime, arrival, sortKey, threadRoot, depth, flags, raw, fetchedAt)
+                    VALUES ('1', 'a@x', 'b@x', 'old subject', 'body', '', 'Today', 5, 1, 5, '1', 0, '', ?, 5)
+                    """, arguments: [#"{"uid":"1","from":"a@x","to":"b@x","subject":"old subject","text":"body","responseToUid":"","dateTime":"Today"}"#])
+            }
+        }
+        let database = try LocalDatabase(path: path, migrations: InboxMigrations.all)
+        let row = try #require(try database.writer.read { db in try Row.fetchOne(db, sql: "SELECT subject, fromAddress, threadRoot FROM inboxMessage WHERE uid = '1'") })
+        #expect(row[0] as String == "old subject" && row[1] as String == "a@x" && row[2] as String == "1")
+    }
+}
