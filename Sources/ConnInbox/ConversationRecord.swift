@@ -38,14 +38,14 @@ struct ConversationRecord: Equatable, Encodable {
         precondition(!members.isEmpty && members.count == sortKeys.count)
         let latest = sortKeys.indices.max { sortKeys[$0] < sortKeys[$1] }!
         var participants: [String] = []
-        var seen: Set<String> = []
+        // Most conversations have a handful of people: a linear search beats hashing them.
+        func add(_ address: Substring) {
+            let trimmed = Self.trimmingWhitespace(address)
+            if !trimmed.isEmpty && !participants.contains(where: { $0 == trimmed }) { participants.append(String(trimmed)) }
+        }
         for member in members {
-            for address in [Substring(member.from)] + member.to.split(separator: ",") {
-                // Not trimmingCharacters(in:): it goes through NSString, and was an eighth of a
-                // 100,000-message fetch.
-                let trimmed = String(Self.trimmingWhitespace(address))
-                if !trimmed.isEmpty && seen.insert(trimmed).inserted { participants.append(trimmed) }
-            }
+            add(Substring(member.from))
+            for address in member.to.split(separator: ",") { add(address) }
         }
         self.rootUid = rootUid
         subject = members[0].subject
