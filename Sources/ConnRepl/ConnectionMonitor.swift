@@ -3,10 +3,18 @@ import ConnProbe
 import ConnWatch
 import Foundation
 import Logging
+import Synchronization
 
 /// The REPL's background monitor: the watch engine's hysteresis over periodic checks and kernel
-/// notifications, and the live link to the back end. Reports every change of its status.
+/// notifications, and the live link to the back end. Reports every change of its status; the
+/// latest status (with when it was last checked, changed or not) can be read at any time.
 final class ConnectionMonitor: Sendable {
+    /// The status after the latest look or link event. A class so the monitor's task can hold
+    /// it before `self` exists.
+    private final class Latest: Sendable {
+        let status = Mutex<ConnectionStatus?>(nil)
+    }
+
     private enum Trigger: Sendable {
         case timer(generation: Int)
         case netlink
@@ -17,6 +25,11 @@ final class ConnectionMonitor: Sendable {
 
     private let triggers: AsyncStream<Trigger>.Continuation
     private let task: Task<Void, Never>
+    private let latest = Latest()
+
+    /// The status as of the latest look: `checkedAt` moves on with every look, even when
+    /// nothing changed (the change handler hears only changes). Nil before the first look.
+    var current: ConnectionStatus? { latest.status.withLock { $0 } }
 
     /// - Parameters:
     ///   - link: the link to hold while enabled (nil: no server, no link).
@@ -24,6 +37,7 @@ final class ConnectionMonitor: Sendable {
     init(check: ConnectivityCheck, interval: Duration, link: BackEndLink?, linkEnabled: Bool, onChange: @escaping @Sendable (ConnectionStatus) -> Void) {
         let (stream, triggers) = AsyncStream<Trigger>.makeStream()
         self.triggers = triggers
+        let latest = latest
         task = Task {
             var engine = WatchEngine(interval: interval, grace: .zero)
             var status = ConnectionStatus(linkEnabled: link != nil && linkEnabled, linkAvailable: link != nil)
@@ -79,6 +93,7 @@ final class ConnectionMonitor: Sendable {
             func publish(_ next: ConnectionStatus) {
                 let changed = next.state != status.state || next.link != status.link || next.linkEnabled != status.linkEnabled
                 status = next
+                latest.status.withLock { $0 = next }
                 if changed { onChange(next) }
             }
             if status.linkEnabled { startLink() }

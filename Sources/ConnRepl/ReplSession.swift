@@ -187,7 +187,9 @@ final class ReplSession: Sendable {
             print(status.describe(style: style))
             finish(status.hasConnection == false ? 69 : 0)
         case "status":
-            var status = state.withLock { $0.status }
+            // The monitor's own latest status: the one the session holds changes only when
+            // the state does, so its "checked … ago" would go stale.
+            var status = currentMonitor().current
             if status?.state == nil { status = await currentMonitor().refresh() }
             guard let status else { return false }
             let warning = state.withLock { $0.rule }

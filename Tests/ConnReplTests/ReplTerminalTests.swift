@@ -195,4 +195,27 @@ struct ReplScriptTests {
         #expect(nested.standardError.contains("already in the REPL"))
         server.stop()
     }
+
+    @Test("`status` says when the connection was last checked, though nothing changed since the first look")
+    func statusIsFresh() async throws {
+        let home = try TemporaryDirectory()
+        let server = try BackgroundServer()
+        let environment = home.environment.merging(["CONN_SERVER": server.url.absoluteString]) { $1 }
+        // The watch in between only lets two seconds pass (it waits for an offline that never
+        // comes); the monitor looks every 200 ms meanwhile and finds the same state each time.
+        let script = "status\nwatch --no-internet --until offline --timeout 2s\nstatus\n"
+        let outcome = try await ConnProcess.run(ConnProcess.connPath, ["repl", "--json", "--interval", "200ms", "--no-link"], environment: environment, input: script)
+        let statuses = outcome.standardOutput.split(separator: "\n").compactMap { line -> [String: Any]? in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], object["warning"] != nil else { return nil }
+            return object
+        }
+        try #require(statuses.count == 2, "\(outcome.standardOutput)")
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let first = try #require((statuses[0]["checkedAt"] as? String).flatMap(formatter.date(from:)))
+        let second = try #require((statuses[1]["checkedAt"] as? String).flatMap(formatter.date(from:)))
+        #expect(statuses[0]["state"] as? String == "online" && statuses[1]["state"] as? String == "online")
+        #expect(second.timeIntervalSince(first) > 1.5, "\(outcome.standardOutput)")
+        server.stop()
+    }
 }
