@@ -190,8 +190,7 @@ final class ReplSession: Sendable {
             // The monitor's own latest status: the one the session holds changes only when
             // the state does, so its "checked … ago" would go stale.
             var status = currentMonitor().current
-            if status?.state == nil { status = await currentMonitor().refresh() }
-            guard let status else { return false }
+            if status.state == nil { status = await currentMonitor().refresh() }
             let warning = state.withLock { $0.rule }
             if context.configuration.format == .json {
                 try? context.printer.emit(StatusReport(status: status, warning: warning))

@@ -77,9 +77,7 @@ public struct WatchCommand: ConnCommand {
     }
 
     enum Trigger: Sendable {
-        case timer(generation: Int)
-        case netlink(NetlinkMonitor.Event)
-        case link(ConnectionState)
+        case monitor(ConnectivityMonitor.Event)
         case signal(Int32)
         case deadline
         case outboxPass(OutboxFlushWorker.Pass)
@@ -109,7 +107,7 @@ public struct WatchCommand: ConnCommand {
             }
         }
         defer { flusher?.stop() }
-        var engine = WatchEngine(interval: DurationParser.parse(interval)!, grace: DurationParser.parse(grace)!)
+        let interval = DurationParser.parse(interval)!
         let hook = exec.map { WatchHook(command: $0, printer: context.printer) }
 
         // Signals: a last line, then 130 or 143. Inside `conn repl` the REPL owns the signals
@@ -127,123 +125,86 @@ public struct WatchCommand: ConnCommand {
         }
         defer { signalSources.forEach { $0.cancel() } }
 
-        var background: [Task<Void, Never>] = []
-        defer { background.forEach { $0.cancel() } }
-        if let monitor = NetlinkMonitor() {
-            background.append(Task {
-                for await event in monitor.events() { continuation.yield(.netlink(event)) }
-            })
-        } else {
+        let link = noLink ? nil : backEnd.map { BackEndLink($0, configuration: configuration, logger: context.logger) }
+        let monitor = ConnectivityMonitor(check: check, engine: WatchEngine(interval: interval, grace: DurationParser.parse(grace)!), link: link) { event in
+            continuation.yield(.monitor(event))
+        }
+        defer { monitor.stop() }
+        if !monitor.hasKernelNotifications {
             context.printer.note("kernel notifications (rtnetlink) are not available here: polling every \(interval) instead")
         }
-        var linkState: ConnectionState?
-        if !noLink, let backEnd {
-            let link = BackEndLink(backEnd, configuration: configuration, logger: context.logger)
-            background.append(Task {
-                for await state in link.states() { continuation.yield(.link(state)) }
-            })
-        }
-        let explicitTimeout = configuration.sources["timeout"] != .defaultValue
-        if until != nil, explicitTimeout {
+        var deadline: Task<Void, Never>?
+        defer { deadline?.cancel() }
+        if until != nil, configuration.sources["timeout"] != .defaultValue {
             let timeout = configuration.timeout
-            background.append(Task {
+            deadline = Task {
                 try? await Task.sleep(for: timeout)
                 continuation.yield(.deadline)
-            })
-        }
-
-        // One pending timer of each kind: a new schedule replaces the old (a task per look,
-        // kept, would grow without bound over hours).
-        var generation = 0
-        var timer: Task<Void, Never>?
-        func schedule(after delay: Duration) {
-            generation += 1
-            let current = generation
-            timer?.cancel()
-            timer = Task {
-                try? await Task.sleep(for: delay)
-                continuation.yield(.timer(generation: current))
             }
         }
+
+        // One pending outbox timer: a new schedule replaces the old.
         var outboxGeneration = 0
         var outboxTimer: Task<Void, Never>?
+        defer { outboxTimer?.cancel() }
         func scheduleOutbox(at date: Date) {
             outboxGeneration += 1
             let current = outboxGeneration
-            let delay = min(max(date.timeIntervalSinceNow, 0.05), engine.interval.seconds)
+            let delay = min(max(date.timeIntervalSinceNow, 0.05), interval.seconds)
             outboxTimer?.cancel()
             outboxTimer = Task {
                 try? await Task.sleep(for: .milliseconds(Int64(delay * 1000)))
                 continuation.yield(.outboxDue(generation: current))
             }
         }
-        defer {
-            timer?.cancel()
-            outboxTimer?.cancel()
-        }
-        var linkDropped = false
-        func look() async throws -> Bool {
-            let snapshot = await check.run()
-            let observation = WatchObservation(snapshot, linkDropped: linkDropped)
-            linkDropped = false
-            let decision = engine.observe(observation, at: Date())
-            schedule(after: decision.recheckAfter)
-            if engine.reported == .online {
-                // Becoming online (or starting online): conn's backoff was earned while the
-                // server could not be reached, so it no longer applies.
-                flusher?.request(ignoringBackoff: decision.event?.to == .online)
-            }
-            guard var event = decision.event else { return false }
-            if details { event.details = event.to?.details }
-            event.connectionState = linkState
-            try emit(event, context: context)
-            if event.type == .change { hook?.run(event) }
-            return until == event.to?.rawValue
-        }
 
-        if try await look() { return }
+        var reported: WatchState?
+        var linkState: ConnectionState?
         for await trigger in triggers {
             switch trigger {
-            case .timer(let number):
-                guard number == generation else { continue }
-                if try await look() { return }
-            case .netlink:
-                // Coalesce a burst (a link going down brings its addresses and routes along).
-                try await Task.sleep(for: .milliseconds(3))
-                if try await look() { return }
-            case .link(let state):
+            case .monitor(.looked(let decision, let state)):
+                reported = state
+                if state == .online {
+                    // Becoming online (or starting online): conn's backoff was earned while the
+                    // server could not be reached, so it no longer applies.
+                    flusher?.request(ignoringBackoff: decision.event?.to == .online)
+                }
+                guard var event = decision.event else { continue }
+                if details { event.details = event.to?.details }
+                event.connectionState = linkState
+                try emit(event, context: context)
+                if event.type == .change { hook?.run(event) }
+                if until == event.to?.rawValue { return }
+            case .monitor(.link(let state)):
                 let previous = linkState
                 linkState = state
                 // Reconnect attempts flip between "connecting" and "disconnected": only the
                 // first state, connecting, and a change of connected-ness are events.
                 guard previous == nil || previous!.isConnected != state.isConnected else { continue }
-                try emit(WatchEvent(type: .connectionState, at: Date(), state: engine.reported, connectionState: state), context: context)
+                try emit(WatchEvent(type: .connectionState, at: Date(), state: reported, connectionState: state), context: context)
                 if until == "connected", state.isConnected { return }
-                // The socket closing (or opening again) is news about the server: look now.
-                if previous != nil {
-                    linkDropped = !state.isConnected
-                    if try await look() { return }
-                }
+            case .monitor(.linkEnabled):
+                continue  // watch never switches the link off
             case .signal(let number):
-                try emit(WatchEvent(type: .stopped, at: Date(), state: engine.reported, connectionState: linkState, reason: number == SIGINT ? "SIGINT" : "SIGTERM"), context: context)
+                try emit(WatchEvent(type: .stopped, at: Date(), state: reported, connectionState: linkState, reason: number == SIGINT ? "SIGINT" : "SIGTERM"), context: context)
                 // 130/143 are not sysexits codes, so they bypass the command runner; the last
                 // line is already written (stdout is unbuffered).
                 Foundation.exit(128 + number)
             case .outboxPass(let pass):
-                var event = WatchEvent(type: .outbox, at: Date(), state: engine.reported, connectionState: linkState)
+                var event = WatchEvent(type: .outbox, at: Date(), state: reported, connectionState: linkState)
                 event.outbox = WatchOutboxSummary(pass)
                 try emit(event, context: context)
                 if pass.waiting > 0, pass.tally.pause == nil, let due = pass.nextDue { scheduleOutbox(at: due) }
             case .outboxDue(let number):
-                guard number == outboxGeneration, engine.reported == .online else { continue }
+                guard number == outboxGeneration, reported == .online else { continue }
                 flusher?.request(ignoringBackoff: false)
             case .deadline:
-                try emit(WatchEvent(type: .stopped, at: Date(), state: engine.reported, connectionState: linkState, reason: "timeout"), context: context)
+                try emit(WatchEvent(type: .stopped, at: Date(), state: reported, connectionState: linkState, reason: "timeout"), context: context)
                 throw ConnError.temporary("waitTimedOut", "\(until ?? "the state") was not reached within \(configuration.timeout)")
             }
         }
         // The stream ends only when this task is cancelled (Ctrl-C in `conn repl`).
-        try emit(WatchEvent(type: .stopped, at: Date(), state: engine.reported, connectionState: linkState, reason: "interrupted"), context: context)
+        try emit(WatchEvent(type: .stopped, at: Date(), state: reported, connectionState: linkState, reason: "interrupted"), context: context)
         throw CancellationError()
     }
 

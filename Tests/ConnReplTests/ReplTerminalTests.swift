@@ -43,8 +43,11 @@ struct ReplTerminalTests {
 
         try terminal.type("refresh")
         try terminal.press("Enter")
-        let refreshed = try await terminal.waitFor(20, "the banner after refresh") { $0.components(separatedBy: "Can't reach the server").count == 3 }
-        #expect(refreshed.contains("state: serverUnreachable (refused)"))
+        // The banner and the status print one after the other: wait for both.
+        let refreshed = try await terminal.waitFor(20, "the banner and the status after refresh") {
+            $0.components(separatedBy: "Can't reach the server").count == 3 && $0.contains("checked") && $0.hasSuffix("conn unreachable ›")
+        }
+        #expect(refreshed.contains("state: serverUnreachable (refused)"), "\(refreshed)")
 
         let restarted = try BackgroundServer(["--port", String(server.port)])
         try await terminal.waitFor(15, "reconnection") { $0.contains("connected to the server again") && $0.hasSuffix("conn online ›") }
