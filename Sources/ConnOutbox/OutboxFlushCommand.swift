@@ -11,7 +11,9 @@ public struct OutboxFlushCommand: ConnCommand {
         discussion: """
             Tries every waiting message once (a manual flush does not wait for conn's own \
             backoff; the server's Retry-After is honoured). With --wait, goes on retrying with \
-            backoff until the queue is empty or the time runs out. Safe to run from several \
+            backoff until the queue is empty or the time runs out; the backoff is capped at a \
+            quarter of the wait, so a message that failed often before is still tried again \
+            within it. Safe to run from several \
             processes at once: each message is leased to one deliverer. Exit codes: 0 nothing left \
             waiting; 65 a message was rejected; 69 no server configured; 75 messages still \
             waiting; 77 the server refused the credentials (the queue is paused).
@@ -37,7 +39,10 @@ public struct OutboxFlushCommand: ConnCommand {
 
     public func run(in context: CommandContext) async throws {
         let backEnd = try context.requireBackEnd()
-        let store = try context.openOutbox()
+        var store = try context.openOutbox()
+        // Backoff earned by earlier failures could outlast the whole wait (after 7 attempts it
+        // is up to 64 s): the user asked to keep trying for this long, so try within it.
+        if let wait = wait.flatMap(DurationParser.parse) { store.backoff.cap = min(store.backoff.cap, wait / 4) }
         let clock = ContinuousClock()
         let start = clock.now
         let deadline = wait.flatMap(DurationParser.parse).map { start + $0 }

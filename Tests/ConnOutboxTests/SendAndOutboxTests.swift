@@ -74,6 +74,25 @@ struct SendAndOutboxTests {
         #expect(again.exitCode == 0 && again.standardOutput == "nothing to deliver\n")
     }
 
+    @Test("flush --wait retries a message within the wait even when earlier failures earned it minutes of backoff")
+    func waitCapsEarnedBackoff() async throws {
+        let port = try HTTPPorts.closed()
+        let down = URL(string: "http://127.0.0.1:\(port)")!
+        let queued = try await conn(Self.send("often failed"), server: down)
+        #expect(queued.exitCode == 0, "\(queued.standardError)")
+        // Nine failed attempts before: the next backoff could be anything up to 256 s.
+        let database = try DatabaseQueue(path: databasePath)
+        try await database.write { db in try db.execute(sql: "UPDATE outboxMessage SET attempts = 9") }
+        let environment = home.environment.merging(["CONN_SERVER": down.absoluteString]) { $1 }
+        async let flushed = ConnProcess.run(ConnProcess.connPath, ["outbox", "flush", "--wait", "8s", "--json"], environment: environment)
+        try await Task.sleep(for: .milliseconds(1_500))
+        let server = try BackgroundServer(["--port", String(port)])
+        let outcome = try await flushed
+        #expect(outcome.exitCode == 0, "\(outcome.standardError)")
+        #expect(try server.inbox().count == 1)
+        server.stop()
+    }
+
     @Test("responses dropped: retried with the same key; the server stores the message once")
     func droppedResponsesStoreOnce() async throws {
         let data = home.path + "/server.sqlite"
