@@ -12,7 +12,9 @@ public enum InboxDocumentReader {
     public struct Record: Sendable, Equatable {
         public var email: Email
         /// The record as received, byte for byte (unknown fields included): kept in the cache,
-        /// and compared to tell an unchanged record from an updated one.
+        /// and compared to tell an unchanged record from an updated one. The one exception: a
+        /// record that spells a field's key with escapes is kept re-encoded (its fields only),
+        /// because the cache reads fields with SQLite's json_extract, which would miss that key.
         public var raw: String
     }
 
@@ -49,7 +51,10 @@ public enum InboxDocumentReader {
                         }
                         let email = Email(uid: uid, from: values[1] ?? "", to: values[2] ?? "", subject: values[3] ?? "", text: values[4] ?? "",
                                           responseToUid: values[5] ?? "", dateTime: values[6] ?? "")
-                        records.append(Record(email: email, raw: String(decoding: UnsafeRawBufferPointer(rebasing: bytes[record.bytes]), as: UTF8.self)))
+                        let raw = record.escapedFieldKey
+                            ? canonicalJSON(values.map { $0 ?? "" })
+                            : String(decoding: UnsafeRawBufferPointer(rebasing: bytes[record.bytes]), as: UTF8.self)
+                        records.append(Record(email: email, raw: raw))
                     }
                 }
             } catch {
@@ -65,5 +70,24 @@ public enum InboxDocumentReader {
             if let problem { throw bad(problem) }
             return records
         }
+    }
+
+    /// The fields as a JSON object with plain keys, in schema order.
+    static func canonicalJSON(_ values: [String]) -> String {
+        var output = "{"
+        for (index, field) in fields.enumerated() {
+            if index > 0 { output += "," }
+            output += "\"" + field + "\":\""
+            for scalar in values[index].unicodeScalars {
+                switch scalar {
+                case "\"": output += "\\\""
+                case "\\": output += "\\\\"
+                case _ where scalar.value < 0x20: output += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+                default: output.unicodeScalars.append(scalar)
+                }
+            }
+            output += "\""
+        }
+        return output + "}"
     }
 }

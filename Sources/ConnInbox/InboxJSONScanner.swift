@@ -18,6 +18,9 @@ struct InboxJSONScanner {
         var values: [String?]
         /// The record's bytes as received, from `{` to `}`.
         var bytes: Range<Int>
+        /// A field's key was written with escapes (`"su\u0062ject"`): valid JSON, but SQLite's
+        /// json_extract does not match it, so these bytes cannot be kept as they are.
+        var escapedFieldKey = false
         /// The first field whose value is not a string or null, and what it is instead.
         var wrongType: (field: String, found: String)?
     }
@@ -38,6 +41,8 @@ struct InboxJSONScanner {
     private let knownKeys: [[UInt8]]
     private var inboxKey: Int { knownKeys.count - 1 }
     private var position = 0
+    /// Whether the key `readKey` read last held escapes.
+    private var lastKeyEscaped = false
     /// Deep enough for any inbox; shallow enough for the recursion to fit a thread's stack.
     private let maximumDepth = 100
 
@@ -107,8 +112,10 @@ struct InboxJSONScanner {
         // A key given twice: the first one counts, as it does for SQLite's json_extract, which
         // reads the cached record's fields.
         var seen: UInt64 = 0
+        var escapedFieldKey = false
         try readMembers(depth: 3) { scanner, key throws(SyntaxError) in
             guard let slot = key, slot != scanner.inboxKey else { return try scanner.skipValue(depth: 3) }
+            if scanner.lastKeyEscaped { escapedFieldKey = true }
             let first = seen & (1 << slot) == 0
             seen |= 1 << slot
             scanner.skipWhitespace()
@@ -125,7 +132,7 @@ struct InboxJSONScanner {
                 if wrongType == nil { wrongType = (String(decoding: scanner.knownKeys[slot], as: UTF8.self), kind) }
             }
         }
-        return RawRecord(values: values, bytes: start..<position, wrongType: wrongType)
+        return RawRecord(values: values, bytes: start..<position, escapedFieldKey: escapedFieldKey, wrongType: wrongType)
     }
 
     // MARK: - Structure
@@ -273,6 +280,7 @@ struct InboxJSONScanner {
     /// Which of `knownKeys` a key is (decoding it first if it holds escapes), or nil.
     private mutating func readKey() throws(SyntaxError) -> Int? {
         let (range, escaped) = try readStringRange()
+        lastKeyEscaped = escaped
         if escaped {
             let decoded = Array(unescape(range).utf8)
             return knownKeys.firstIndex(of: decoded)

@@ -128,6 +128,19 @@ struct InboxMergeTests {
         }
     }
 
+    @Test("the cache reads the fields the reader read: a key repeated, a key spelled with escapes, unknown fields kept")
+    func storedFieldsMatchTheReader() throws {
+        let directory = try TemporaryDirectory()
+        let database = try LocalDatabase(path: directory.path + "/conn.sqlite", migrations: InboxMigrations.all)
+        let json = #"{"inbox":[{"uid":"1","subject":"first","subject":"second","x-extra":[1,{"a":null}]},{"uid":"2","su\u0062ject":"escaped key","text":"t"}]}"#
+        let records = try InboxDocumentReader.read(Data(json.utf8), source: "s")
+        _ = try InboxCache(database: database).store(records, etag: nil, source: "s", at: Date())
+        let rows = try database.writer.read { db in try Row.fetchAll(db, sql: "SELECT uid, subject, raw FROM inboxMessage ORDER BY uid") }
+        #expect(rows.map { $0[1] as String } == records.map(\.email.subject))
+        #expect(rows.map { $0[1] as String } == ["first", "escaped key"])
+        #expect((rows[0][2] as String).contains(#""x-extra":[1,{"a":null}]"#))
+    }
+
     @Test("a cache written before fields were read from the raw JSON keeps its messages")
     func migratesVersionOneCaches() throws {
         let directory = try TemporaryDirectory()
