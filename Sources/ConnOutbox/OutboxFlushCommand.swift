@@ -40,9 +40,7 @@ public struct OutboxFlushCommand: ConnCommand {
     public func run(in context: CommandContext) async throws {
         let backEnd = try context.requireBackEnd()
         var store = try context.openOutbox()
-        // Backoff earned by earlier failures could outlast the whole wait (after 7 attempts it
-        // is up to 64 s): the user asked to keep trying for this long, so try within it.
-        if let wait = wait.flatMap(DurationParser.parse) { store.backoff.cap = min(store.backoff.cap, wait / 4) }
+        if let wait = wait.flatMap(DurationParser.parse) { store.fitBackoff(within: wait) }
         let clock = ContinuousClock()
         let start = clock.now
         let deadline = wait.flatMap(DurationParser.parse).map { start + $0 }

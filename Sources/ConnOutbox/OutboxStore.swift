@@ -13,6 +13,12 @@ public struct OutboxStore: Sendable {
     /// Identifies the configured token, so an auth pause belongs to the token that was refused.
     public var tokenFingerprint: String
 
+    /// For an explicit `--wait`: backoff earned by earlier failures (after 7 attempts, up to
+    /// 64 s) must not outlast the whole wait, so it is capped at a quarter of it.
+    public mutating func fitBackoff(within wait: Duration) {
+        backoff.cap = min(backoff.cap, wait / 4)
+    }
+
     public init(database: LocalDatabase, expiry: Duration, token: String?, backoff: Backoff = .standard) {
         self.database = database
         self.expiry = expiry

@@ -14,7 +14,8 @@ public struct SendCommand: ConnCommand {
             then tried once. Its id is its Idempotency-Key on every attempt, so it is never \
             stored twice. What is not delivered now goes out with `conn outbox flush`. \
             Exit codes: without --wait, 0 once the message is safely queued (sent or not; the \
-            output says which). With --wait: 0 sent; 65 rejected by the server; 75 still waiting \
+            output says which). --wait retries with backoff capped at a quarter of the wait. \
+            With --wait: 0 sent; 65 rejected by the server; 75 still waiting \
             when the time ran out; 77 the server refused the credentials. Before anything is \
             written: 64 a bad address, empty subject or missing text; 66 an unreadable --file.
             """)
@@ -53,7 +54,8 @@ public struct SendCommand: ConnCommand {
             to: try DraftReader.recipients(to), subject: try DraftReader.subject(subject),
             text: try DraftReader.text(text: text, file: file, standardInputIsTerminal: context.terminal.standardInputIsTerminal),
             responseToUid: try DraftReader.replyTo(replyTo))
-        let store = try context.openOutbox()
+        var store = try context.openOutbox()
+        if let wait = wait.flatMap(DurationParser.parse) { store.fitBackoff(within: wait) }
         let clock = ContinuousClock()
         let start = clock.now
 
