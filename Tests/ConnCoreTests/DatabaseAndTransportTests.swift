@@ -20,7 +20,7 @@ struct LocalDatabaseTests {
              try ["meta", "thing"].filter { try db.tableExists($0) })
         }
         #expect(journalMode == "wal")
-        #expect(synchronous == 2)  // FULL
+        #expect(synchronous == 2)  // FULL, on the one connection that writes
         #expect(tables == ["meta", "thing"])
         try database.setMetaValue("lastOffset", "12")
         try database.setMetaValue("lastOffset", "13")
