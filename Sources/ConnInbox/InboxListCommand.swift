@@ -51,7 +51,7 @@ public struct InboxListCommand: ConnCommand {
             \(filter) ORDER BY lastSortKey DESC, rootUid LIMIT ? OFFSET ?
             """
         let statementArguments = arguments + [limit, offset]
-        let rows = try await cache.database.writer.read { db in try Row.fetchAll(db, sql: sql, arguments: statementArguments) }
+        let rows = try cache.database.writer.read { db in try Row.fetchAll(db, sql: sql, arguments: statementArguments) }
         let conversations = rows.map(ConversationRecord.init(row:))
         let age = Date().timeIntervalSince(last.at)
         if context.configuration.format == .text {

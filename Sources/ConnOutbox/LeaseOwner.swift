@@ -36,7 +36,8 @@ public struct LeaseOwner: Sendable, Equatable, CustomStringConvertible {
     private static func hostName() -> String {
         var buffer = [CChar](repeating: 0, count: 256)
         guard gethostname(&buffer, buffer.count) == 0 else { return "localhost" }
-        return String(cString: buffer).replacingOccurrences(of: ":", with: "_")
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return name.replacingOccurrences(of: ":", with: "_")
     }
 
     /// Field 22 of /proc/PID/stat: the process's start time in clock ticks since boot, with the

@@ -61,7 +61,7 @@ enum Resolver {
     static func numericHost(_ address: UnsafePointer<sockaddr>, length: socklen_t) -> String? {
         var buffer = [CChar](repeating: 0, count: Int(NI_MAXHOST))
         guard getnameinfo(address, length, &buffer, socklen_t(buffer.count), nil, 0, NI_NUMERICHOST) == 0 else { return nil }
-        return String(cString: buffer)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
 

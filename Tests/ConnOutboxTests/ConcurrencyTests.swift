@@ -65,7 +65,7 @@ struct ConcurrencyTests {
         #expect(stored.count == senders * perSender)
         #expect(stored.values.allSatisfy { $0 == 1 }, "duplicates: \(stored.filter { $0.value > 1 }.prefix(5))")
         let database = try DatabaseQueue(path: databasePath)
-        let states = try await database.read { db in try Row.fetchAll(db, sql: "SELECT state, COUNT(*) AS n FROM outboxMessage GROUP BY state") }
+        let states = try database.read { db in try Row.fetchAll(db, sql: "SELECT state, COUNT(*) AS n FROM outboxMessage GROUP BY state") }
         #expect(states.map { "\($0["state"] as String)=\($0["n"] as Int)" } == ["sent=\(senders * perSender)"])
     }
 

@@ -48,6 +48,6 @@ public enum ConnProcess {
         case .signaled(let signal): code = 128 + Int32(signal)
         }
         return ProcessOutcome(
-            exitCode: code, standardOutput: result.standardOutput ?? "", standardError: result.standardError ?? "")
+            exitCode: code, standardOutput: result.standardOutput, standardError: result.standardError)
     }
 }
