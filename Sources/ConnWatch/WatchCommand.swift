@@ -107,7 +107,7 @@ public struct WatchCommand: ConnCommand {
             }
         }
         defer { flusher?.stop() }
-        let interval = DurationParser.parse(interval)!
+        let checkInterval = DurationParser.parse(interval)!
         let hook = exec.map { WatchHook(command: $0, printer: context.printer) }
 
         // Signals: a last line, then 130 or 143. Inside `conn repl` the REPL owns the signals
@@ -126,7 +126,7 @@ public struct WatchCommand: ConnCommand {
         defer { signalSources.forEach { $0.cancel() } }
 
         let link = noLink ? nil : backEnd.map { BackEndLink($0, configuration: configuration, logger: context.logger) }
-        let monitor = ConnectivityMonitor(check: check, engine: WatchEngine(interval: interval, grace: DurationParser.parse(grace)!), link: link) { event in
+        let monitor = ConnectivityMonitor(check: check, engine: WatchEngine(interval: checkInterval, grace: DurationParser.parse(grace)!), link: link) { event in
             continuation.yield(.monitor(event))
         }
         defer { monitor.stop() }
@@ -150,7 +150,7 @@ public struct WatchCommand: ConnCommand {
         func scheduleOutbox(at date: Date) {
             outboxGeneration += 1
             let current = outboxGeneration
-            let delay = min(max(date.timeIntervalSinceNow, 0.05), interval.seconds)
+            let delay = min(max(date.timeIntervalSinceNow, 0.05), checkInterval.seconds)
             outboxTimer?.cancel()
             outboxTimer = Task {
                 try? await Task.sleep(for: .milliseconds(Int64(delay * 1000)))
