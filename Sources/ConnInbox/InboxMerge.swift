@@ -91,7 +91,7 @@ struct InboxMerge {
         let sortKeys = sortKeys()
         let rank = rank(by: sortKeys)
         let layout = ThreadLayout(uids: messages.map(\.uid), parentUids: messages.map(\.parentUid), order: rank)
-        func uid(_ node: Int) -> String { layout.isPlaceholder(node) ? layout.placeholderUids[node - layout.messageCount] : messages[node].uid }
+        let uid = layout.uid
 
         let statements = try Statements(db)
         let fetchedAt = now.timeIntervalSince1970

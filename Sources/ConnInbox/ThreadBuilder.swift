@@ -79,7 +79,7 @@ public enum ThreadBuilder {
             }
         }
         let layout = ThreadLayout(uids: unique.map(\.uid), parentUids: unique.map(\.parentUid), order: unique.map(\.order))
-        func uid(_ node: Int) -> String { layout.isPlaceholder(node) ? layout.placeholderUids[node - layout.messageCount] : unique[node].uid }
+        let uid = layout.uid
         var nodes = [String: Node](minimumCapacity: layout.nodeCount)
         for node in 0..<layout.nodeCount {
             let isPlaceholder = layout.isPlaceholder(node)

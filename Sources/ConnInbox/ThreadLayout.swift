@@ -5,6 +5,8 @@
 struct ThreadLayout {
     /// The number of real messages; nodes from here on are placeholders.
     let messageCount: Int
+    /// The uid of each message node.
+    let uids: [String]
     /// The uid of each placeholder node (`messageCount + i`).
     let placeholderUids: [String]
     /// Each node's parent node, or nil for a root.
@@ -19,6 +21,12 @@ struct ThreadLayout {
 
     var nodeCount: Int { parent.count }
     func isPlaceholder(_ node: Int) -> Bool { node >= messageCount }
+    /// A message's uid, or the missing parent's for a placeholder.
+    func uid(_ node: Int) -> String { Self.uid(node, uids, placeholderUids) }
+
+    private static func uid(_ node: Int, _ uids: [String], _ placeholderUids: [String]) -> String {
+        node < uids.count ? uids[node] : placeholderUids[node - uids.count]
+    }
 
     /// - Parameters:
     ///   - uids: distinct uids, one per message.
@@ -27,6 +35,7 @@ struct ThreadLayout {
     init(uids: [String], parentUids: [String], order: [Int]) {
         precondition(uids.count == parentUids.count && uids.count == order.count)
         messageCount = uids.count
+        self.uids = uids
         var indexOf = [String: Int](minimumCapacity: uids.count)
         for (index, uid) in uids.enumerated() { indexOf[uid] = index }
 
@@ -76,7 +85,7 @@ struct ThreadLayout {
         for index in 0..<uids.count {
             if let link = parent[index], link >= uids.count { nodeOrder[link] = min(nodeOrder[link], order[index]) }
         }
-        func uid(_ node: Int) -> String { node < uids.count ? uids[node] : placeholderUids[node - uids.count] }
+        func uid(_ node: Int) -> String { Self.uid(node, uids, placeholderUids) }
         let sorted = (0..<parent.count).sorted { nodeOrder[$0] != nodeOrder[$1] ? nodeOrder[$0] < nodeOrder[$1] : uid($0) < uid($1) }
         var children = [[Int]](repeating: [], count: parent.count)
         var roots: [Int] = []
