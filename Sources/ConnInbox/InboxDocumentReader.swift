@@ -32,6 +32,8 @@ public enum InboxDocumentReader {
             // The first record that is not a usable message; reported once the whole document is
             // known to be JSON, so a truncated body is called truncated.
             var problem: String?
+            // Records that spell a field's key with escapes: re-encoded once the reading is done.
+            var reencode: [Int] = []
             let shape: InboxJSONScanner.Shape
             do throws(InboxJSONScanner.SyntaxError) {
                 shape = try scanner.read { index, element in
@@ -51,10 +53,8 @@ public enum InboxDocumentReader {
                         }
                         let email = Email(uid: uid, from: values[1] ?? "", to: values[2] ?? "", subject: values[3] ?? "", text: values[4] ?? "",
                                           responseToUid: values[5] ?? "", dateTime: values[6] ?? "")
-                        let raw = record.escapedFieldKey
-                            ? canonicalJSON(values.map { $0 ?? "" })
-                            : String(decoding: UnsafeRawBufferPointer(rebasing: bytes[record.bytes]), as: UTF8.self)
-                        records.append(Record(email: email, raw: raw))
+                        if record.escapedFieldKey { reencode.append(records.count) }
+                        records.append(Record(email: email, raw: String(decoding: UnsafeRawBufferPointer(rebasing: bytes[record.bytes]), as: UTF8.self)))
                     }
                 }
             } catch {
@@ -68,26 +68,9 @@ public enum InboxDocumentReader {
             case .inbox: break
             }
             if let problem { throw bad(problem) }
+            let encoder = JSONOutput.encoder()
+            for index in reencode { records[index].raw = String(decoding: try encoder.encode(records[index].email), as: UTF8.self) }
             return records
         }
-    }
-
-    /// The fields as a JSON object with plain keys, in schema order.
-    static func canonicalJSON(_ values: [String]) -> String {
-        var output = "{"
-        for (index, field) in fields.enumerated() {
-            if index > 0 { output += "," }
-            output += "\"" + field + "\":\""
-            for scalar in values[index].unicodeScalars {
-                switch scalar {
-                case "\"": output += "\\\""
-                case "\\": output += "\\\\"
-                case _ where scalar.value < 0x20: output += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
-                default: output.unicodeScalars.append(scalar)
-                }
-            }
-            output += "\""
-        }
-        return output + "}"
     }
 }
