@@ -54,8 +54,8 @@ struct InboxJSONScanner {
         knownKeys = (fieldNames + ["inbox"]).map { Array($0.utf8) }
     }
 
-    /// Reads the whole document, calling `record` for each element of the inbox array that is
-    /// an object (its index, or nil for an element that is something else: what it is).
+    /// Reads the whole document, calling `record` with each element of the inbox array: its
+    /// index, and the record, or for an element that is not an object what it is instead.
     mutating func read(record: (Int, Result<RawRecord, KindError>) -> Void) throws(SyntaxError) -> Shape {
         skipWhitespace()
         guard position < bytes.count else { throw SyntaxError(offset: position, reason: "the document is empty") }
@@ -73,8 +73,7 @@ struct InboxJSONScanner {
                 shape = .inboxRepeated
                 return
             }
-            scanner.skipWhitespace()
-            guard scanner.position < scanner.bytes.count, scanner.bytes[scanner.position] == UInt8(ascii: "[") else {
+            guard scanner.bytes[scanner.position] == UInt8(ascii: "[") else {
                 let kind = scanner.kindOfNextValue()
                 try scanner.skipValue(depth: 1)
                 shape = .inboxNotAnArray(kind)
@@ -101,7 +100,6 @@ struct InboxJSONScanner {
     /// An element of the inbox array that is not an object: what it is.
     struct KindError: Error { var kind: String }
 
-
     // MARK: - Records
 
     private mutating func readRecord() throws(SyntaxError) -> RawRecord {
@@ -118,8 +116,6 @@ struct InboxJSONScanner {
             if scanner.lastKeyEscaped { escapedFieldKey = true }
             let first = seen & (1 << slot) == 0
             seen |= 1 << slot
-            scanner.skipWhitespace()
-            guard scanner.position < scanner.bytes.count else { throw scanner.endOfInput() }
             switch scanner.bytes[scanner.position] {
             case UInt8(ascii: "\""):
                 let value = try scanner.readString()
@@ -137,9 +133,9 @@ struct InboxJSONScanner {
 
     // MARK: - Structure
 
-    /// Reads `"key": value` pairs up to the closing brace (the opening one already read);
-    /// `member` must consume the value.
-    /// `member` gets the key as an index into `knownKeys`, or nil.
+    /// Reads `"key": value` pairs up to the closing brace (the opening one already read).
+    /// `member` gets the key as an index into `knownKeys`, or nil, and must consume the value,
+    /// which starts at `position`.
     private mutating func readMembers(depth: Int, _ member: (inout InboxJSONScanner, Int?) throws(SyntaxError) -> Void) throws(SyntaxError) {
         guard depth <= maximumDepth else { throw SyntaxError(offset: position, reason: "values are nested more than \(maximumDepth) deep") }
         skipWhitespace()
