@@ -245,7 +245,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ConnOutboxTests",
-            dependencies: ["conn", "conn-server", "ConnOutbox", "ConnCore", "ConnTestSupport",
+            dependencies: ["conn", "conn-server", "ConnOutbox", "ConnCore", "ConnProtocol", "ConnTestSupport",
                            .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSwift
         ),

@@ -52,13 +52,13 @@ public struct ClockOffsetCommand: ConnCommand {
 
     public func validate() throws {
         guard (1...100).contains(samples) else { throw ValidationError("--samples must be between 1 and 100.") }
-        guard DurationParser.parse(interval) != nil else { throw ValidationError("--interval '\(interval)' is not a duration; use 100ms or 1s.") }
+        guard DurationParser.parse(interval) != nil else { throw ValidationError("--interval '\(interval)' is not a duration (\(DurationParser.rangeText)); use 100ms or 1s.") }
         guard precision > 0 else { throw ValidationError("--precision must be positive.") }
         if let maxUncertainty, maxUncertainty <= 0 { throw ValidationError("--max-uncertainty must be positive.") }
         if ClockOffsetMeasurement.hostAndPort(ntpServer, defaultPort: 123) == nil {
             throw ValidationError("--ntp-server '\(ntpServer)' is not host or host:port with a port from 1 to 65535, e.g. pool.ntp.org or 127.0.0.1:1123.")
         }
-        if let url, BackEndEndpoint.parseServerURL(url) == nil { throw ValidationError("--url '\(url)' is not an http(s) URL.") }
+        if let url, let problem = BackEndEndpoint.serverURLProblem(url) { throw ValidationError("--url '\(url)': \(problem).") }
     }
 
     public func run(in context: CommandContext) async throws {

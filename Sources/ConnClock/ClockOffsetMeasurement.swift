@@ -33,7 +33,7 @@ struct ClockOffsetMeasurement {
         case .ws:
             let backEnd = try context.requireBackEnd()
             let wsURL = backEnd.url(for: .ws)
-            let taken = try await WebSocketTimeSampler(url: wsURL, token: configuration.token, clock: clock, timeout: configuration.timeout,
+            let taken = try await WebSocketTimeSampler(url: wsURL, credentials: configuration.credentials, clock: clock, timeout: configuration.timeout,
                                                        logger: context.logger).samples(samples, interval: interval)
             return try finish(taken, method: .ws, source: wsURL.absoluteString, resolution: 1)
         case .json, .httpDate, .auto:

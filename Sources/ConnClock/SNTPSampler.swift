@@ -65,14 +65,22 @@ struct SNTPSampler {
         }
         guard received >= 48 else { throw ConnError.dataError("badNTPAnswer", "the NTP answer from \(host) is \(received) bytes, not 48") }
         guard answer[0] & 0b111 == 4 else { throw ConnError.dataError("badNTPAnswer", "the answer from \(host) is not an NTP server reply (mode \(answer[0] & 0b111))") }
-        guard answer[1] != 0 else {
-            let code = String(decoding: answer[12..<16], as: UTF8.self)
-            throw ConnError.temporary("ntpKissOfDeath", "the NTP server \(host) refused to answer (kiss-o'-death \(code))")
-        }
+        // Anyone can send a datagram: only an answer to our request counts, kiss-o'-death included.
         guard Array(answer[24..<32]) == transmit else {
             throw ConnError.dataError("badNTPAnswer", "the NTP answer from \(host) does not answer our request (originate timestamp differs)")
         }
+        guard answer[1] != 0 else {
+            throw ConnError.temporary("ntpKissOfDeath", "the NTP server \(host) refused to answer (kiss-o'-death \(Self.kissCode(answer[12..<16])))")
+        }
         return ClockSample(t1: t1, t2: Self.milliseconds(Array(answer[32..<40])), t3: Self.milliseconds(Array(answer[40..<48])), t4: t4)
+    }
+
+    /// A kiss code is four ASCII letters or digits (RFC 5905, 7.4: RATE, DENY…); anything else is
+    /// shown as hex, never as raw bytes on the terminal.
+    static func kissCode(_ bytes: ArraySlice<UInt8>) -> String {
+        let printable = bytes.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || $0 == 0x20 }
+        if printable { return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespaces) }
+        return "0x" + bytes.map { String(format: "%02x", $0) }.joined()
     }
 
     /// Unix milliseconds → the 64-bit NTP format (seconds since 1900, 32-bit fraction), big-endian.

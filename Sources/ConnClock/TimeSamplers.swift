@@ -19,7 +19,9 @@ struct JSONTimeSampler {
             throw ConnError.unavailable("timeUnavailable", "\(url.absoluteString) answered \(response.status), not the server's time",
                                         hint: "The json method needs the protocol's /time resource; try --method http-date.")
         }
-        guard let time = try? JSONDecoder().decode(TimeSample.self, from: response.body) else {
+        guard let time = try? JSONDecoder().decode(TimeSample.self, from: response.body),
+            WireTime.isPlausible(time.t2), WireTime.isPlausible(time.t3)
+        else {
             throw ConnError.dataError("badTimeAnswer", "\(url.absoluteString) did not answer with {\"t2\":…,\"t3\":…}",
                                       hint: "Try --method http-date, which needs only a Date header.")
         }
@@ -42,7 +44,7 @@ struct JSONTimeSampler {
 /// pong{t1,t2,t3}.
 struct WebSocketTimeSampler {
     let url: URL
-    let token: String?
+    let credentials: Credentials?
     let clock: SampleClock
     let timeout: Duration
     let logger: Logger
@@ -50,7 +52,7 @@ struct WebSocketTimeSampler {
     func samples(_ count: Int, interval: Duration) async throws -> [ClockSample] {
         let collected = SampleBox()
         var configuration = WebSocketClientConfiguration()
-        if let token { configuration.additionalHeaders[.authorization] = "Bearer \(token)" }
+        if let authorization = credentials?.authorization(for: url) { configuration.additionalHeaders[.authorization] = authorization }
         let clock = self.clock
         let work = Task {
             try await WebSocketClient.connect(url: url.absoluteString, configuration: configuration, logger: logger) { inbound, outbound, _ in
@@ -69,7 +71,8 @@ struct WebSocketTimeSampler {
                     let id = Int64(t1)
                     try await outbound.write(.text(#"{"type":"ping","t1":\#(id)}"#))
                     while let event = try await nextEvent() {
-                        if case .pong(let echoed, let t2, let t3) = event, echoed == id {
+                        if case .pong(let echoed, let t2, let t3) = event, echoed == id,
+                            WireTime.isPlausible(t2), WireTime.isPlausible(t3) {
                             let t4 = clock.nowMS()
                             if index > 0 { collected.append(ClockSample(t1: t1, t2: Double(t2), t3: Double(t3), t4: t4)) }
                             break

@@ -42,10 +42,10 @@ public struct GlobalOptions: ParsableArguments, Sendable {
             throw ValidationError("--verbose and --quiet contradict each other; give one of them.")
         }
         if let timeout, DurationParser.parse(timeout).map({ $0 > .zero }) != true {
-            throw ValidationError("--timeout '\(timeout)' is not a positive duration; use seconds (10, 2.5) or a unit (500ms, 5s, 2m).")
+            throw ValidationError("--timeout '\(timeout)' is not a positive duration (\(DurationParser.rangeText)); use seconds (10, 2.5) or a unit (500ms, 5s, 2m).")
         }
-        if let server, BackEndEndpoint.parseServerURL(server) == nil {
-            throw ValidationError("--server '\(server)' is not an http or https URL with a host; example: http://127.0.0.1:8080")
+        if let server, let problem = BackEndEndpoint.serverURLProblem(server) {
+            throw ValidationError("--server '\(server)': \(problem); example: http://127.0.0.1:8080")
         }
     }
 

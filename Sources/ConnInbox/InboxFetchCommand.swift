@@ -33,20 +33,22 @@ public struct InboxFetchCommand: ConnCommand {
             try await transport.send(HTTPExchangeRequest(url: url, headers: headers))
         }
         let now = Date()
+        // Where the inbox really came from: same-origin redirects are followed (others refused).
+        let source = (response.url ?? url).absoluteString
         let report: FetchReport
         switch response.status {
         case 304:
-            try cache.touch(source: url.absoluteString, at: now)
-            report = FetchReport(source: url.absoluteString, notModified: true, summary: .init(fetched: 0, new: 0, updated: 0, unchanged: 0),
+            try cache.touch(source: source, at: now)
+            report = FetchReport(source: source, notModified: true, summary: .init(fetched: 0, new: 0, updated: 0, unchanged: 0),
                                  elapsedMs: start.duration(to: clock.now).milliseconds)
         case 200:
             let readStart = clock.now
-            let records = try InboxDocumentReader.read(response.body, source: url.absoluteString)
+            let records = try InboxDocumentReader.read(response.body, source: source)
             let storeStart = clock.now
             context.logger.debug("read \(records.count) records (\(response.body.count) bytes) in \(readStart.duration(to: storeStart))")
-            let summary = try cache.store(records, etag: response.header("ETag"), source: url.absoluteString, at: now)
+            let summary = try cache.store(records, etag: response.header("ETag"), source: source, at: now)
             context.logger.debug("stored them in \(storeStart.duration(to: clock.now))")
-            report = FetchReport(source: url.absoluteString, notModified: false, summary: summary, elapsedMs: start.duration(to: clock.now).milliseconds)
+            report = FetchReport(source: source, notModified: false, summary: summary, elapsedMs: start.duration(to: clock.now).milliseconds)
         case 401, 403:
             throw ConnError(code: "unauthorized", message: "\(url.absoluteString) refused the credentials (\(response.status))",
                             hint: "Check the token: CONN_TOKEN or `token:` in the config file.", exitStatus: .permission)

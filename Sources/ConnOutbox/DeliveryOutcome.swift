@@ -5,7 +5,7 @@ import Foundation
 /// What one delivery attempt came to, and so what happens to the message next.
 public enum DeliveryOutcome: Sendable, Equatable {
     /// Stored by the server (first time or replayed for the same key).
-    case sent(uid: String?, dateTime: String?, replayed: Bool, status: Int)
+    case sent(uid: String, dateTime: String, replayed: Bool, status: Int)
     /// Worth trying again: a network error, 5xx, 429, 409. `retryAfter` is the server's wish.
     case retry(code: String, message: String, status: Int?, retryAfter: Duration?)
     /// The server refused the message itself (400, 413, 422, other 4xx).
@@ -38,22 +38,36 @@ public enum DeliveryOutcome: Sendable, Equatable {
 
     var message: String? {
         switch self {
-        case .sent(let uid, _, let replayed, _): "stored as \(uid ?? "(uid unreadable)")\(replayed ? " (replayed: the server already had it)" : "")"
+        case .sent(let uid, _, let replayed, _): "stored as \(uid)\(replayed ? " (replayed: the server already had it)" : "")"
         case .retry(_, let message, _, _), .rejected(_, let message, _), .auth(_, let message, _): message
         }
     }
 
-    /// Classifies the server's answer to `POST /messages`.
-    public static func classify(_ response: HTTPExchangeResponse, now: Date) -> DeliveryOutcome {
+    /// Classifies the server's answer to `POST /messages` for `submission` sent with `key`.
+    ///
+    /// Delivery is proven by the answer's content, never by its status: a 2xx counts only when
+    /// its body is the protocol's acceptance of this very message (a captive portal answers 200
+    /// with a login page). A 3xx is never followed for a POST (clients turn 301/302/303 into a
+    /// GET, 307/308 re-post the body wherever they point): it is retried later with the same key.
+    public static func classify(_ response: HTTPExchangeResponse, submission: MessageSubmission, key: String, now: Date) -> DeliveryOutcome {
         let status = response.status
         let apiError = try? JSONDecoder().decode(APIErrorBody.self, from: response.body)
         let code = apiError?.error.code ?? "http\(status)"
         let message = apiError.map { "\(status): \($0.error.message)" } ?? "the server answered \(status)"
         switch status {
         case 200...299:
-            let accepted = try? JSONDecoder().decode(MessageAccepted.self, from: response.body)
+            guard let accepted = try? JSONDecoder().decode(MessageAccepted.self, from: response.body),
+                accepted.isAcceptance(of: submission, idempotencyKey: key)
+            else {
+                return unproven(response)
+            }
             let replayed = response.header(ConnProtocol.replayedHeader)?.lowercased() == "true"
-            return .sent(uid: accepted?.uid, dateTime: accepted?.dateTime, replayed: replayed, status: status)
+            return .sent(uid: accepted.uid, dateTime: accepted.dateTime, replayed: replayed, status: status)
+        case 300...399:
+            let location = response.header("Location").map { " to \($0.prefix(200))" } ?? ""
+            return .retry(code: "redirected",
+                          message: "the server answered \(status), a redirect\(location), not the message's acceptance (a captive portal or a proxy's login page?); redirects are not followed for messages",
+                          status: status, retryAfter: Backoff.retryAfter(response.header("Retry-After"), now: now))
         case 401, 403:
             return .auth(code: code, message: message, status: status)
         case 408, 409, 425, 429, 500...:
@@ -62,6 +76,24 @@ public enum DeliveryOutcome: Sendable, Equatable {
         default:
             return .rejected(code: code, message: message, status: status)
         }
+    }
+
+    /// A 2xx that does not accept this message: a portal's page, or an answer that proves nothing.
+    /// Retrying is safe (the same Idempotency-Key is replayed, never stored twice).
+    private static func unproven(_ response: HTTPExchangeResponse) -> DeliveryOutcome {
+        let contentType = response.header("Content-Type")?.lowercased() ?? ""
+        let looksLikeHTML = contentType.contains("html")
+            || response.body.prefix(512).range(of: Data("<html".utf8)) != nil
+            || response.body.prefix(512).range(of: Data("<!DOCTYPE".utf8)) != nil
+            || response.body.prefix(512).range(of: Data("<!doctype".utf8)) != nil
+        if looksLikeHTML {
+            return .retry(code: "portal",
+                          message: "the server answered \(response.status) with an HTML page instead of accepting the message (a captive portal?)",
+                          status: response.status, retryAfter: nil)
+        }
+        return .retry(code: "unprovenDelivery",
+                      message: "the server answered \(response.status) without the protocol's acceptance of this message (uid and the message as sent)",
+                      status: response.status, retryAfter: nil)
     }
 
     /// Classifies a failure to get an answer at all: always worth retrying.

@@ -43,8 +43,9 @@ public struct OutboxDeliverer: Sendable {
                 method: .POST, url: url,
                 headers: [("Content-Type", "application/json"), ("Accept", "application/json"),
                           (ConnProtocol.idempotencyKeyHeader, message.id)],
-                body: body, timeout: requestTimeout, maxResponseBytes: 1 << 20))
-            return DeliveryOutcome.classify(response, now: Date())
+                // The acceptance echoes the message, so it may be as large as the message.
+                body: body, timeout: requestTimeout, maxResponseBytes: 2 * body.count + (64 << 10), redirects: .none))
+            return DeliveryOutcome.classify(response, submission: submission, key: message.id, now: Date())
         } catch {
             return DeliveryOutcome.classify(error)
         }

@@ -33,7 +33,7 @@ public struct OutboxFlushCommand: ConnCommand {
     public func validate() throws {
         guard (1...256).contains(concurrency) else { throw ValidationError("--concurrency must be between 1 and 256.") }
         if let wait, DurationParser.parse(wait).map({ $0 > .zero }) != true {
-            throw ValidationError("--wait '\(wait)' is not a positive duration; use 30s, 5m or seconds.")
+            throw ValidationError("--wait '\(wait)' is not a positive duration (\(DurationParser.rangeText)); use 30s, 5m or seconds.")
         }
     }
 

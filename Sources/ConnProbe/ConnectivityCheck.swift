@@ -8,10 +8,10 @@ public struct ConnectivityCheck: Sendable {
     public let internetEndpoints: [InternetEndpoint]
     let runner: ProbeRunner
 
-    public init(targets: [ProbeTarget], internetEndpoints: [InternetEndpoint], timeout: Duration, insecure: Bool, token: String?, concurrency: Int = 32) {
+    public init(targets: [ProbeTarget], internetEndpoints: [InternetEndpoint], timeout: Duration, insecure: Bool, credentials: Credentials?, concurrency: Int = 32) {
         self.targets = targets
         self.internetEndpoints = internetEndpoints
-        let prober = Prober(timeout: timeout, insecure: insecure, expectation: .init(), token: token)
+        let prober = Prober(timeout: timeout, insecure: insecure, expectation: .init(), credentials: credentials)
         runner = ProbeRunner(prober: prober, concurrency: concurrency)
     }
 
@@ -19,7 +19,7 @@ public struct ConnectivityCheck: Sendable {
     /// configured timeout but never more than 5 s, so a dead network is noticed quickly.
     public init(targets: [ProbeTarget], internetEndpoints: [InternetEndpoint], configuration: ConnConfiguration) {
         self.init(targets: targets, internetEndpoints: internetEndpoints, timeout: min(configuration.timeout, .seconds(5)),
-                  insecure: configuration.insecure, token: configuration.token)
+                  insecure: configuration.insecure, credentials: configuration.credentials)
     }
 
     public struct Snapshot: Sendable {

@@ -32,6 +32,9 @@ public struct InternetEndpoint: Sendable, Equatable {
         guard (100...599).contains(status) else {
             throw ConnError.usage("--internet-url '\(text)': status \(status) is not an HTTP status")
         }
+        if let port = URLComponents(string: urlText)?.port, !BackEndEndpoint.isValidPort(port) {
+            throw ConnError.usage("--internet-url '\(text)': port \(port) is out of range (1-65535)")
+        }
         guard let url = URL(string: urlText), url.scheme == "http", url.host != nil else {
             throw ConnError.usage("--internet-url '\(text)': the internet check needs a plain http:// URL (a captive portal can only answer plain HTTP)")
         }

@@ -62,7 +62,7 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting {
     public func validate() throws {
         guard (1...1024).contains(concurrency) else { throw ValidationError("--concurrency must be between 1 and 1024.") }
         if let wait, DurationParser.parse(wait).map({ $0 > .zero }) != true {
-            throw ValidationError("--wait '\(wait)' is not a positive duration; use 5s, 2m or seconds.")
+            throw ValidationError("--wait '\(wait)' is not a positive duration (\(DurationParser.rangeText)); use 5s, 2m or seconds.")
         }
         for code in expectStatus where !(100...599).contains(code) {
             throw ValidationError("--expect-status \(code) is not an HTTP status (100-599).")
@@ -90,7 +90,7 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting {
 
         let expectation = Prober.Expectation(statuses: expectStatus.isEmpty ? nil : Set(expectStatus), bodyContains: expectBody)
         let prober = Prober(timeout: configuration.timeout, insecure: insecure || configuration.insecure,
-                            expectation: expectation, token: configuration.token)
+                            expectation: expectation, credentials: configuration.credentials)
         let runner = ProbeRunner(prober: prober, concurrency: concurrency)
 
         var attempts = 0

@@ -21,31 +21,31 @@ public struct Prober: Sendable {
     public let timeout: Duration
     public let insecure: Bool
     public let expectation: Expectation
-    /// Sent as a bearer token to the configured server only, never to other targets.
-    public let token: String?
+    /// The bearer token goes to the configured server's origin only, never to other targets.
+    public let credentials: Credentials?
     public let classifier: InterfaceClassifier
     /// Route source address → interface, shared by every probe of a run (many targets, few routes).
     let interfaces: InterfaceCache
 
-    public init(timeout: Duration, insecure: Bool, expectation: Expectation, token: String? = nil,
+    public init(timeout: Duration, insecure: Bool, expectation: Expectation, credentials: Credentials? = nil,
                 classifier: InterfaceClassifier = InterfaceClassifier()) {
-        self.init(timeout: timeout, insecure: insecure, expectation: expectation, token: token,
+        self.init(timeout: timeout, insecure: insecure, expectation: expectation, credentials: credentials,
                   classifier: classifier, interfaces: InterfaceCache(classifier: classifier))
     }
 
-    init(timeout: Duration, insecure: Bool, expectation: Expectation, token: String?, classifier: InterfaceClassifier,
+    init(timeout: Duration, insecure: Bool, expectation: Expectation, credentials: Credentials?, classifier: InterfaceClassifier,
          interfaces: InterfaceCache) {
         self.timeout = timeout
         self.insecure = insecure
         self.expectation = expectation
-        self.token = token
+        self.credentials = credentials
         self.classifier = classifier
         self.interfaces = interfaces
     }
 
     /// The same prober with another expectation (the internet check's endpoints each have theirs).
     func expecting(_ expectation: Expectation) -> Prober {
-        Prober(timeout: timeout, insecure: insecure, expectation: expectation, token: nil, classifier: classifier, interfaces: interfaces)
+        Prober(timeout: timeout, insecure: insecure, expectation: expectation, credentials: nil, classifier: classifier, interfaces: interfaces)
     }
 
     public func probe(_ target: ProbeTarget) async -> ProbeResult {
@@ -176,7 +176,7 @@ public struct Prober: Sendable {
     }
 
     private func checkHTTP(_ url: URL, target: ProbeTarget, channel: any Channel) async -> HTTPCheck {
-        let headers = target.isServer ? token.map { [("Authorization", "Bearer \($0)")] } ?? [] : []
+        let headers = credentials?.authorization(for: url).map { [("Authorization", $0)] } ?? []
         do {
             let response = try await ChannelHTTPExchange.get(url, on: channel, headers: headers, maxBytes: 1 << 20, timeout: timeout)
             let ms = response.elapsed.milliseconds

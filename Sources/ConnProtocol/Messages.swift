@@ -15,15 +15,34 @@ public struct MessageSubmission: Codable, Sendable, Equatable {
 }
 
 /// The answer to an accepted `POST /messages` (201, replayed as-is for a repeated key).
+///
+/// A status code proves nothing (a captive portal answers 200 to everything): a client counts a
+/// message as delivered only when the answer is this object and `isAcceptance(of:idempotencyKey:)`.
 public struct MessageAccepted: Codable, Sendable, Equatable {
     public var uid: String
     public var dateTime: String
     public var message: Email
+    /// The request's Idempotency-Key, lower-cased. Optional on the wire (older servers omit it);
+    /// when present it must be the client's key.
+    public var idempotencyKey: String?
 
-    public init(uid: String, dateTime: String, message: Email) {
+    public init(uid: String, dateTime: String, message: Email, idempotencyKey: String? = nil) {
         self.uid = uid
         self.dateTime = dateTime
         self.message = message
+        self.idempotencyKey = idempotencyKey
+    }
+
+    /// The longest uid a client accepts: a uid is an identifier, not a document.
+    public static let maximumUidLength = 256
+
+    /// Whether this answer accepts exactly `submission`, sent with `idempotencyKey`: a usable uid,
+    /// the stored message echoing what was sent, and the key (when the server names it) ours.
+    public func isAcceptance(of submission: MessageSubmission, idempotencyKey key: String) -> Bool {
+        guard !uid.isEmpty, uid.utf8.count <= Self.maximumUidLength, message.uid == uid else { return false }
+        if let idempotencyKey, idempotencyKey.lowercased() != key.lowercased() { return false }
+        return message.to == submission.to && message.subject == submission.subject && message.text == submission.text
+            && message.responseToUid == (submission.responseToUid ?? "")
     }
 }
 
@@ -60,4 +79,14 @@ public enum ConnProtocol {
     public static let replayedHeader = "Idempotent-Replayed"
     /// `GET /time` repeats t2 and t3 in this header (`t2=…, t3=…`) for clients that read only headers.
     public static let timeHeader = "Conn-Server-Time"
+}
+
+/// Timestamps on the wire are milliseconds since the Unix epoch. One outside any plausible range
+/// (before 1970, after the year 9999) is refused before it takes part in arithmetic: a hostile
+/// server's `-9223372036854775808` would otherwise overflow a subtraction and crash the client.
+public enum WireTime {
+    /// 9999-12-31T23:59:59.999Z.
+    public static let latestMS: Int64 = 253_402_300_799_999
+
+    public static func isPlausible(_ milliseconds: Int64) -> Bool { (0...latestMS).contains(milliseconds) }
 }

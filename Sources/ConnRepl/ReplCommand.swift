@@ -37,7 +37,7 @@ public struct ReplCommand: ConnCommand {
 
     public func validate() throws {
         guard let duration = DurationParser.parse(interval), duration > .zero else {
-            throw ValidationError("--interval '\(interval)' is not a duration; use 500ms, 5s, 2m.")
+            throw ValidationError("--interval '\(interval)' is not a duration (\(DurationParser.rangeText)); use 500ms, 5s, 2m.")
         }
     }
 

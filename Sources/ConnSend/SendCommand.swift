@@ -45,7 +45,7 @@ public struct SendCommand: ConnCommand {
 
     public func validate() throws {
         if let wait, DurationParser.parse(wait).map({ $0 > .zero }) != true {
-            throw ValidationError("--wait '\(wait)' is not a positive duration; use 30s, 5m or seconds.")
+            throw ValidationError("--wait '\(wait)' is not a positive duration (\(DurationParser.rangeText)); use 30s, 5m or seconds.")
         }
     }
 

@@ -129,7 +129,7 @@ public final class MailStore: Sendable {
             try db.execute(
                 sql: #"INSERT INTO email(uid, "from", "to", subject, text, responseToUid, dateTime) VALUES (?, ?, ?, ?, ?, ?, ?)"#,
                 arguments: [email.uid, email.from, email.to, email.subject, email.text, email.responseToUid, email.dateTime])
-            let body = try JSONResponse.encoder.encode(MessageAccepted(uid: email.uid, dateTime: email.dateTime, message: email))
+            let body = try JSONResponse.encoder.encode(MessageAccepted(uid: email.uid, dateTime: email.dateTime, message: email, idempotencyKey: key))
             try db.execute(sql: "UPDATE idempotency SET state = 'done', status = 201, response = ? WHERE key = ?", arguments: [body, key])
             return (email, body)
         }

@@ -12,12 +12,14 @@ struct MessageEndpoint: Sendable {
     let maxBodyBytes: Int
 
     func handle(_ request: Request, context: some RequestContext) async throws -> Response {
-        guard let key = request.headers[HTTPField.Name(ConnProtocol.idempotencyKeyHeader)!] else {
+        guard let keyText = request.headers[HTTPField.Name(ConnProtocol.idempotencyKeyHeader)!] else {
             throw APIError.badRequest("missingIdempotencyKey", "send an Idempotency-Key header with a UUID, the same on every retry of this message")
         }
-        guard UUID(uuidString: key) != nil else {
-            throw APIError.badRequest("invalidIdempotencyKey", "Idempotency-Key '\(key.prefix(80))' is not a UUID")
+        guard let uuid = UUID(uuidString: keyText) else {
+            throw APIError.badRequest("invalidIdempotencyKey", "Idempotency-Key '\(keyText.prefix(80))' is not a UUID")
         }
+        // One key however it is spelled: a UUID in upper and in lower case is the same key.
+        let key = uuid.uuidString.lowercased()
         var request = request
         let body: ByteBuffer
         do {

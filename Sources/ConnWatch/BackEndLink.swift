@@ -10,20 +10,20 @@ import WSClient
 /// last offset kept when it drops. A server that dies is noticed when its socket closes.
 public struct BackEndLink: Sendable {
     let url: URL
-    let token: String?
+    let credentials: Credentials?
     let pingInterval: Duration
     let logger: Logger
 
-    public init(url: URL, token: String?, pingInterval: Duration, logger: Logger) {
+    public init(url: URL, credentials: Credentials?, pingInterval: Duration, logger: Logger) {
         self.url = url
-        self.token = token
+        self.credentials = credentials
         self.pingInterval = pingInterval
         self.logger = logger
     }
 
     /// The link to the configured server's `ws` resource, with its token, pinging every 10 s.
     public init(_ backEnd: BackEndEndpoint, configuration: ConnConfiguration, logger: Logger) {
-        self.init(url: backEnd.url(for: .ws), token: configuration.token, pingInterval: .seconds(10), logger: logger)
+        self.init(url: backEnd.url(for: .ws), credentials: configuration.credentials, pingInterval: .seconds(10), logger: logger)
     }
 
     public func states() -> AsyncStream<ConnectionState> {
@@ -51,14 +51,16 @@ public struct BackEndLink: Sendable {
     /// One connection, until it closes. Returns the last offset measured, nil if it never came up.
     private func holdOpen(_ update: @escaping @Sendable (Int) -> Void) async -> Int? {
         var configuration = WebSocketClientConfiguration()
-        if let token { configuration.additionalHeaders[.authorization] = "Bearer \(token)" }
+        if let authorization = credentials?.authorization(for: url) { configuration.additionalHeaders[.authorization] = authorization }
         let last = LastOffset()
+        let outstanding = OutstandingPings()
         let pingInterval = self.pingInterval
         do {
             try await WebSocketClient.connect(url: url.absoluteString, configuration: configuration, logger: logger) { inbound, outbound, _ in
                 let pinger = Task {
                     while !Task.isCancelled {
                         let t1 = Self.nowMS()
+                        outstanding.sent(t1)
                         try await outbound.write(.text(#"{"type":"ping","t1":\#(t1)}"#))
                         try await Task.sleep(for: pingInterval)
                     }
@@ -67,10 +69,12 @@ public struct BackEndLink: Sendable {
                 for try await message in inbound.messages(maxSize: 1 << 20) {
                     guard case .text(let text) = message,
                         let event = try? JSONDecoder().decode(WebSocketEvent.self, from: Data(text.utf8)),
-                        case .pong(let t1, let t2, let t3) = event
+                        case .pong(let t1, let t2, let t3) = event,
+                        // Only an answer to one of our own pings, with times that can be real.
+                        WireTime.isPlausible(t2), WireTime.isPlausible(t3), outstanding.answered(t1)
                     else { continue }
                     let t4 = Self.nowMS()
-                    // NTP's offset: ((t2 - t1) + (t3 - t4)) / 2.
+                    // NTP's offset: ((t2 - t1) + (t3 - t4)) / 2; every term is within 0…year 9999.
                     let offset = Int((Double(t2 - t1) + Double(t3 - t4)) / 2)
                     last.set(offset)
                     update(offset)
@@ -83,6 +87,29 @@ public struct BackEndLink: Sendable {
     }
 
     static func nowMS() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+}
+
+/// The pings sent on one connection and not yet answered: a pong counts only once, and only for
+/// a ping of ours (an unsolicited or replayed pong would fake the offset).
+private final class OutstandingPings: @unchecked Sendable {
+    private let lock = NSLock()
+    private var sentTimes: [Int64] = []
+
+    func sent(_ t1: Int64) {
+        lock.withLock {
+            sentTimes.append(t1)
+            if sentTimes.count > 16 { sentTimes.removeFirst(sentTimes.count - 16) }
+        }
+    }
+
+    /// Whether `t1` is an outstanding ping; it is no longer outstanding afterwards.
+    func answered(_ t1: Int64) -> Bool {
+        lock.withLock {
+            guard let index = sentTimes.firstIndex(of: t1) else { return false }
+            sentTimes.remove(at: index)
+            return true
+        }
+    }
 }
 
 /// The last offset seen on a connection, shared with its message loop.

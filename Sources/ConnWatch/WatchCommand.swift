@@ -68,7 +68,7 @@ public struct WatchCommand: ConnCommand {
     public func validate() throws {
         for (name, value) in [("--interval", interval), ("--grace", grace)] {
             guard let duration = DurationParser.parse(value), duration >= .zero, name == "--grace" || duration > .zero else {
-                throw ValidationError("\(name) '\(value)' is not a duration; use 500ms, 5s, 2m.")
+                throw ValidationError("\(name) '\(value)' is not a duration (\(DurationParser.rangeText)); use 500ms, 5s, 2m.")
             }
         }
         if let until, !Self.untilStates.contains(until) {

@@ -55,7 +55,7 @@ struct HTTPTransportTests {
     @Test("a refused connection fails fast, not at the deadline, and says the host is up")
     func refusedIsFast() async throws {
         let port = try Self.closedPort()
-        let transport = HTTPTransport(timeout: .seconds(20), token: nil, insecure: false, logger: logger)
+        let transport = HTTPTransport(timeout: .seconds(20), credentials: nil, insecure: false, logger: logger)
         let clock = ContinuousClock()
         let start = clock.now
         let error = await #expect(throws: ConnError.self) {
@@ -69,7 +69,7 @@ struct HTTPTransportTests {
 
     @Test("a name that does not resolve is nxdomain, not 'offline'")
     func unresolvableName() async throws {
-        let transport = HTTPTransport(timeout: .seconds(10), token: nil, insecure: false, logger: logger)
+        let transport = HTTPTransport(timeout: .seconds(10), credentials: nil, insecure: false, logger: logger)
         let error = await #expect(throws: ConnError.self) {
             // .invalid is reserved (RFC 2606): it never resolves.
             try await transport.send(HTTPExchangeRequest(url: URL(string: "http://no-such-host.invalid/health")!))
@@ -82,7 +82,7 @@ struct HTTPTransportTests {
     func silentServerTimesOut() async throws {
         let listener = try LoopbackListener()  // listens; the kernel accepts, nobody answers
         defer { listener.close() }
-        let transport = HTTPTransport(timeout: .milliseconds(300), token: nil, insecure: false, logger: logger)
+        let transport = HTTPTransport(timeout: .milliseconds(300), credentials: nil, insecure: false, logger: logger)
         let clock = ContinuousClock()
         let start = clock.now
         let error = await #expect(throws: ConnError.self) {

@@ -111,7 +111,7 @@ struct OutboxStoreTests {
         #expect(resent.map(\.id) == [rejected.id] && resent[0].state == .pending && resent[0].failureReason == nil)
 
         let sent = try store.enqueue(Self.draft, now: now, leaseTo: Self.alive)
-        try store.record([(sent, .sent(uid: "m1", dateTime: nil, replayed: false, status: 201))], owner: Self.alive, now: now)
+        try store.record([(sent, .sent(uid: "m1", dateTime: "2026-11-22T10:00:00Z", replayed: false, status: 201))], owner: Self.alive, now: now)
         #expect(throws: ConnError.self) { try store.resend([sent.id], now: now) }
 
         let inFlight = try store.enqueue(Self.draft, now: now, leaseTo: Self.alive)

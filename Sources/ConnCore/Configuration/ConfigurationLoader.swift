@@ -49,7 +49,7 @@ public struct ConfigurationLoader: Sendable {
         if let serverText = try value("server") {
             guard let url = BackEndEndpoint.parseServerURL(serverText) else {
                 throw ConnError.configuration(
-                    "server '\(serverText)' (from \(sources["server"]!)) is not an http or https URL with a host",
+                    "server '\(serverText)' (from \(sources["server"]!)): \(BackEndEndpoint.serverURLProblem(serverText) ?? "unusable")",
                     hint: "Example: http://127.0.0.1:8080")
             }
             var resourcePaths: [BackEndResource: String] = [:]
@@ -58,7 +58,7 @@ public struct ConfigurationLoader: Sendable {
                 guard let path = try value(key) else { continue }
                 if path.contains("://"), BackEndEndpoint.absoluteURL(path) == nil {
                     throw ConnError.configuration(
-                        "resource \(resource.rawValue) '\(path)' (from \(sources[key]!)) is neither a path nor an absolute http(s) URL",
+                        "resource \(resource.rawValue) '\(path)' (from \(sources[key]!)) is neither a path nor an absolute http(s) URL with a port in 1-65535",
                         hint: "Use a path such as \(resource.defaultPath), or a full URL such as https://example.com\(resource.defaultPath).")
                 }
                 resourcePaths[resource] = path
@@ -75,7 +75,7 @@ public struct ConfigurationLoader: Sendable {
         if let text = try value("timeout") {
             guard let parsed = DurationParser.parse(text), parsed > .zero else {
                 throw ConnError.configuration(
-                    "timeout '\(text)' (from \(sources["timeout"]!)) is not a positive duration",
+                    "timeout '\(text)' (from \(sources["timeout"]!)) is not a positive duration (\(DurationParser.rangeText))",
                     hint: "Use seconds (10, 2.5) or a unit: 500ms, 5s, 2m.")
             }
             timeout = parsed
@@ -85,7 +85,7 @@ public struct ConfigurationLoader: Sendable {
         if let text = try value("outboxExpiry") {
             guard let parsed = DurationParser.parse(text), parsed > .zero else {
                 throw ConnError.configuration(
-                    "outboxExpiry '\(text)' (from \(sources["outboxExpiry"]!)) is not a positive duration",
+                    "outboxExpiry '\(text)' (from \(sources["outboxExpiry"]!)) is not a positive duration (\(DurationParser.rangeText))",
                     hint: "Use a unit: 30m, 24h, 7d.")
             }
             outboxExpiry = parsed

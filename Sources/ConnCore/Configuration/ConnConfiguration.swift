@@ -26,6 +26,9 @@ public struct ConnConfiguration: Sendable {
     /// Things worth telling the user that do not stop the command (unknown keys, loose permissions).
     public var warnings: [String]
 
+    /// The token bound to the configured server's origin: the only way a request gets it.
+    public var credentials: Credentials? { Credentials(token: token, server: backEnd?.baseURL) }
+
     /// What to show in place of the token.
     public var redactedToken: String? { token == nil ? nil : "<redacted>" }
 

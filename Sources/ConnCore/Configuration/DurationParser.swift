@@ -1,7 +1,15 @@
 import Foundation
 
 /// Parses durations such as `10`, `2.5`, `500ms`, `5s`, `2m`, `1h`, `7d` (a bare number is seconds).
+///
+/// Values above `maximum` are refused like any other bad value: deadlines are added to clocks and
+/// converted to 64-bit nanoseconds downstream, where `1e18` seconds would trap.
 public enum DurationParser {
+    /// Ten years: longer than any wait, timeout or expiry a person means.
+    public static let maximum = Duration.seconds(3650 * 86_400)
+    /// How error messages state the range.
+    public static let rangeText = "at most 3650d"
+
     public static func parse(_ text: String) -> Duration? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         let units: [(suffix: String, seconds: Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600), ("d", 86400)]
@@ -13,6 +21,8 @@ public enum DurationParser {
             break
         }
         guard let value = Double(number), value.isFinite, value >= 0 else { return nil }
-        return .milliseconds(Int64((value * scale * 1000).rounded()))
+        let seconds = value * scale
+        guard seconds <= maximum.seconds else { return nil }
+        return .milliseconds(Int64((seconds * 1000).rounded()))
     }
 }

@@ -49,9 +49,20 @@ public struct BackEndEndpoint: Sendable, Equatable {
     static func absoluteURL(_ text: String) -> URL? {
         guard let components = URLComponents(string: text), let scheme = components.scheme,
             ["http", "https", "ws", "wss"].contains(scheme.lowercased()),
-            let host = components.host, !host.isEmpty
+            let host = components.host, !host.isEmpty, components.port.map(isValidPort) ?? true
         else { return nil }
         return components.url
+    }
+
+    /// TCP ports are 1–65535; anything else would reach the socket layer, which traps on it.
+    public static func isValidPort(_ port: Int) -> Bool { (1...65535).contains(port) }
+
+    /// Why `text` is not a usable server URL, said for a person; nil when it is one.
+    public static func serverURLProblem(_ text: String) -> String? {
+        if let port = URLComponents(string: text)?.port, !isValidPort(port) {
+            return "its port \(port) is out of range (1-65535)"
+        }
+        return parseServerURL(text) == nil ? "it is not an http or https URL with a host" : nil
     }
 
     private static func splitQuery(_ path: String) -> (String, String?) {

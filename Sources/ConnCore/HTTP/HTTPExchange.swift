@@ -11,10 +11,14 @@ public struct HTTPExchangeRequest: Sendable {
     public var timeout: Duration?
     /// Larger answers are refused rather than read into memory.
     public var maxResponseBytes: Int
+    /// What to do with a 3xx answer.
+    public var redirects: RedirectPolicy
 
+    /// `redirects` defaults to `.sameOrigin` for GET and HEAD and to `.none` for every other
+    /// method: a redirected POST is never re-sent anywhere.
     public init(
         method: HTTPMethod = .GET, url: URL, headers: [(String, String)] = [], body: Data? = nil,
-        timeout: Duration? = nil, maxResponseBytes: Int = 256 * 1024 * 1024
+        timeout: Duration? = nil, maxResponseBytes: Int = 256 * 1024 * 1024, redirects: RedirectPolicy? = nil
     ) {
         self.method = method
         self.url = url
@@ -22,7 +26,17 @@ public struct HTTPExchangeRequest: Sendable {
         self.body = body
         self.timeout = timeout
         self.maxResponseBytes = maxResponseBytes
+        self.redirects = redirects ?? (method == .GET || method == .HEAD ? .sameOrigin : .none)
     }
+}
+
+/// What the transport does with a redirect.
+public enum RedirectPolicy: Sendable, Equatable {
+    /// Return the 3xx as the answer.
+    case none
+    /// Follow up to 5 redirects that stay on the request's origin (same scheme, host and port, so
+    /// never https → http); a redirect that leaves it is an error naming both ends.
+    case sameOrigin
 }
 
 /// The answer, fully read.
@@ -32,12 +46,15 @@ public struct HTTPExchangeResponse: Sendable {
     public var body: Data
     /// From sending the request to the last byte of the answer.
     public var elapsed: Duration
+    /// The URL that gave this answer: the request's, or where same-origin redirects led.
+    public var url: URL?
 
-    public init(status: Int, headers: [(String, String)], body: Data, elapsed: Duration) {
+    public init(status: Int, headers: [(String, String)], body: Data, elapsed: Duration, url: URL? = nil) {
         self.status = status
         self.headers = headers
         self.body = body
         self.elapsed = elapsed
+        self.url = url
     }
 
     public func header(_ name: String) -> String? {

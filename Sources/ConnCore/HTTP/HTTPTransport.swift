@@ -6,19 +6,20 @@ import NIOFoundationCompat
 import NIOHTTP1
 import NIOPosix
 
-/// conn's HTTP client: AsyncHTTPClient with a deadline on every request, the bearer token when
-/// one is configured, and errors translated into `ConnError`s a person can act on.
+/// conn's HTTP client: AsyncHTTPClient with a deadline on every request, the bearer token only
+/// for the configured server's origin, redirects by conn's own policy (`RedirectPolicy`), and
+/// errors translated into `ConnError`s a person can act on.
 ///
 /// A deadline is not optional: every request carries the configured timeout or its own. And
 /// AsyncHTTPClient's own retry of failed connection attempts is off: left on, a refused
 /// connection is retried until the deadline (seen taking 90 s without one, 20 s with one).
 public final class HTTPTransport: Sendable {
     private let client: HTTPClient
-    private let token: String?
+    private let credentials: Credentials?
     private let defaultTimeout: Duration
     private let logger: Logger
 
-    public init(timeout: Duration, token: String?, insecure: Bool, logger: Logger) {
+    public init(timeout: Duration, credentials: Credentials?, insecure: Bool, logger: Logger) {
         var configuration = HTTPClient.Configuration()
         if insecure {
             configuration.tlsConfiguration = .makeClientConfiguration()
@@ -29,15 +30,18 @@ public final class HTTPTransport: Sendable {
         // A refused connection is an answer ("nothing listens there"), not a reason to keep
         // trying until the deadline: conn's callers (outbox, watch) do their own retries.
         configuration.connectionPool.retryConnectionEstablishment = false
+        // Redirects are conn's decision (see `RedirectPolicy`): AsyncHTTPClient would turn a
+        // redirected POST into a GET, re-post a body to another host, and follow https → http.
+        configuration.redirectConfiguration = .disallow
         self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-        self.token = token
+        self.credentials = credentials
         self.defaultTimeout = timeout
         self.logger = logger
     }
 
     /// A transport set up from the resolved configuration.
     public convenience init(configuration: ConnConfiguration, logger: Logger) {
-        self.init(timeout: configuration.timeout, token: configuration.token, insecure: configuration.insecure, logger: logger)
+        self.init(timeout: configuration.timeout, credentials: configuration.credentials, insecure: configuration.insecure, logger: logger)
     }
 
     /// Runs `body` with a transport and shuts it down afterwards, whatever happens.
@@ -62,19 +66,55 @@ public final class HTTPTransport: Sendable {
         try await client.shutdown()
     }
 
+    /// The most redirects one request follows.
+    static let maximumRedirects = 5
+
     public func send(_ exchange: HTTPExchangeRequest) async throws -> HTTPExchangeResponse {
-        var request = HTTPClientRequest(url: exchange.url.absoluteString)
+        let clock = ContinuousClock()
+        let start = clock.now
+        var url = exchange.url
+        var hops = 0
+        while true {
+            var response = try await sendOnce(exchange, to: url)
+            guard exchange.redirects == .sameOrigin, (300...399).contains(response.status), response.status != 304,
+                let location = response.header("Location")
+            else {
+                response.elapsed = start.duration(to: clock.now)
+                response.url = url
+                return response
+            }
+            guard let next = URL(string: location, relativeTo: url)?.absoluteURL, let nextOrigin = Origin(next),
+                nextOrigin == Origin(url)
+            else {
+                throw ConnError.unavailable(
+                    "redirected",
+                    "\(url.absoluteString) redirected (\(response.status)) to \(location.prefix(300)), which is not on \(Origin(url)?.description ?? "its origin"); conn follows redirects only within one origin",
+                    hint: "A captive portal or a login page answers like this. If the server really moved, configure its new address.")
+            }
+            hops += 1
+            guard hops <= Self.maximumRedirects else {
+                throw ConnError.unavailable("tooManyRedirects", "\(exchange.url.absoluteString) redirected more than \(Self.maximumRedirects) times")
+            }
+            logger.debug("\(response.status) from \(url.absoluteString): following to \(next.absoluteString)")
+            url = next
+        }
+    }
+
+    /// One request to `url`, no redirects followed.
+    private func sendOnce(_ exchange: HTTPExchangeRequest, to url: URL) async throws -> HTTPExchangeResponse {
+        var request = HTTPClientRequest(url: url.absoluteString)
         request.method = exchange.method
         for (name, value) in exchange.headers { request.headers.add(name: name, value: value) }
-        if let token, request.headers["Authorization"].isEmpty {
-            request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        let authorization = credentials?.authorization(for: url)
+        if let authorization, request.headers["Authorization"].isEmpty {
+            request.headers.add(name: "Authorization", value: authorization)
         }
         request.headers.add(name: "User-Agent", value: "conn/\(ConnVersion.current)")
         if let body = exchange.body { request.body = .bytes(ByteBuffer(bytes: body)) }
 
         let timeout = exchange.timeout ?? defaultTimeout
-        logger.debug("\(exchange.method.rawValue) \(exchange.url.absoluteString)", metadata: [
-            "timeout": "\(timeout)", "authorization": token == nil ? "none" : "<redacted>",
+        logger.debug("\(exchange.method.rawValue) \(url.absoluteString)", metadata: [
+            "timeout": "\(timeout)", "authorization": authorization == nil ? "none" : "<redacted>",
         ])
         let clock = ContinuousClock()
         let start = clock.now
@@ -83,17 +123,17 @@ public final class HTTPTransport: Sendable {
             let response = try await client.execute(request, timeout: .nanoseconds(Int64(timeout.nanoseconds)), logger: Self.silentLogger)
             let body = try await response.body.collect(upTo: exchange.maxResponseBytes)
             let elapsed = start.duration(to: clock.now)
-            logger.debug("\(response.status.code) from \(exchange.url.absoluteString) in \(elapsed)")
+            logger.debug("\(response.status.code) from \(url.absoluteString) in \(elapsed)")
             return HTTPExchangeResponse(
                 status: Int(response.status.code),
                 headers: response.headers.map { ($0.name, $0.value) },
-                body: Data(buffer: body), elapsed: elapsed)
+                body: Data(buffer: body), elapsed: elapsed, url: url)
         } catch is NIOTooManyBytesError {
             throw ConnError.dataError(
                 "responseTooLarge",
-                "the answer from \(exchange.url.absoluteString) is larger than \(exchange.maxResponseBytes) bytes")
+                "the answer from \(url.absoluteString) is larger than \(exchange.maxResponseBytes) bytes")
         } catch {
-            throw Self.describe(error, url: exchange.url, timeout: timeout)
+            throw Self.describe(error, url: url, timeout: timeout)
         }
     }
 

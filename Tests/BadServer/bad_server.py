@@ -1,0 +1,212 @@
+#!/usr/bin/env python3
+"""A deliberately hostile HTTP and WebSocket server for conn's tests (standard library only).
+
+It answers what a script tells it to, so a test can play a captive portal, a redirecting proxy,
+a server that sends crafted WebSocket frames or trickles its answer, and it logs every request
+it gets (method, path, headers, body) so a test can check what conn sent, and to whom.
+
+    bad_server.py --script SCRIPT.json --log LOG.jsonl [--host 127.0.0.1] [--port 0]
+
+prints "listening on http://HOST:PORT" once ready. The script is JSON:
+
+    {"routes": [ROUTE, ...]}      the first route whose method and path match answers;
+                                  unmatched requests get 404 with a JSON error body
+    ROUTE = {
+      "method": "POST",           optional; any method when absent
+      "path": "/messages",        exact path, query excluded; "*" matches every path
+      "status": 200, "headers": [["Content-Type", "text/html"]],
+      "body": "text",             "{port}" and "{idempotencyKey}" and "{requestBody}" are replaced
+      "trickle": {"bytes": 1, "intervalMs": 200},   send the answer slowly
+      "close": true,              close the connection without answering
+      "websocket": {              upgrade, then:
+        "frames": ["text", ...],  text frames sent at once ("{port}" replaced)
+        "rawFrames": ["hex", ...],  raw bytes sent as they are (malformed frames)
+        "onPing": ["pong", ...],  answer each client ping{t1} with these texts, "{t1}" and "{now}"
+                                  (the server's time in ms) replaced
+        "holdMs": 5000            keep the connection open this long after the last frame
+      }
+    }
+"""
+import argparse
+import base64
+import hashlib
+import json
+import socket
+import struct
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+WS_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "bad-server"
+
+    def log_message(self, *args):
+        pass
+
+    def handle_any(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length) if length > 0 else b""
+        path = self.path.split("?", 1)[0]
+        entry = {
+            "method": self.command,
+            "path": self.path,
+            "headers": [[k, v] for k, v in self.headers.items()],
+            "body": body.decode("utf-8", "replace"),
+        }
+        with self.server.log_lock:
+            with open(self.server.log_path, "a") as log:
+                log.write(json.dumps(entry) + "\n")
+        route = self.find_route(self.command, path)
+        if route is None:
+            self.answer(404, [["Content-Type", "application/json"]],
+                        b'{"error":{"code":"notFound","message":"no route in the script"}}', None)
+            return
+        if route.get("close"):
+            self.close_connection = True
+            self.connection.shutdown(socket.SHUT_RDWR)
+            return
+        if "websocket" in route:
+            self.websocket(route["websocket"])
+            return
+        text = self.fill(route.get("body", ""), body)
+        self.answer(route.get("status", 200), route.get("headers", []), text.encode("utf-8"), route.get("trickle"))
+
+    do_GET = do_POST = do_PUT = do_HEAD = do_DELETE = handle_any
+
+    def fill(self, template, request_body=b""):
+        return (template.replace("{port}", str(self.server.server_address[1]))
+                .replace("{idempotencyKey}", self.headers.get("Idempotency-Key", ""))
+                .replace("{requestBody}", request_body.decode("utf-8", "replace")))
+
+    def find_route(self, method, path):
+        for route in self.server.script.get("routes", []):
+            if route.get("method") not in (None, method):
+                continue
+            if route.get("path") in ("*", path):
+                return route
+        return None
+
+    def answer(self, status, headers, body, trickle):
+        head = "HTTP/1.1 %d Scripted\r\n" % status
+        names = {name.lower() for name, _ in headers}
+        for name, value in headers:
+            head += "%s: %s\r\n" % (name, self.fill(value))
+        if "date" not in names:
+            head += "Date: %s\r\n" % self.date_time_string()
+        if "content-length" not in names:
+            head += "Content-Length: %d\r\n" % len(body)
+        head += "\r\n"
+        data = head.encode("latin-1") + (b"" if self.command == "HEAD" else body)
+        if trickle:
+            step, pause = trickle.get("bytes", 1), trickle.get("intervalMs", 100) / 1000
+            for index in range(0, len(data), step):
+                self.wfile.write(data[index:index + step])
+                self.wfile.flush()
+                time.sleep(pause)
+        else:
+            self.wfile.write(data)
+            self.wfile.flush()
+
+    def websocket(self, plan):
+        key = self.headers.get("Sec-WebSocket-Key", "")
+        accept = base64.b64encode(hashlib.sha1((key + WS_GUID).encode()).digest()).decode()
+        self.wfile.write(("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                          "Sec-WebSocket-Accept: %s\r\n\r\n" % accept).encode())
+        self.wfile.flush()
+        for frame in plan.get("frames", []):
+            self.send_frame(0x1, self.fill(frame).encode("utf-8"))
+        for raw in plan.get("rawFrames", []):
+            self.wfile.write(bytes.fromhex(raw))
+            self.wfile.flush()
+        deadline = time.monotonic() + plan.get("holdMs", 5000) / 1000
+        self.connection.settimeout(0.05)
+        while time.monotonic() < deadline:
+            try:
+                opcode, payload = self.read_frame()
+            except socket.timeout:
+                continue
+            except (ConnectionError, OSError, ValueError):
+                return
+            if opcode == 0x8:
+                self.send_frame(0x8, payload[:2])
+                return
+            if opcode == 0x9:
+                self.send_frame(0xA, payload)
+            if opcode == 0x1 and plan.get("onPing"):
+                with self.server.log_lock:
+                    with open(self.server.log_path, "a") as log:
+                        log.write(json.dumps({"websocketText": payload.decode("utf-8", "replace")}) + "\n")
+                try:
+                    message = json.loads(payload)
+                except ValueError:
+                    continue
+                if message.get("type") == "ping":
+                    answers = plan["onPing"] if isinstance(plan["onPing"], list) else [plan["onPing"]]
+                    for answer in answers:
+                        now = str(int(time.time() * 1000))
+                        self.send_frame(0x1, answer.replace("{t1}", str(message.get("t1"))).replace("{now}", now).encode())
+
+    def read_exact(self, count):
+        data = b""
+        while len(data) < count:
+            try:
+                chunk = self.connection.recv(count - len(data))
+            except socket.timeout:
+                if not data:
+                    raise
+                continue
+            if not chunk:
+                raise ConnectionError("closed")
+            data += chunk
+        return data
+
+    def read_frame(self):
+        first, second = self.read_exact(2)
+        opcode, length = first & 0x0F, second & 0x7F
+        if length == 126:
+            length = struct.unpack(">H", self.read_exact(2))[0]
+        elif length == 127:
+            length = struct.unpack(">Q", self.read_exact(8))[0]
+        mask = self.read_exact(4) if second & 0x80 else b"\0\0\0\0"
+        payload = bytearray(self.read_exact(length))
+        for index in range(length):
+            payload[index] ^= mask[index % 4]
+        return opcode, bytes(payload)
+
+    def send_frame(self, opcode, payload):
+        header = bytes([0x80 | opcode])
+        if len(payload) < 126:
+            header += bytes([len(payload)])
+        elif len(payload) < 65536:
+            header += bytes([126]) + struct.pack(">H", len(payload))
+        else:
+            header += bytes([127]) + struct.pack(">Q", len(payload))
+        self.wfile.write(header + payload)
+        self.wfile.flush()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--script", required=True)
+    parser.add_argument("--log", required=True)
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=0)
+    options = parser.parse_args()
+    server = ThreadingHTTPServer((options.host, options.port), Handler)
+    server.daemon_threads = True
+    with open(options.script) as script:
+        server.script = json.load(script)
+    server.log_path = options.log
+    server.log_lock = threading.Lock()
+    open(options.log, "a").close()
+    print("listening on http://%s:%d" % (options.host, server.server_address[1]), flush=True)
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,112 @@
+import ConnTestSupport
+import Foundation
+import Testing
+
+/// The token goes to the configured server's origin only (scheme, host, port), whatever command
+/// connects, whatever URL the command line or a profile names, and whatever a redirect says. The
+/// configured server and a third party are both hostile servers that log what they hear: the
+/// first on 127.0.0.1, the other on 127.0.0.2.
+@Suite("credentials reach the configured server only")
+struct CredentialScopeTests {
+    static let token = "tok-4f1d9c-secret"
+
+    static let thirdPartyRoutes: [BadServer.Route] = [
+        .answer("GET", "/inbox", status: 200, body: #"{"inbox":[]}"#),
+        .answer("GET", "/time", status: 200, body: #"{"t2":1795380311432,"t3":1795380311433}"#),
+        BadServer.Route(path: "/ws", websocket: .init(frames: [#"{"type":"hello","serverTime":1795380311432}"#], holdMs: 3000)),
+        .answer(nil, "*", status: 200, body: "{}"),
+    ]
+
+    /// Runs `body` with the configured server (answering `serverRoutes`) and a third party.
+    func withServers(_ serverRoutes: [BadServer.Route], _ body: (BadServer, BadServer, TemporaryDirectory) async throws -> Void) async throws {
+        let home = try TemporaryDirectory()
+        try await BadServer.with(Self.thirdPartyRoutes, host: "127.0.0.2") { third in
+            try await BadServer.with(serverRoutes) { server in
+                try await body(server, third, home)
+            }
+        }
+    }
+
+    func conn(_ arguments: [String], home: TemporaryDirectory, server: BadServer, env: [String: String] = [:]) async throws -> ProcessOutcome {
+        let environment = home.environment.merging(["CONN_SERVER": server.url.absoluteString, "CONN_TOKEN": Self.token]) { $1 }
+        return try await ConnProcess.run(ConnProcess.connPath, arguments, environment: environment.merging(env) { $1 })
+    }
+
+    /// The third party was asked something, and never with the token.
+    func expectAskedWithoutToken(_ third: BadServer, _ what: String) throws {
+        let requests = try third.requests()
+        #expect(!requests.isEmpty, "\(what): the third party was not contacted, so the check proves nothing")
+        for request in requests {
+            #expect(request.header("Authorization") == nil, "\(what) sent the token to \(third.url) \(request.path)")
+            #expect(!request.body.contains(Self.token) && !request.path.contains(Self.token))
+        }
+    }
+
+    @Test("clock-offset --url and --method ws elsewhere, probe URL, inbox at another origin, watch's link elsewhere: no token")
+    func commandsNamingAnotherOrigin() async throws {
+        try await withServers(Self.thirdPartyRoutes) { server, third, home in
+            let elsewhere = third.url.absoluteString
+            _ = try await conn(["clock-offset", "--method", "http-date", "--url", elsewhere + "/", "--samples", "1"], home: home, server: server)
+            try expectAskedWithoutToken(third, "clock-offset --method http-date --url")
+        }
+        try await withServers(Self.thirdPartyRoutes) { server, third, home in
+            _ = try await conn(["probe", third.url.absoluteString + "/health"], home: home, server: server)
+            try expectAskedWithoutToken(third, "probe URL")
+            // The configured server still gets it: the rule is not "never send the token".
+            _ = try await conn(["probe"], home: home, server: server)
+            #expect(try server.requests().contains { $0.header("Authorization") == "Bearer \(Self.token)" })
+        }
+        try await withServers(Self.thirdPartyRoutes) { server, third, home in
+            let fetched = try await conn(["inbox", "fetch"], home: home, server: server,
+                                         env: ["CONN_RESOURCES_INBOX": third.url.absoluteString + "/inbox"])
+            #expect(fetched.exitCode == 0, "\(fetched.standardError)")
+            try expectAskedWithoutToken(third, "inbox fetch with the inbox at another origin")
+        }
+        try await withServers(Self.thirdPartyRoutes) { server, third, home in
+            let wsURL = "ws://127.0.0.2:\(third.url.port!)/ws"
+            _ = try await conn(["clock-offset", "--method", "ws", "--samples", "1", "--timeout", "2s"], home: home, server: server,
+                               env: ["CONN_RESOURCES_WS": wsURL])
+            _ = try await conn(["watch", "--no-internet", "--until", "offline", "--timeout", "2s"], home: home, server: server,
+                               env: ["CONN_RESOURCES_WS": wsURL])
+            try expectAskedWithoutToken(third, "the WebSocket at another origin")
+            #expect(try third.requests().filter { $0.path == "/ws" }.count >= 2)
+        }
+    }
+
+    @Test("a redirect to another origin is not followed: inbox fetch and clock-offset refuse it, naming both ends; the target hears nothing")
+    func redirectsToAnotherOrigin() async throws {
+        try await withServers([]) { _, third, _ in
+            let routes: [BadServer.Route] = [
+                .redirect("GET", "/inbox", status: 302, to: third.url.absoluteString + "/inbox"),
+                .redirect("GET", "/time", status: 301, to: third.url.absoluteString + "/time"),
+            ]
+            try await BadServer.with(routes) { server in
+                let home = try TemporaryDirectory()
+                let fetched = try await conn(["inbox", "fetch"], home: home, server: server)
+                #expect(fetched.exitCode == 69, "\(fetched.standardError)")
+                #expect(fetched.standardError.contains("redirected") && fetched.standardError.contains("127.0.0.2"), "\(fetched.standardError)")
+                let clock = try await conn(["clock-offset", "--method", "json", "--samples", "1"], home: home, server: server)
+                #expect(clock.exitCode != 0 && clock.standardError.contains("redirected"), "\(clock.standardError)")
+                #expect(try server.requests().count >= 2)
+            }
+            #expect(try third.requests().isEmpty, "a redirect was followed to \(third.url)")
+        }
+    }
+
+    @Test("a redirect within the server's origin is followed, with the token, and the cache records the final URL")
+    func sameOriginRedirect() async throws {
+        let routes: [BadServer.Route] = [
+            .redirect("GET", "/inbox", status: 302, to: "/v2/inbox"),
+            .answer("GET", "/v2/inbox", status: 200, body: #"{"inbox":[{"uid":"1","from":"a@b.cc","to":"c@d.ee","subject":"s","text":"t","responseToUid":"","dateTime":"Today"}]}"#),
+        ]
+        try await withServers(routes) { server, _, home in
+            let fetched = try await conn(["inbox", "fetch", "--json"], home: home, server: server)
+            #expect(fetched.exitCode == 0, "\(fetched.standardError)")
+            let requests = try server.requests()
+            #expect(requests.map(\.path) == ["/inbox", "/v2/inbox"])
+            #expect(requests.allSatisfy { $0.header("Authorization") == "Bearer \(Self.token)" })
+            let report = try #require(JSONSerialization.jsonObject(with: Data(fetched.standardOutput.utf8)) as? [String: Any])
+            #expect(report["source"] as? String == server.url.absoluteString + "/v2/inbox")
+        }
+    }
+}

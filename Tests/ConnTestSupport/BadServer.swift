@@ -1,0 +1,139 @@
+import Foundation
+import Subprocess
+
+#if canImport(System)
+import System
+#else
+import SystemPackage
+#endif
+
+/// A deliberately hostile HTTP and WebSocket server (Tests/BadServer/bad_server.py) that answers
+/// what a test scripts: portal pages, redirects, crafted WebSocket frames, trickled bytes. It logs
+/// every request, so a test can check what conn sent and to whom.
+public struct BadServer: Sendable {
+    /// One scripted answer. See bad_server.py for what each field does.
+    public struct Route: Encodable, Sendable {
+        public var method: String?
+        public var path: String
+        public var status: Int?
+        public var headers: [[String]]?
+        public var body: String?
+        public var trickle: Trickle?
+        public var close: Bool?
+        public var websocket: WebSocketPlan?
+
+        public init(method: String? = nil, path: String, status: Int? = nil, headers: [[String]]? = nil, body: String? = nil,
+                    trickle: Trickle? = nil, close: Bool? = nil, websocket: WebSocketPlan? = nil) {
+            self.method = method
+            self.path = path
+            self.status = status
+            self.headers = headers
+            self.body = body
+            self.trickle = trickle
+            self.close = close
+            self.websocket = websocket
+        }
+
+        /// An answer with a body of the given type.
+        public static func answer(_ method: String? = nil, _ path: String, status: Int, contentType: String = "application/json",
+                                  headers: [[String]] = [], body: String) -> Route {
+            Route(method: method, path: path, status: status, headers: [["Content-Type", contentType]] + headers, body: body)
+        }
+
+        /// A redirect to `location` ("{port}" is this server's port).
+        public static func redirect(_ method: String? = nil, _ path: String, status: Int, to location: String) -> Route {
+            Route(method: method, path: path, status: status, headers: [["Location", location]], body: "")
+        }
+    }
+
+    public struct Trickle: Encodable, Sendable {
+        public var bytes: Int
+        public var intervalMs: Int
+        public init(bytes: Int, intervalMs: Int) {
+            self.bytes = bytes
+            self.intervalMs = intervalMs
+        }
+    }
+
+    public struct WebSocketPlan: Encodable, Sendable {
+        public var frames: [String]
+        public var rawFrames: [String]
+        /// Answers each client `ping{t1}` with these texts, "{t1}" replaced by the ping's t1 and
+        /// "{now}" by the server's time in ms.
+        public var onPing: [String]?
+        public var holdMs: Int
+
+        public init(frames: [String] = [], rawFrames: [String] = [], onPing: [String]? = nil, holdMs: Int = 5000) {
+            self.frames = frames
+            self.rawFrames = rawFrames
+            self.onPing = onPing
+            self.holdMs = holdMs
+        }
+    }
+
+    /// One request as the server saw it.
+    public struct LoggedRequest: Decodable, Sendable {
+        public var method: String
+        public var path: String
+        public var headers: [[String]]
+        public var body: String
+
+        public func header(_ name: String) -> String? {
+            headers.first { $0.first?.caseInsensitiveCompare(name) == .orderedSame }?.last
+        }
+    }
+
+    public let url: URL
+    let logPath: String
+
+    /// Every request received so far, oldest first.
+    public func requests() throws -> [LoggedRequest] {
+        let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+        return try text.split(separator: "\n").compactMap { line in
+            guard line.hasPrefix("{\"method\"") else { return nil }
+            return try JSONDecoder().decode(LoggedRequest.self, from: Data(line.utf8))
+        }
+    }
+
+    /// The text frames conn sent over a WebSocket whose plan answers pings.
+    public func webSocketTexts() -> [String] {
+        let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { line in
+            guard line.hasPrefix("{\"websocketText\""),
+                let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String]
+            else { return nil }
+            return object["websocketText"]
+        }
+    }
+
+    static var scriptPath: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("BadServer/bad_server.py").path
+    }
+
+    /// Runs the server on `host` (a loopback address) for the length of `body`.
+    public static func with<Result: Sendable>(
+        _ routes: [Route], host: String = "127.0.0.1", _ body: (BadServer) async throws -> Result
+    ) async throws -> Result {
+        let directory = try TemporaryDirectory()
+        let scriptFile = directory.path + "/script.json"
+        let logPath = directory.path + "/requests.jsonl"
+        try JSONEncoder().encode(["routes": routes]).write(to: URL(fileURLWithPath: scriptFile))
+        let outcome = try await Subprocess.run(
+            .name("python3"), arguments: [scriptPath, "--script", scriptFile, "--log", logPath, "--host", host],
+            input: .none, output: .sequence, error: .discarded
+        ) { execution in
+            var lines = execution.standardOutput.strings().makeAsyncIterator()
+            guard let first = try await lines.next(), first.hasPrefix("listening on "),
+                let url = URL(string: first.dropFirst("listening on ".count).trimmingCharacters(in: .whitespacesAndNewlines))
+            else {
+                try? execution.send(signal: .kill)
+                throw ServerProcess.StartFailure(description: "bad_server.py did not start")
+            }
+            defer { try? execution.send(signal: .kill) }
+            return try await body(BadServer(url: url, logPath: logPath))
+        }
+        _ = directory
+        return outcome.closureResult
+    }
+}

@@ -1,0 +1,98 @@
+import ConnTestSupport
+import Foundation
+import Testing
+
+/// The WebSocket link against a hostile server: crafted pongs (extreme timestamps, unsolicited,
+/// replayed), junk and malformed frames. `conn watch` must never die of them (no signal exit),
+/// and only a pong answering one of its own pings, with plausible times, may set the offset.
+@Suite("conn watch's link against a hostile server")
+struct HostileLinkTests {
+    static let minInt = "-9223372036854775808"
+    static let maxInt = "9223372036854775807"
+
+    /// Frames a hostile server pushes unasked: pongs for pings never sent, extreme and absurd values.
+    static let hostileFrames = [
+        #"{"type":"pong","t1":\#(minInt),"t2":\#(maxInt),"t3":\#(minInt)}"#,
+        #"{"type":"pong","t1":0,"t2":0,"t3":0}"#,
+        #"{"type":"pong","t1":1,"t2":\#(maxInt),"t3":\#(maxInt)}"#,
+        #"{"type":"pong","t1":1e400,"t2":-1e400,"t3":0}"#,
+        #"{"type":"pong","t1":"x","t2":[],"t3":{}}"#,
+        #"{"type":"hello","serverTime":\#(minInt)}"#,
+        #"{"type":"newMail","email":{"uid":"\u001b]0;pwned\u0007"}}"#,
+        "not json", "", "null", "[]", #"{"type":null}"#,
+    ]
+
+    /// Answers to the client's own ping that must be refused: its t1 with impossible server times.
+    static let hostileAnswers = [
+        #"{"type":"pong","t1":{t1},"t2":\#(maxInt),"t3":\#(minInt)}"#,
+        #"{"type":"pong","t1":{t1},"t2":\#(minInt),"t3":\#(maxInt)}"#,
+        #"{"type":"pong","t1":{t1},"t2":-1,"t3":{now}}"#,
+    ]
+
+    func watch(_ server: BadServer, seconds: Int = 3) async throws -> (ProcessOutcome, [[String: Any]]) {
+        let home = try TemporaryDirectory()
+        let environment = home.environment.merging(["CONN_SERVER": server.url.absoluteString]) { $1 }
+        let outcome = try await ConnProcess.run(
+            ConnProcess.connPath, ["watch", "--json", "--no-internet", "--until", "offline", "--timeout", "\(seconds)s"], environment: environment)
+        let events = outcome.standardOutput.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        return (outcome, events)
+    }
+
+    static func connectedOffsets(_ events: [[String: Any]]) -> [Int] {
+        events.compactMap { event in
+            guard event["type"] as? String == "connectionState", let state = event["connectionState"] as? [String: Any],
+                state["status"] as? String == "connected"
+            else { return nil }
+            return state["backEndTimeOffsetMS"] as? Int
+        }
+    }
+
+    static let health = BadServer.Route(method: "GET", path: "/health", status: 204, body: "")
+
+    @Test("extreme, unsolicited and junk frames: watch survives (exit 75 at its timeout) and never reports connected")
+    func hostileFramesOnly() async throws {
+        let routes = [Self.health, BadServer.Route(path: "/ws", websocket: .init(frames: Self.hostileFrames, onPing: Self.hostileAnswers, holdMs: 4000))]
+        try await BadServer.with(routes) { server in
+            let (outcome, events) = try await watch(server)
+            #expect(outcome.exitCode == 75, "exit \(outcome.exitCode): \(outcome.standardError)")
+            #expect(!events.isEmpty, "\(outcome.standardOutput)")
+            #expect(Self.connectedOffsets(events).isEmpty, "a hostile pong set the offset: \(outcome.standardOutput)")
+            #expect(!outcome.standardOutput.contains("\u{1B}") && !outcome.standardError.contains("\u{1B}"))
+            // The client did ping, so the hostile answers were really put to it.
+            #expect(server.webSocketTexts().contains { $0.contains(#""type":"ping""#) })
+        }
+    }
+
+    @Test("after the hostile frames, a pong that answers the client's ping with plausible times connects, with a small offset")
+    func validPongAfterHostileOnes() async throws {
+        let answers = Self.hostileAnswers + [#"{"type":"pong","t1":{t1},"t2":{now},"t3":{now}}"#]
+        let routes = [Self.health, BadServer.Route(path: "/ws", websocket: .init(frames: Self.hostileFrames, onPing: answers, holdMs: 4000))]
+        try await BadServer.with(routes) { server in
+            let (outcome, events) = try await watch(server)
+            #expect(outcome.exitCode == 75, "exit \(outcome.exitCode): \(outcome.standardError)")
+            let offsets = Self.connectedOffsets(events)
+            #expect(offsets.count == 1, "\(outcome.standardOutput)")
+            #expect(offsets.allSatisfy { abs($0) < 2_000 }, "\(offsets)")
+        }
+    }
+
+    @Test("malformed frames (a length of 2^64-1, a fragmented ping, a reserved opcode, invalid UTF-8): no crash")
+    func malformedFrames() async throws {
+        let raw = [
+            "817fffffffffffffffff",  // text frame claiming 2^64-1 bytes
+            "0900",  // ping without FIN: control frames must not be fragmented
+            "8300",  // reserved opcode 3
+            "8102c328",  // text frame with invalid UTF-8
+        ]
+        for frame in raw {
+            let routes = [Self.health, BadServer.Route(path: "/ws", websocket: .init(rawFrames: [frame], holdMs: 3000))]
+            try await BadServer.with(routes) { server in
+                let (outcome, events) = try await watch(server, seconds: 2)
+                #expect(outcome.exitCode == 75, "frame \(frame): exit \(outcome.exitCode): \(outcome.standardError)")
+                #expect(Self.connectedOffsets(events).isEmpty)
+            }
+        }
+    }
+}
