@@ -45,15 +45,17 @@ public struct Printer: Sendable {
         sink.write(text.hasSuffix("\n") || text.isEmpty ? text : text + "\n", to: .standardOutput)
     }
 
+    /// Diagnostics quote servers, files and uids: each is sanitised here, once for every path, so
+    /// no escape sequence from outside reaches the terminal through an error or a warning.
     public func warning(_ text: String) {
         guard verbosity > .quiet else { return }
-        sink.write("conn: \(errorStyle.yellow("warning:")) \(text)\n", to: .standardError)
+        sink.write("conn: \(errorStyle.yellow("warning:")) \(TerminalSanitizer.sanitize(text))\n", to: .standardError)
     }
 
     /// Progress and information a person may want, never needed by a script.
     public func note(_ text: String) {
         guard verbosity > .quiet else { return }
-        sink.write("conn: \(text)\n", to: .standardError)
+        sink.write("conn: \(TerminalSanitizer.sanitize(text))\n", to: .standardError)
     }
 
     /// Prints an error on stderr: a JSON object in JSON mode, else `conn: error: …` and the hint.
@@ -63,8 +65,8 @@ public struct Printer: Sendable {
             let text = (try? JSONOutput.encode(ErrorPayload(error))) ?? #"{"error":{"code":"internal"}}"#
             sink.write(text + "\n", to: .standardError)
         case .text:
-            var text = "conn: \(errorStyle.red("error:")) \(error.message)\n"
-            if let hint = error.hint { text += "conn: \(hint)\n" }
+            var text = "conn: \(errorStyle.red("error:")) \(TerminalSanitizer.sanitize(error.message))\n"
+            if let hint = error.hint { text += "conn: \(TerminalSanitizer.sanitize(hint))\n" }
             sink.write(text, to: .standardError)
         }
     }

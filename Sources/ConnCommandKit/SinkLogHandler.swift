@@ -1,4 +1,5 @@
 import Foundation
+import ConnCore
 import Logging
 
 /// A swift-log handler that writes `conn: debug: …` lines to the command's stderr sink, so
@@ -21,6 +22,7 @@ public struct SinkLogHandler: LogHandler {
     public func log(event: LogEvent) {
         let merged = metadata.merging(event.metadata ?? [:]) { $1 }
         let details = merged.isEmpty ? "" : " " + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        sink.write("conn: \(event.level): \(event.message)\(details)\n", to: .standardError)
+        // Log lines quote URLs, headers and errors from the wire: sanitised like every diagnostic.
+        sink.write("conn: \(event.level): \(TerminalSanitizer.sanitize("\(event.message)\(details)", keepNewlines: false))\n", to: .standardError)
     }
 }

@@ -67,9 +67,11 @@ struct ConfigReport: Encodable, TextRenderable {
             ("config", configFile + (configFileExists ? "" : " (not found; defaults apply)"), nil),
             ("database", databaseFile, nil),
         ]
-        let nameWidth = rows.map(\.0.count).max() ?? 0
-        let valueWidth = rows.filter { $0.2 != nil }.map(\.1.count).max() ?? 0
-        return rows.map { name, value, source in
+        // Values come from files and the environment: sanitised like any text from outside.
+        let cleanRows = rows.map { ($0.0, TerminalSanitizer.sanitize($0.1, keepNewlines: false), $0.2.map { TerminalSanitizer.sanitize($0, keepNewlines: false) }) }
+        let nameWidth = cleanRows.map(\.0.count).max() ?? 0
+        let valueWidth = cleanRows.filter { $0.2 != nil }.map(\.1.count).max() ?? 0
+        return cleanRows.map { name, value, source in
             let padded = name.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
             guard let source else { return "\(style.bold(padded))  \(value)" }
             let paddedValue = value.padding(toLength: valueWidth, withPad: " ", startingAt: 0)

@@ -14,7 +14,9 @@ public enum InboxDocumentReader {
         /// The record as received, byte for byte (unknown fields included): kept in the cache,
         /// and compared to tell an unchanged record from an updated one. The one exception: a
         /// record that spells a field's key with escapes is kept re-encoded (its fields only),
-        /// because the cache reads fields with SQLite's json_extract, which would miss that key.
+        /// because the cache reads fields with SQLite's json_extract, which would miss that key;
+        /// likewise a record with a NUL (`\u0000`) in a field, kept with U+2400 (␀) in its place,
+        /// because SQLite's text is read back as a C string and would end at the NUL.
         public var raw: String
     }
 
@@ -51,9 +53,17 @@ public enum InboxDocumentReader {
                             problem = "has inbox[\(index)] without a uid"
                             return
                         }
-                        let email = Email(uid: uid, from: values[1] ?? "", to: values[2] ?? "", subject: values[3] ?? "", text: values[4] ?? "",
+                        var email = Email(uid: uid, from: values[1] ?? "", to: values[2] ?? "", subject: values[3] ?? "", text: values[4] ?? "",
                                           responseToUid: values[5] ?? "", dateTime: values[6] ?? "")
-                        if record.escapedFieldKey { reencode.append(records.count) }
+                        var keepReencoded = record.escapedFieldKey
+                        if Self.mayHoldNUL(UnsafeRawBufferPointer(rebasing: bytes[record.bytes])) {
+                            let visible = email.withVisibleNUL()
+                            if visible != email {
+                                email = visible
+                                keepReencoded = true
+                            }
+                        }
+                        if keepReencoded { reencode.append(records.count) }
                         records.append(Record(email: email, raw: String(decoding: UnsafeRawBufferPointer(rebasing: bytes[record.bytes]), as: UTF8.self)))
                     }
                 }
@@ -72,5 +82,30 @@ public enum InboxDocumentReader {
             for index in reencode { records[index].raw = String(decoding: try encoder.encode(records[index].email), as: UTF8.self) }
             return records
         }
+    }
+
+    /// Whether the record's bytes spell `\u0000` (JSON can carry a NUL only escaped).
+    static func mayHoldNUL(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        var offset = 0
+        // memchr finds each backslash fast; most records have none or a few.
+        while offset + 6 <= bytes.count, let found = memchr(base + offset, 0x5C, bytes.count - offset) {
+            let at = base.distance(to: UnsafeRawPointer(found))
+            if at + 6 <= bytes.count, bytes[at + 1] == UInt8(ascii: "u"), bytes[at + 2] == 0x30, bytes[at + 3] == 0x30,
+                bytes[at + 4] == 0x30, bytes[at + 5] == 0x30 {
+                return true
+            }
+            offset = at + 2  // an escape is at least two bytes: skip "\\" as a whole
+        }
+        return false
+    }
+}
+
+extension Email {
+    /// The same e-mail with every NUL shown as U+2400 (␀).
+    func withVisibleNUL() -> Email {
+        func visible(_ text: String) -> String { text.contains("\u{0}") ? text.replacingOccurrences(of: "\u{0}", with: "\u{2400}") : text }
+        return Email(uid: visible(uid), from: visible(from), to: visible(to), subject: visible(subject), text: visible(text),
+                     responseToUid: visible(responseToUid), dateTime: visible(dateTime))
     }
 }

@@ -64,10 +64,12 @@ struct PluginsReport: Encodable, TextRenderable {
     let plugins: [Entry]
 
     func renderText(style: TextStyle) -> String {
-        let width = plugins.map(\.name.count).max() ?? 0
-        return plugins.map { entry in
-            let name = entry.name.padding(toLength: width, withPad: " ", startingAt: 0)
-            let location = entry.path ?? "(built in)"
+        // Plugin names and paths are file names from PATH: anything but NUL and "/" can be in them.
+        let names = plugins.map { TerminalSanitizer.sanitize($0.name, keepNewlines: false) }
+        let width = names.map(\.count).max() ?? 0
+        return zip(plugins, names).map { entry, name in
+            let name = name.padding(toLength: width, withPad: " ", startingAt: 0)
+            let location = entry.path.map { TerminalSanitizer.sanitize($0, keepNewlines: false) } ?? "(built in)"
             let note = entry.note.map { "  " + style.dim("(\($0))") } ?? ""
             return "\(entry.active ? style.bold(name) : style.dim(name))  \(location)\(note)"
         }.joined(separator: "\n") + "\n"

@@ -28,7 +28,7 @@ struct ProbeReport: Encodable, TextRenderable {
                 if let ms = rung.ms, rung.name != "dns" || ms > 0 { facts.append("\(rung.name) \(Self.format(ms))") }
             }
             if let interface = result.interface {
-                facts.append("via \(interface.name) (\(interface.kind.rawValue)\(interface.expensive ? ", metered" : ""))")
+                facts.append("via \(TerminalSanitizer.sanitize(interface.name, keepNewlines: false)) (\(interface.kind.rawValue)\(interface.expensive ? ", metered" : ""))")
             }
             let verdict = result.reachable ? style.green("reachable") : style.red(result.verdict)
             let detail = result.reachable ? "" : " — " + TerminalSanitizer.sanitize(result.explanation, keepNewlines: false)

@@ -16,6 +16,9 @@ struct TerminalSanitizerTests {
         ("back\u{08}space", "back\u{FFFD}space"),
         ("carriage\rreturn", "carriage\u{FFFD}return"),
         ("bidi \u{202E}txt.exe", "bidi \u{FFFD}txt.exe"),
+        ("marks \u{200E}\u{200F}\u{061C}end", "marks \u{FFFD}\u{FFFD}\u{FFFD}end"),  // LRM, RLM, ALM
+        ("line\u{2028}para\u{2029}end", "line\u{FFFD}para\u{FFFD}end"),  // Unicode separators
+        ("nul\u{0}after", "nul\u{2400}after"),  // NUL shown, not a field end
         ("émoji ✉️ ok", "émoji ✉️ ok"),
         ("truncated \u{1B}[", "truncated "),
         ("\u{1B}", ""),
@@ -31,7 +34,7 @@ struct TerminalSanitizerTests {
     /// Property: whatever comes in, nothing that a terminal interprets comes out.
     @Test func outputNeverCarriesControlCharacters() {
         var generator = SystemRandomNumberGenerator()
-        let alphabet: [Unicode.Scalar] = ["\u{1B}", "[", "]", "P", "\\", "\u{07}", "\u{9B}", "\u{9C}", "\u{9D}", "a", "0", ";", "m", "\n", "\t", "\r", "\u{202E}", "é", "\u{0}", "\u{7F}"]
+        let alphabet: [Unicode.Scalar] = ["\u{1B}", "[", "]", "P", "\\", "\u{07}", "\u{9B}", "\u{9C}", "\u{9D}", "a", "0", ";", "m", "\n", "\t", "\r", "\u{202E}", "é", "\u{0}", "\u{7F}", "\u{200F}", "\u{061C}", "\u{2028}", "\u{2066}"]
         for _ in 0..<2000 {
             var input = String.UnicodeScalarView()
             for _ in 0..<Int.random(in: 0...40, using: &generator) {
@@ -40,7 +43,8 @@ struct TerminalSanitizerTests {
             let output = TerminalSanitizer.sanitize(String(input))
             let bad = output.unicodeScalars.filter {
                 ($0.value < 0x20 && $0 != "\n" && $0 != "\t") || (0x7F...0x9F).contains($0.value)
-                    || (0x202A...0x202E).contains($0.value)
+                    || (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value)
+                    || [0x200E, 0x200F, 0x061C, 0x2028, 0x2029].contains($0.value)
             }
             #expect(bad.isEmpty, "input \(String(input).debugDescription) gave \(output.debugDescription)")
         }

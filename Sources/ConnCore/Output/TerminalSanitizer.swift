@@ -3,9 +3,14 @@
 /// A subject line or a server message could carry escape sequences that retitle the window,
 /// rewrite the screen, hide text or (with some terminals) inject input. This removes every
 /// escape sequence (CSI, OSC, DCS, SOS, PM, APC and two-character ESC sequences), every C0 and
-/// C1 control character except tab and newline, and the bidirectional overrides that can make
-/// text read differently from what it is. Removed control characters other than escape
-/// sequences are shown as U+FFFD so the reader can see that something was there.
+/// C1 control character except tab and newline, the bidirectional controls that can make text read
+/// differently from what it is (embeddings, overrides, isolates, the LRM/RLM/ALM marks), and the
+/// Unicode line and paragraph separators that some terminals and most viewers break lines at.
+/// Removed control characters other than escape sequences are shown as U+FFFD, and NUL as U+2400
+/// (␀), so the reader can see that something was there and where a field did not end.
+///
+/// Every path that prints text from outside (the network, a file, the kernel) goes through it:
+/// the printer does so for every diagnostic, renderers for each field they print.
 public enum TerminalSanitizer {
     public static func sanitize(_ text: String, keepNewlines: Bool = true) -> String {
         var output = String.UnicodeScalarView()
@@ -22,9 +27,13 @@ public enum TerminalSanitizer {
                 output.append(scalar)
             case 0x0A:
                 output.append(keepNewlines ? scalar : " ")
-            case 0x00...0x1F, 0x7F...0x9F:
+            case 0x00:
+                output.append("\u{2400}")
+            case 0x01...0x1F, 0x7F...0x9F:
                 output.append("\u{FFFD}")
-            case 0x202A...0x202E, 0x2066...0x2069:  // bidi embeddings, overrides, isolates
+            case 0x202A...0x202E, 0x2066...0x2069,  // bidi embeddings, overrides, isolates
+                0x200E, 0x200F, 0x061C,  // LRM, RLM, ALM
+                0x2028, 0x2029:  // line and paragraph separators
                 output.append("\u{FFFD}")
             default:
                 output.append(scalar)

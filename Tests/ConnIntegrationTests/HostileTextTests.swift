@@ -1,0 +1,103 @@
+import ConnTestSupport
+import Foundation
+import Testing
+
+/// Text from outside never reaches the terminal raw: a hostile server puts escape sequences
+/// (CSI, OSC 0/8/52, DCS), C1 controls, bidi controls, NUL, CR, BS and line separators into every
+/// field it controls, and every command that prints them — data on stdout, errors and logs on
+/// stderr — must print none of them.
+@Suite("hostile text on every output path")
+struct HostileTextTests {
+    static let corpus = [
+        "\u{1B}[31mred\u{1B}[0m", "\u{1B}[8mhidden", "\u{1B}[2J", "\u{1B}]0;pwned\u{07}",
+        "\u{1B}]8;;http://evil.example/\u{1B}\\link\u{1B}]8;;\u{1B}\\", "\u{1B}]52;c;ZWNobyBwd25lZA==\u{07}", "\u{1B}P1$qm\u{1B}\\",
+        "\u{9B}31m", "\u{9D}0;x\u{9C}", "\u{85}", "\u{202E}evil", "\u{2066}", "\u{200F}", "\u{200E}", "\u{061C}",
+        "nul\u{0}after", "cr\rback", "bs\u{08}", "bel\u{07}", "line\u{2028}para\u{2029}", "del\u{7F}",
+    ].joined(separator: " ")
+
+    /// Scalars that must never appear in what conn prints (tab and newline are fine).
+    static func forbidden(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x0A: false
+        case 0x00...0x1F, 0x7F...0x9F: true
+        case 0x200E, 0x200F, 0x061C, 0x202A...0x202E, 0x2066...0x2069, 0x2028, 0x2029: true
+        default: false
+        }
+    }
+
+    static func expectClean(_ outcome: ProcessOutcome, _ what: String) {
+        for (stream, text) in [("stdout", outcome.standardOutput), ("stderr", outcome.standardError)] {
+            let bad = text.unicodeScalars.filter(forbidden)
+            #expect(bad.isEmpty, "\(what) printed \(bad.map { String(format: "U+%04X", $0.value) }) on \(stream): \(text.debugDescription.prefix(600))")
+        }
+    }
+
+    static func inboxDocument() throws -> String {
+        func email(_ uid: String, parent: String) -> [String: String] {
+            ["uid": uid, "from": "evil\(corpus)@x.cc", "to": "me@x.cc \(corpus)", "subject": "subject \(corpus)",
+             "text": "text \(corpus)", "responseToUid": parent, "dateTime": "Today \(corpus)"]
+        }
+        // Two uids that share a prefix, so a prefix is ambiguous and the error lists both.
+        let inbox = [email("x\u{1B}]0;pwned\u{07}1", parent: ""), email("x\u{1B}]0;pwned\u{07}2", parent: "x\u{1B}]0;pwned\u{07}1"),
+                     email("orphan\u{202E}", parent: "missing\u{1B}[8m")]
+        return String(decoding: try JSONSerialization.data(withJSONObject: ["inbox": inbox]), as: UTF8.self)
+    }
+
+    @Test("inbox fetch, list, thread (and the ambiguous-uid error), send's rejection, outbox list and show, probe, -v logs, config show")
+    func everyPath() async throws {
+        let apiError = String(decoding: try JSONSerialization.data(withJSONObject: ["error": ["code": "bad\(Self.corpus)", "message": "refused \(Self.corpus)"]]), as: UTF8.self)
+        let routes: [BadServer.Route] = [
+            .answer("GET", "/inbox", status: 200, headers: [["ETag", "\"e1\""]], body: try Self.inboxDocument()),
+            .answer("POST", "/messages", status: 422, body: apiError),
+            .answer("GET", "/health", status: 503, body: apiError),
+            .answer("GET", "/time", status: 500, body: apiError),
+        ]
+        try await BadServer.with(routes) { server in
+            let home = try TemporaryDirectory()
+            let environment = home.environment.merging(["CONN_SERVER": server.url.absoluteString, "CONN_EMAIL": "me\(Self.corpus.replacingOccurrences(of: "\u{0}", with: ""))"]) { $1 }
+            func conn(_ arguments: [String]) async throws -> ProcessOutcome {
+                let outcome = try await ConnProcess.run(ConnProcess.connPath, arguments, environment: environment)
+                Self.expectClean(outcome, arguments.joined(separator: " "))
+                return outcome
+            }
+            let fetched = try await conn(["inbox", "fetch", "-v"])
+            #expect(fetched.exitCode == 0, "\(fetched.standardError)")
+            let listed = try await conn(["inbox", "list"])
+            #expect(listed.standardOutput.contains("subject"), "\(listed.standardOutput)")
+            _ = try await conn(["inbox", "list", "--all"])
+            let ambiguous = try await conn(["inbox", "thread", "x"])
+            #expect(ambiguous.exitCode != 0 && ambiguous.standardError.contains("x"), "\(ambiguous.standardError)")
+            let thread = try await conn(["inbox", "thread", "orphan"])
+            #expect(thread.exitCode == 0, "\(thread.standardError)")
+            // NUL is shown, and does not cut the field short.
+            #expect(thread.standardOutput.contains("nul\u{2400}after"), "\(thread.standardOutput)")
+            _ = try await conn(["inbox", "thread", "orphan", "--flat"])
+
+            let sent = try await conn(["send", "--to", "a@b.cc", "--subject", "s", "--text", "t", "-v"])
+            #expect(sent.standardError.contains("refused"), "\(sent.standardError)")
+            _ = try await conn(["outbox", "list"])
+            let shown = try await conn(["outbox", "show", try Self.firstOutboxID(environment)])
+            #expect(shown.standardOutput.contains("refused"), "\(shown.standardOutput)")
+            _ = try await conn(["outbox", "flush", "-v"])
+            _ = try await conn(["probe", "-v"])
+            _ = try await conn(["probe"])
+            _ = try await conn(["clock-offset", "--method", "json", "--samples", "1"])
+            _ = try await conn(["config", "show"])
+        }
+    }
+
+    static func firstOutboxID(_ environment: [String: String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ConnProcess.connPath)
+        process.arguments = ["outbox", "list", "--json"]
+        process.environment = environment
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let object = try #require(JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let messages = try #require(object["messages"] as? [[String: Any]])
+        return try #require(messages.first?["id"] as? String)
+    }
+}
