@@ -16,6 +16,10 @@ public protocol OutputSink: Sendable {
 
 /// The process's real stdout and stderr, written unbuffered (write(2)) so JSON Lines reach a
 /// pipe line by line and stdout and stderr interleave in the order they were written.
+///
+/// conn ignores SIGPIPE (a hook or plugin that exits early must not kill it), so a reader that
+/// closes stdout (`conn watch | head -1`) shows up here as EPIPE: conn then ends as SIGPIPE would
+/// have ended it, with status 141, instead of running on with nobody listening.
 public struct StandardOutputSink: OutputSink {
     public init() {}
 
@@ -26,7 +30,8 @@ public struct StandardOutputSink: OutputSink {
             let written = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
             if written < 0 {
                 if errno == EINTR { continue }
-                return  // a closed pipe (e.g. `conn … | head`): nothing more can be said
+                if errno == EPIPE, stream == .standardOutput { Foundation.exit(128 + SIGPIPE) }
+                return  // stderr closed: nothing more can be said
             }
             bytes = bytes.dropFirst(written)
         }

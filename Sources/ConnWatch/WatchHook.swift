@@ -26,7 +26,9 @@ struct WatchHook: Sendable {
         do {
             try process.run()
             let json = (try? JSONOutput.encode(event)) ?? "{}"
-            input.fileHandleForWriting.write(Data((json + "\n").utf8))
+            // A hook that exits without reading its stdin closes the pipe: EPIPE here (SIGPIPE is
+            // ignored), which is the hook's business, not a reason to stop watching.
+            try? input.fileHandleForWriting.write(contentsOf: Data((json + "\n").utf8))
             try? input.fileHandleForWriting.close()
         } catch {
             printer.warning("--exec '\(command)' could not be started: \(error)")

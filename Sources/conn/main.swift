@@ -1,5 +1,11 @@
 import Foundation
 
+// A closed pipe must never kill conn: a hook that exits before reading its event, a plugin, a
+// server socket. Writes to a closed pipe fail with EPIPE instead, and conn handles that where it
+// writes (standard output ending at `| head` ends conn quietly, as SIGPIPE did: see
+// StandardOutputSink).
+signal(SIGPIPE, SIG_IGN)
+
 await EntryPoint.main(
     arguments: Array(CommandLine.arguments.dropFirst()),
     environment: ProcessInfo.processInfo.environment)

@@ -118,7 +118,7 @@ struct ConfigurationLoaderTests {
         let home = try TemporaryDirectory()
         try home.write("config/conn/config.yaml", "server: http://a\n\nprofiles:\n  work:\n    timeout: soon\n")
         let error = try #require(throws: ConnError.self) { try load(home, .init(profile: "work")) }
-        #expect(error.message == "timeout 'soon' (from \(home.configFile):5) is not a positive duration")
+        #expect(error.message == "timeout 'soon' (from \(home.configFile):5) is not a positive duration (at most 3650d)")
     }
 
     @Test func wrongShapeNamesLineAndKey() throws {

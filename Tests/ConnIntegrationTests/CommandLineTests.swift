@@ -30,6 +30,27 @@ struct CommandLineTests {
         #expect((json["sources"] as? [String: [String: String]])?["server"]?["detail"] == "environment variable CONN_SERVER")
     }
 
+    @Test("a config of aliases nested in aliases (billion laughs, mappings or sequences) is refused with 78 at once, naming the file")
+    func aliasBombConfigIsRefused() async throws {
+        let home = try TemporaryDirectory()
+        var text = "a: &a {x: 1, y: 1}\n"
+        var previous = "a"
+        for level in ["b", "c", "d", "e", "f", "g", "h"] {
+            text += "\(level): &\(level) {" + (1...9).map { "\(level)\($0): *\(previous)" }.joined(separator: ", ") + "}\n"
+            previous = level
+        }
+        try home.write("config/conn/config.yaml", text)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let result = try await conn(["config", "show"], home: home)
+        #expect(result.exitCode == 78, "\(result.standardError)")
+        #expect(result.standardError.contains(home.configFile) && result.standardError.contains("aliases"), "\(result.standardError)")
+        // Without the bound it ran for minutes; the bound is a count, not a time, so any finish proves it.
+        #expect(start.duration(to: clock.now) < .seconds(60))
+        try home.write("config/conn/config.yaml", "l: &l [x, x, x, x, x, x, x, x, x, x]\nm: &m [*l, *l, *l, *l, *l, *l, *l, *l, *l, *l]\nn: [*m, *m, *m, *m, *m, *m, *m, *m, *m, *m, *m, *m]\n")
+        #expect(try await conn(["config", "show"], home: home).exitCode == 78)
+    }
+
     @Test func malformedConfigExits78NamingFileAndLine() async throws {
         let home = try TemporaryDirectory()
         try home.write("config/conn/config.yaml", "server: http://a\ntimeout: 5\n  bad indent: x\n")

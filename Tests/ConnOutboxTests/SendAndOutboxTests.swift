@@ -237,6 +237,24 @@ struct SendAndOutboxTests {
         #expect(texts == ["file": "from a file\nsecond line\n", "stdin": "from stdin"])
     }
 
+    @Test("endless or oversized input is refused after reading just past the 10 MiB limit: `yes |` and /dev/zero end with 65, nothing queued")
+    func inputIsCapped() async throws {
+        let down = "http://127.0.0.1:\(try HTTPPorts.closed())"
+        let environment = home.environment.merging(["CONN_SERVER": down]) { $1 }
+        // Without the cap, `yes |` never ends (conn reads until memory runs out); timeout makes that a failure, not a hang.
+        let piped = try await ConnProcess.run(
+            "/bin/bash", ["-c", "yes | timeout 60 \"$0\" send --to ada@example.com --subject endless; echo \"exit=$?\"", ConnProcess.connPath],
+            environment: environment)
+        #expect(piped.standardOutput.contains("exit=65"), "\(piped.standardOutput) \(piped.standardError)")
+        #expect(piped.standardError.contains("larger than the limit"), "\(piped.standardError)")
+        let zero = try await conn(["send", "--to", "ada@example.com", "--subject", "zero", "--file", "/dev/zero"])
+        #expect(zero.exitCode == 65, "\(zero.standardError)")
+        if FileManager.default.fileExists(atPath: databasePath) {
+            let queued = try await outbox()
+            #expect(queued.isEmpty)
+        }
+    }
+
     @Test("delete: refused without --yes and no terminal; refused while a live deliverer holds it; then done")
     func delete() async throws {
         let down = URL(string: "http://127.0.0.1:\(try HTTPPorts.closed())")!

@@ -22,11 +22,40 @@ struct ConfigFileDocument {
             root = Node.Mapping([])  // an empty file is a valid, empty configuration
             return
         }
+        try Self.checkExpandedSize(node, path: path)
         guard let mapping = node.mapping else {
             throw ConnError.configuration(
                 "\(path):\(node.mark?.line ?? 1): the file must be a mapping of keys to values (such as `server: http://…`)")
         }
         root = mapping
+    }
+
+    /// The most nodes and the deepest nesting a config file may expand to. A real one has a few
+    /// dozen nodes; aliases nested in aliases ("billion laughs") expand exponentially, and every
+    /// reader after this one (swift-configuration's included) would walk the expansion.
+    static let maximumNodes = 10_000
+    static let maximumDepth = 64
+
+    /// Counts the nodes the tree expands to (aliases as copies), stopping at the limits.
+    static func checkExpandedSize(_ root: Node, path: String) throws {
+        var count = 0
+        var stack: [(Node, Int)] = [(root, 1)]
+        while let (node, depth) = stack.popLast() {
+            count += 1
+            guard count <= maximumNodes, depth <= maximumDepth else {
+                throw ConnError.configuration(
+                    "\(path): the YAML expands to more than \(count > maximumNodes ? "\(maximumNodes) values" : "\(maximumDepth) levels of nesting") (aliases nested in aliases?)",
+                    hint: "A conn config file is a few keys per profile: remove the anchors (&) and aliases (*) that repeat whole sections.")
+            }
+            switch node {
+            case .mapping(let mapping):
+                for (key, value) in mapping { stack.append((key, depth + 1)); stack.append((value, depth + 1)) }
+            case .sequence(let sequence):
+                for element in sequence { stack.append((element, depth + 1)) }
+            default:
+                break
+            }
+        }
     }
 
     /// The 1-based line of the value at a key path, if the key is present.

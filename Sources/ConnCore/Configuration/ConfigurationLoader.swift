@@ -49,7 +49,7 @@ public struct ConfigurationLoader: Sendable {
         if let serverText = try value("server") {
             guard let url = BackEndEndpoint.parseServerURL(serverText) else {
                 throw ConnError.configuration(
-                    "server '\(serverText)' (from \(sources["server"]!)): \(BackEndEndpoint.serverURLProblem(serverText) ?? "unusable")",
+                    "server '\(serverText)' (from \(sources["server"]!)) \(BackEndEndpoint.serverURLProblem(serverText) ?? "is unusable")",
                     hint: "Example: http://127.0.0.1:8080")
             }
             var resourcePaths: [BackEndResource: String] = [:]

@@ -57,12 +57,12 @@ public struct BackEndEndpoint: Sendable, Equatable {
     /// TCP ports are 1–65535; anything else would reach the socket layer, which traps on it.
     public static func isValidPort(_ port: Int) -> Bool { (1...65535).contains(port) }
 
-    /// Why `text` is not a usable server URL, said for a person; nil when it is one.
+    /// Why `text` is not a usable server URL, as the end of a sentence about it; nil when it is one.
     public static func serverURLProblem(_ text: String) -> String? {
         if let port = URLComponents(string: text)?.port, !isValidPort(port) {
-            return "its port \(port) is out of range (1-65535)"
+            return "has a port (\(port)) out of range (1-65535)"
         }
-        return parseServerURL(text) == nil ? "it is not an http or https URL with a host" : nil
+        return parseServerURL(text) == nil ? "is not an http or https URL with a host" : nil
     }
 
     private static func splitQuery(_ path: String) -> (String, String?) {

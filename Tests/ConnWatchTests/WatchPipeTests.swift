@@ -1,0 +1,60 @@
+import ConnTestSupport
+import Foundation
+import Testing
+
+/// Closed pipes: a hook that exits without reading its event must not kill `conn watch` (conn
+/// ignores SIGPIPE), and a reader that closes conn's stdout still ends it, as SIGPIPE would (141).
+@Suite("conn watch and closed pipes")
+struct WatchPipeTests {
+    static let health = BadServer.Route(method: "GET", path: "/health", status: 204, body: "")
+
+    @Test("conn ignores SIGPIPE, and keeps watching through hooks that exit without reading stdin")
+    func hookThatExitsEarly() async throws {
+        try await BadServer.with([Self.health]) { server in
+            let home = try TemporaryDirectory()
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: ConnProcess.connPath)
+            process.arguments = ["watch", "--json", "--no-internet", "--no-link", "--interval", "100ms", "--exec", "exec 0<&-; exit 0",
+                                 "--until", "offline", "--timeout", "3s"]
+            process.environment = home.environment.merging(["CONN_SERVER": server.url.absoluteString]) { $1 }
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            try await Task.sleep(for: .milliseconds(500))
+            // SigIgn in /proc/PID/status is a hex mask; SIGPIPE is signal 13 (bit 12).
+            let status = try String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
+            let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("SigIgn:") })
+            let mask = try #require(UInt64(line.dropFirst("SigIgn:".count).trimmingCharacters(in: .whitespaces), radix: 16))
+            #expect(mask & (1 << (UInt64(SIGPIPE) - 1)) != 0, "SIGPIPE is not ignored: \(line)")
+            process.waitUntilExit()
+            // Ran to its own timeout: 75, not killed by a signal.
+            #expect(process.terminationReason == .exit && process.terminationStatus == 75, "\(process.terminationReason) \(process.terminationStatus)")
+        }
+    }
+
+    @Test("a reader that closes stdout ends conn watch with 141, as SIGPIPE did, instead of leaving it running")
+    func closedStandardOutput() async throws {
+        try await BadServer.with([Self.health]) { server in
+            let home = try TemporaryDirectory()
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: ConnProcess.connPath)
+            process.arguments = ["watch", "--json", "--no-internet", "--no-link", "--until", "offline", "--timeout", "2s"]
+            process.environment = home.environment.merging(["CONN_SERVER": server.url.absoluteString]) { $1 }
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            // Read the baseline line, then close the pipe like `head -1` does.
+            var received = Data()
+            while !received.contains(UInt8(ascii: "\n")) {
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                received.append(chunk)
+            }
+            try output.fileHandleForReading.close()
+            process.waitUntilExit()
+            #expect(String(decoding: received, as: UTF8.self).contains("baseline"))
+            #expect(process.terminationReason == .exit && process.terminationStatus == 141, "\(process.terminationReason) \(process.terminationStatus)")
+        }
+    }
+}
