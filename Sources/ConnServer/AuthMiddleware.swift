@@ -16,9 +16,15 @@ struct AuthMiddleware<Context: RequestContext>: RouterMiddleware {
         throw APIError(status: .unauthorized, code: "unauthorized", message: message, headers: [.wwwAuthenticate: "Bearer"])
     }
 
+    /// The scheme is case-insensitive (RFC 9110, 11.1: `bearer`, `BEARER` are `Bearer`) and is
+    /// followed by one or more spaces; the token itself is compared exactly.
     static func isAuthorized(_ header: String?, token: String) -> Bool {
-        guard let header, header.hasPrefix("Bearer ") else { return false }
-        return constantTimeEqual(Array(header.dropFirst("Bearer ".count).utf8), Array(token.utf8))
+        guard let header else { return false }
+        let bytes = Array(header.utf8)
+        let scheme = Array("bearer".utf8)
+        guard bytes.count > scheme.count, zip(bytes, scheme).allSatisfy({ $0 | 0x20 == $1 }), bytes[scheme.count] == 0x20 else { return false }
+        let credentials = bytes[scheme.count...].drop { $0 == 0x20 }
+        return constantTimeEqual(Array(credentials), Array(token.utf8))
     }
 
     /// Compares without an early exit, so timing does not reveal how much of a guess was right.

@@ -53,13 +53,23 @@ public final class ConnServer: Sendable {
         let session = WebSocketSession(hub: hub, clock: clock, logger: logger)
         let token = options.token
         let portal = options.faults.portal
-        let builder = HTTPServerBuilder.http1WebSocketUpgrade { request, _, _ in
+        let idleTimeout = TimeAmount.nanoseconds(Int64(options.idleTimeout.components.seconds) * 1_000_000_000
+                                                 + options.idleTimeout.components.attoseconds / 1_000_000_000)
+        let shouldUpgrade: @Sendable (HTTPRequest, any Channel, Logger) async throws -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> = { request, _, _ in
             guard request.path?.split(separator: "?").first == "/ws", !portal,
                 token == nil || AuthMiddleware<BasicRequestContext>.isAuthorized(request.headerFields[.authorization], token: token!)
             else { return .dontUpgrade }
             return .upgrade([:]) { inbound, outbound, _ in
                 try await session.run(inbound: inbound, outbound: outbound)
             }
+        }
+        // Idle connections close after idleTimeout, and so does one whose first request head
+        // does not arrive in that time (half-sent, trickled).
+        let builder = HTTPServerBuilder { responder in
+            HeadDeadlineChannel(
+                inner: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: .init(http1: .init(idleTimeout: idleTimeout)),
+                                                    shouldUpgrade: shouldUpgrade),
+                timeout: idleTimeout)
         }
         let logger = self.logger
         let clock = self.clock

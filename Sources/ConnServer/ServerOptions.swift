@@ -14,6 +14,9 @@ public struct ServerOptions: Sendable {
     /// The sender of messages posted to /messages.
     public var userEmail = "me@conn.example"
     public var maxBodyBytes = 1024 * 1024
+    /// A connection that sends nothing (not even the rest of a request's head) for this long is
+    /// closed, so half-sent requests cannot hold the server's connections.
+    public var idleTimeout: Duration = .seconds(30)
     public var faults = FaultPlan()
 
     public init() {}

@@ -12,12 +12,17 @@ struct ConnServerCommand: AsyncParsableCommand {
         discussion: """
             Serves the protocol described in docs/protocol.md on loopback by default. Prints \
             `listening on http://HOST:PORT` on stdout once it accepts connections (with --port 0, \
-            the port it picked). Stops on SIGINT or SIGTERM.
+            the port it picked). Stops on SIGINT or SIGTERM. The token may come from --token, \
+            --token-file or the CONN_SERVER_TOKEN variable (a token on the command line is \
+            visible to every user in `ps`: prefer the file or the variable).
             """)
 
     @Option(help: "The address to listen on.") var host = "127.0.0.1"
     @Option(help: "The port to listen on; 0 picks a free one.") var port = 8080
-    @Option(help: "Require this bearer token on every resource but /health.") var token: String?
+    @Option(help: "Require this bearer token on every resource but /health (visible in `ps`: prefer --token-file).") var token: String?
+    @Option(help: ArgumentHelp("Read the bearer token from the first line of this file.", valueName: "path")) var tokenFile: String?
+    @Option(help: ArgumentHelp("Close a connection idle for this many seconds (a half-sent request too).", valueName: "seconds"))
+    var idleTimeout = 30.0
     @Option(help: ArgumentHelp("Keep the inbox and idempotency records in this SQLite file (default: in memory).", valueName: "path"))
     var data: String?
     @Option(help: ArgumentHelp("Load an inbox in seed 003's JSON format at start.", valueName: "file")) var seed: String?
@@ -43,13 +48,18 @@ struct ConnServerCommand: AsyncParsableCommand {
             throw ValidationError("--latency-ms, --generate and --max-body-bytes must not be negative.")
         }
         if let token, token.isEmpty { throw ValidationError("--token must not be empty.") }
+        if token != nil, tokenFile != nil { throw ValidationError("give the token with --token or --token-file, not both.") }
+        guard idleTimeout.isFinite, (0.001...86_400).contains(idleTimeout) else {
+            throw ValidationError("--idle-timeout \(idleTimeout) must be between 0.001 and 86400 seconds.")
+        }
     }
 
     func run() async throws {
         var options = ServerOptions()
         options.host = host
         options.port = port
-        options.token = token
+        options.token = try resolvedToken()
+        options.idleTimeout = .milliseconds(Int64((idleTimeout * 1000).rounded()))
         options.dataPath = data
         options.seedFile = seed
         options.generateCount = generate
@@ -84,5 +94,21 @@ struct ConnServerCommand: AsyncParsableCommand {
             FileHandle.standardOutput.write(Data("listening on \(url)\n".utf8))
             logger.info("serving \(count) e-mails", metadata: ["url": "\(url)", "data": "\(storage)"])
         }
+    }
+
+    /// --token, else the first line of --token-file, else CONN_SERVER_TOKEN; nil when none is set.
+    func resolvedToken() throws -> String? {
+        if let token { return token }
+        if let tokenFile {
+            guard let text = try? String(contentsOfFile: tokenFile, encoding: .utf8) else {
+                throw ValidationError("--token-file \(tokenFile) cannot be read.")
+            }
+            let line = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+            let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !trimmed.isEmpty else { throw ValidationError("--token-file \(tokenFile) holds no token on its first line.") }
+            return trimmed
+        }
+        if let variable = ProcessInfo.processInfo.environment["CONN_SERVER_TOKEN"], !variable.isEmpty { return variable }
+        return nil
     }
 }

@@ -17,11 +17,13 @@ public enum ServerProcess {
 
     /// Starts `conn-server --port 0 ARGS…`, waits for its `listening on URL` line, runs `body`
     /// with the base URL, then stops the server with SIGTERM and waits for it to exit.
+    /// `environment` is added to the test process's own.
     public static func with<Result: Sendable>(
-        _ arguments: [String] = [], _ body: (URL) async throws -> Result
+        _ arguments: [String] = [], environment: [String: String] = [:], _ body: (URL) async throws -> Result
     ) async throws -> Result {
         let outcome = try await Subprocess.run(
             .path(FilePath(serverPath)), arguments: Arguments(["--port", "0"] + arguments),
+            environment: .inherit.updating(Dictionary(uniqueKeysWithValues: environment.map { (Environment.Key(rawValue: $0.key)!, Optional($0.value)) })),
             input: .none, output: .sequence, error: .string(limit: 1 << 20)
         ) { execution in
             var lines = execution.standardOutput.strings().makeAsyncIterator()

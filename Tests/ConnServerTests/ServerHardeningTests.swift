@@ -1,0 +1,90 @@
+import AsyncHTTPClient
+import ConnProtocol
+import ConnTestSupport
+import Foundation
+import Testing
+
+/// conn-server under clients that are careless or hostile: half-sent requests, the bearer scheme in
+/// any case, one Idempotency-Key spelled two ways, a token kept out of `ps`.
+@Suite("conn-server hardening")
+struct ServerHardeningTests {
+    @Test("a connection that sends half a request and then nothing is closed after --idle-timeout")
+    func halfSentRequestIsClosed() async throws {
+        try await ServerProcess.with(["--idle-timeout", "0.5"]) { url in
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            #expect(descriptor >= 0)
+            defer { close(descriptor) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = in_port_t(UInt16(url.port!).bigEndian)
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            #expect(connected == 0)
+            let partial = Array("GET /inbox HTTP/1.1\r\nHost: x\r\n".utf8)
+            #expect(send(descriptor, partial, partial.count, 0) == partial.count)
+            // Wait up to 10 s for the server to close it: recv returns 0 (EOF) then.
+            var wait = timeval(tv_sec: 10, tv_usec: 0)
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+            let clock = ContinuousClock()
+            let start = clock.now
+            var buffer = [UInt8](repeating: 0, count: 512)
+            let received = recv(descriptor, &buffer, buffer.count, 0)
+            #expect(received == 0, "the half-sent request was not closed (recv \(received), errno \(errno))")
+            #expect(start.duration(to: clock.now) < .seconds(9))
+        }
+    }
+
+    @Test("the bearer scheme is case-insensitive; the token is not")
+    func bearerSchemeAnyCase() async throws {
+        try await ServerProcess.with(["--token", "Tok3n"]) { url in
+            let client = ServerClient(base: url)
+            for header in ["Bearer Tok3n", "bearer Tok3n", "BEARER Tok3n", "bEaReR  Tok3n"] {
+                let status = try await client.request(.GET, "/inbox", headers: [("Authorization", header)]).status
+                #expect(status == 200, "\(header)")
+            }
+            for header in ["Bearer tok3n", "Bearer", "BearerTok3n", "Basic Tok3n", "Bearer Tok3n x"] {
+                let status = try await client.request(.GET, "/inbox", headers: [("Authorization", header)]).status
+                #expect(status == 401, "\(header)")
+            }
+        }
+    }
+
+    @Test("one Idempotency-Key in upper and in lower case is one key: stored once, replayed")
+    func keyComparedAsUUID() async throws {
+        try await ServerProcess.with([]) { url in
+            let client = ServerClient(base: url)
+            let key = UUID().uuidString
+            let submission = MessageSubmission(to: "a@example.com", subject: "once", text: "t")
+            let first = try await client.post(submission, key: key.uppercased())
+            let second = try await client.post(submission, key: key.lowercased())
+            #expect(first.status == 201 && second.status == 201)
+            #expect(second.headers.first(name: ConnProtocol.replayedHeader) == "true")
+            #expect(try await client.inbox().filter { $0.subject == "once" }.count == 1)
+            let accepted = try first.decode(MessageAccepted.self)
+            #expect(accepted.idempotencyKey == key.lowercased())
+            #expect(accepted.isAcceptance(of: submission, idempotencyKey: key))
+        }
+    }
+
+    @Test("the token from --token-file or CONN_SERVER_TOKEN, so it stays out of `ps`")
+    func tokenFromFileOrEnvironment() async throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.write("token", "fromFile\nignored second line\n")
+        try await ServerProcess.with(["--token-file", file]) { url in
+            let client = ServerClient(base: url)
+            let status = try await client.request(.GET, "/inbox", headers: [("Authorization", "Bearer fromFile")]).status
+            #expect(status == 200)
+            let refused = try await client.request(.GET, "/inbox").status
+            #expect(refused == 401)
+        }
+        try await ServerProcess.with([], environment: ["CONN_SERVER_TOKEN": "fromEnv"]) { url in
+            let client = ServerClient(base: url)
+            let status = try await client.request(.GET, "/inbox", headers: [("Authorization", "Bearer fromEnv")]).status
+            #expect(status == 200)
+            let refused = try await client.request(.GET, "/inbox").status
+            #expect(refused == 401)
+        }
+    }
+}
