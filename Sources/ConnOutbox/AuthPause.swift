@@ -1,4 +1,7 @@
+import ConnCore
+import Crypto
 import Foundation
+import GRDB
 
 /// The queue stops after the server refuses the credentials (401/403): every other message would
 /// be refused too. The pause belongs to the token that was refused — configuring another token
@@ -10,6 +13,8 @@ public struct AuthPause: Sendable, Equatable, Encodable {
     var tokenFingerprint: String
 
     static let metaKey = "outbox.authPause"
+    /// The random key of the fingerprints, one per database.
+    static let fingerprintKeyMetaKey = "outbox.authPauseKey"
 
     var stored: String { "\(tokenFingerprint)|\(since.timeIntervalSince1970)|\(message)" }
 
@@ -27,13 +32,37 @@ public struct AuthPause: Sendable, Equatable, Encodable {
 
     enum CodingKeys: String, CodingKey { case since, message }
 
-    /// FNV-1a of the token: enough to tell that the token changed, useless for recovering it.
-    static func fingerprint(of token: String?) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in (token ?? "").utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
+    /// HMAC-SHA256 of the token under a random 256-bit key kept in this database: enough to tell
+    /// that the token changed, and useless for guessing the token offline from a copy of the
+    /// database without the key (a bare fast hash of a weak token could be brute-forced). The
+    /// database holds the key too, so this protects a leaked value, not a leaked database: the
+    /// database file is private (0600) for that.
+    static func fingerprint(of token: String?, key: SymmetricKey) -> String {
+        let code = HMAC<SHA256>.authenticationCode(for: Data((token ?? "").utf8), using: key)
+        return "hmac-sha256:" + code.map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The database's fingerprint key; created (in the caller's write transaction) when `create`.
+    static func fingerprintKey(_ db: Database, create: Bool) throws -> SymmetricKey? {
+        if let hex = try LocalDatabase.metaValue(db, fingerprintKeyMetaKey), let bytes = Self.bytes(hex: hex), bytes.count == 32 {
+            return SymmetricKey(data: bytes)
         }
-        return String(hash, radix: 16)
+        guard create else { return nil }
+        let key = SymmetricKey(size: .bits256)
+        try LocalDatabase.setMetaValue(db, fingerprintKeyMetaKey, key.withUnsafeBytes { $0.map { String(format: "%02x", $0) }.joined() })
+        return key
+    }
+
+    private static func bytes(hex: String) -> [UInt8]? {
+        let digits = Array(hex.utf8)
+        guard digits.count % 2 == 0 else { return nil }
+        var bytes: [UInt8] = []
+        var index = 0
+        while index < digits.count {
+            guard let byte = UInt8(String(decoding: digits[index..<index + 2], as: UTF8.self), radix: 16) else { return nil }
+            bytes.append(byte)
+            index += 2
+        }
+        return bytes
     }
 }

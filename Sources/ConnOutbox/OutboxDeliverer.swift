@@ -44,7 +44,7 @@ public struct OutboxDeliverer: Sendable {
                 headers: [("Content-Type", "application/json"), ("Accept", "application/json"),
                           (ConnProtocol.idempotencyKeyHeader, message.id)],
                 // The acceptance echoes the message, so it may be as large as the message.
-                body: body, timeout: requestTimeout, maxResponseBytes: 2 * body.count + (64 << 10), redirects: .none))
+                body: body, timeout: requestTimeout, maxResponseBytes: 2 * body.count + (64 << 10), redirects: RedirectPolicy.none))
             return DeliveryOutcome.classify(response, submission: submission, key: message.id, now: Date())
         } catch {
             return DeliveryOutcome.classify(error)

@@ -10,8 +10,8 @@ public struct OutboxStore: Sendable {
     /// Messages not delivered within this time after being queued fail as expired.
     public var expiry: Duration
     public var backoff: Backoff
-    /// Identifies the configured token, so an auth pause belongs to the token that was refused.
-    public var tokenFingerprint: String
+    /// The configured token, kept in memory only: an auth pause stores its HMAC fingerprint.
+    let token: String?
 
     /// For an explicit `--wait`: backoff earned by earlier failures (after 7 attempts, up to
     /// 64 s) must not outlast the whole wait, so it is capped at a quarter of it.
@@ -23,7 +23,7 @@ public struct OutboxStore: Sendable {
         self.database = database
         self.expiry = expiry
         self.backoff = backoff
-        self.tokenFingerprint = AuthPause.fingerprint(of: token)
+        self.token = token
     }
 
     // MARK: Writing messages
@@ -173,7 +173,8 @@ public struct OutboxStore: Sendable {
                     try db.execute(
                         sql: "UPDATE outboxMessage SET state = 'failed', failureReason = 'auth', lastErrorCode = ?, lastError = ?, leaseOwner = NULL, leaseExpiresAt = NULL WHERE \(held)",
                         arguments: [code, text, message.id, owner.description])
-                    let pause = AuthPause(since: now, message: text, tokenFingerprint: tokenFingerprint)
+                    let key = try AuthPause.fingerprintKey(db, create: true)!
+                    let pause = AuthPause(since: now, message: text, tokenFingerprint: AuthPause.fingerprint(of: token, key: key))
                     try LocalDatabase.setMetaValue(db, AuthPause.metaKey, pause.stored)
                 }
             }
@@ -216,7 +217,10 @@ public struct OutboxStore: Sendable {
     /// token is lifted, and the messages it failed go back to the queue.
     private func activePause(_ db: Database) throws -> AuthPause? {
         guard let stored = try LocalDatabase.metaValue(db, AuthPause.metaKey) else { return nil }
-        if let pause = AuthPause(stored: stored), pause.tokenFingerprint == tokenFingerprint { return pause }
+        if let pause = AuthPause(stored: stored), let key = try AuthPause.fingerprintKey(db, create: false),
+            pause.tokenFingerprint == AuthPause.fingerprint(of: token, key: key) {
+            return pause
+        }
         try db.execute(sql: "DELETE FROM meta WHERE key = ?", arguments: [AuthPause.metaKey])
         try db.execute(sql: "UPDATE outboxMessage SET state = 'pending', failureReason = NULL, nextAttemptAt = 0 WHERE state = 'failed' AND failureReason = 'auth'")
         return nil
@@ -225,7 +229,8 @@ public struct OutboxStore: Sendable {
     public func pause() throws -> AuthPause? {
         try database.writer.read { db in
             guard let stored = try LocalDatabase.metaValue(db, AuthPause.metaKey),
-                let pause = AuthPause(stored: stored), pause.tokenFingerprint == tokenFingerprint
+                let pause = AuthPause(stored: stored), let key = try AuthPause.fingerprintKey(db, create: false),
+                pause.tokenFingerprint == AuthPause.fingerprint(of: token, key: key)
             else { return nil }
             return pause
         }

@@ -32,6 +32,29 @@ struct LocalDatabaseTests {
         #expect(try LocalDatabase(path: path, migrations: []).metaValue("lastOffset") == "13")
     }
 
+    @Test("the database and its -wal and -shm are 0600 in a directory that already exists 0755, and an old 0644 database is tightened")
+    func filesArePrivate() throws {
+        let home = try TemporaryDirectory()
+        let directory = home.path + "/data/conn"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        let path = directory + "/conn.sqlite"
+        func mode(_ file: String) throws -> Int {
+            (try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? NSNumber)?.intValue ?? -1
+        }
+        let previous = umask(0o022)
+        defer { umask(previous) }
+        let database = try LocalDatabase(path: path, migrations: [])
+        try database.setMetaValue("k", "v")
+        for file in [path, path + "-wal", path + "-shm"] {
+            #expect(FileManager.default.fileExists(atPath: file), "\(file)")
+            let fileMode = try mode(file)
+            #expect(fileMode == 0o600, "\(file) is \(String(fileMode, radix: 8))")
+        }
+        chmod(path, 0o644)
+        _ = try LocalDatabase(path: path, migrations: [])
+        #expect(try mode(path) == 0o600)
+    }
+
     @Test func unusablePathIsAClearError() throws {
         let home = try TemporaryDirectory()
         try home.write("file", "not a directory")

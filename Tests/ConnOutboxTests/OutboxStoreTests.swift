@@ -95,6 +95,16 @@ struct OutboxStoreTests {
         #expect(try store.message(id: refused.id)?.failureReason == .auth)
         let paused = try store.claim(.due(ignoringBackoff: true), limit: 10, owner: Self.alive, lease: .seconds(60), now: now)
         #expect(paused.pause?.message == "401: bad token" && paused.messages.isEmpty)
+        // What is stored is an HMAC under this database's random key: not the token, not a bare
+        // hash of it, and not the same value in another database for the same token.
+        let stored = try #require(try store.database.metaValue("outbox.authPause"))
+        #expect(stored.hasPrefix("hmac-sha256:") && !stored.contains("secret"))
+        let other = try LocalDatabase(path: home.path + "/other.sqlite", migrations: OutboxMigrations.all)
+        let otherStore = OutboxStore(database: other, expiry: .seconds(3600), token: "secret")
+        let otherRefused = try otherStore.enqueue(Self.draft, now: now, leaseTo: Self.alive)
+        try otherStore.record([(otherRefused, .auth(code: "unauthorized", message: "401: bad token", status: 401))], owner: Self.alive, now: now)
+        let otherStored = try #require(try other.metaValue("outbox.authPause"))
+        #expect(otherStored.split(separator: "|").first != stored.split(separator: "|").first)
         // The same database with a new token: the pause is lifted, the refused message is back.
         let renewed = OutboxStore(database: store.database, expiry: .seconds(3600), token: "new-secret")
         let claim = try renewed.claim(.due(ignoringBackoff: true), limit: 10, owner: Self.alive, lease: .seconds(60), now: now)

@@ -43,6 +43,7 @@ public final class LocalDatabase: Sendable {
             // database to itself. An advisory lock around open-and-migrate serialises them; the
             // kernel drops it when a process dies, so it can never go stale.
             writer = try Self.withOpenLock(path: path + ".lock") {
+                Self.makePrivate(path)
                 let queue = try DatabaseQueue(path: path, configuration: configuration)
                 // After opening, not in prepareDatabase: GRDB's WAL set-up, which runs later,
                 // lowers it to NORMAL (a pool's writer connection ran that way unnoticed: the
@@ -57,6 +58,20 @@ public final class LocalDatabase: Sendable {
             throw ConnError.unavailable(
                 "databaseUnavailable", "cannot open the local database \(path): \(error)",
                 hint: "Check the file's permissions and free disk space.")
+        }
+    }
+
+    /// Mail, drafts and the outbox are private whatever the umask or the directory's mode: the
+    /// database file is created 0600 before SQLite opens it (SQLite gives its -wal and -shm files
+    /// the database's mode), and files an older conn left readable by others are tightened.
+    static func makePrivate(_ path: String) {
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        if descriptor >= 0 {
+            fchmod(descriptor, 0o600)
+            close(descriptor)
+        }
+        for suffix in ["-wal", "-shm"] where access(path + suffix, F_OK) == 0 {
+            chmod(path + suffix, 0o600)
         }
     }
 
