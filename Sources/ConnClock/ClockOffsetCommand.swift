@@ -58,7 +58,7 @@ public struct ClockOffsetCommand: ConnCommand {
         if ClockOffsetMeasurement.hostAndPort(ntpServer, defaultPort: 123) == nil {
             throw ValidationError("--ntp-server '\(ntpServer)' is not host or host:port with a port from 1 to 65535, e.g. pool.ntp.org or 127.0.0.1:1123.")
         }
-        if let url, let problem = BackEndEndpoint.serverURLProblem(url) { throw ValidationError("--url '\(url)' \(problem).") }
+        if let url, let problem = BackEndEndpoint.serverURLProblem(url) { throw ValidationError("--url '\(URLUserinfo.redacted(url))' \(problem).") }
     }
 
     public func run(in context: CommandContext) async throws {

@@ -45,7 +45,8 @@ public struct GlobalOptions: ParsableArguments, Sendable {
             throw ValidationError("--timeout '\(timeout)' is not a positive duration (\(DurationParser.rangeText)); use seconds (10, 2.5) or a unit (500ms, 5s, 2m).")
         }
         if let server, let problem = BackEndEndpoint.serverURLProblem(server) {
-            throw ValidationError("--server '\(server)' \(problem); example: http://127.0.0.1:8080")
+            throw ValidationError("--server '\(URLUserinfo.redacted(server))' \(problem); example: http://127.0.0.1:8080"
+                                  + (URLUserinfo.isPresent(in: server) ? ". " + URLUserinfo.hint : ""))
         }
     }
 

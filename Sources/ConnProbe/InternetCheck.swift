@@ -32,6 +32,9 @@ public struct InternetEndpoint: Sendable, Equatable {
         guard (100...599).contains(status) else {
             throw ConnError.usage("--internet-url '\(text)': status \(status) is not an HTTP status")
         }
+        if URLUserinfo.isPresent(in: urlText) {
+            throw ConnError.usage("--internet-url '\(URLUserinfo.redacted(text))' \(URLUserinfo.problem)")
+        }
         if let port = URLComponents(string: urlText)?.port, !BackEndEndpoint.isValidPort(port) {
             throw ConnError.usage("--internet-url '\(text)': port \(port) is out of range (1-65535)")
         }

@@ -52,7 +52,7 @@ public struct ProbeTarget: Sendable, Equatable {
     public static func parse(_ text: String) throws -> ProbeTarget {
         let input = text.trimmingCharacters(in: .whitespaces)
         func bad(_ why: String) -> ConnError {
-            ConnError.usage("target '\(input)': \(why)", hint: "Targets look like example.com, example.com:8080, [::1]:8080 or https://example.com/health.")
+            ConnError.usage("target '\(URLUserinfo.redacted(input))': \(why)", hint: "Targets look like example.com, example.com:8080, [::1]:8080 or https://example.com/health.")
         }
         guard !input.isEmpty else { throw bad("empty") }
         if input.contains("://") {
@@ -61,6 +61,7 @@ public struct ProbeTarget: Sendable, Equatable {
             }
             guard scheme == "http" || scheme == "https" else { throw bad("only http and https URLs can be probed") }
             guard let host = components.host, !host.isEmpty else { throw bad("the URL has no host") }
+            if components.user != nil || components.password != nil { throw bad(URLUserinfo.problem) }
             if let port = components.port, !(1...65535).contains(port) { throw bad("port \(port) is out of range (1-65535)") }
             guard let url = components.url else { throw bad("not a valid URL") }
             return ProbeTarget(input: input, kind: .url(url))

@@ -110,3 +110,37 @@ struct CredentialScopeTests {
         }
     }
 }
+
+/// A password written into a URL is refused wherever a URL is taken, and never echoed: not in the
+/// error, not in the database (nothing is written), not to a server.
+@Suite("user:password@ in URLs")
+struct URLUserinfoTests {
+    static let password = "pw-9f27c1e"
+
+    func conn(_ arguments: [String], home: TemporaryDirectory, env: [String: String] = [:]) async throws -> ProcessOutcome {
+        try await ConnProcess.run(ConnProcess.connPath, arguments, environment: home.environment.merging(env) { $1 })
+    }
+
+    func expectRefused(_ outcome: ProcessOutcome, _ code: Int32, _ what: String) {
+        #expect(outcome.exitCode == code, "\(what): exit \(outcome.exitCode) \(outcome.standardError)")
+        #expect(outcome.standardError.contains("user name or password"), "\(what): \(outcome.standardError)")
+        #expect(!outcome.standardError.contains(Self.password) && !outcome.standardOutput.contains(Self.password), "\(what) echoed the password")
+    }
+
+    @Test("--server, CONN_SERVER, the config file, a resource, probe targets, --url, --internet-url: refused, password never printed")
+    func refusedEverywhere() async throws {
+        let home = try TemporaryDirectory()
+        let url = "http://alice:\(Self.password)@127.0.0.1:1"
+        for command in [["probe"], ["inbox", "fetch"], ["send", "--to", "a@b.cc", "--subject", "s", "--text", "t"], ["config", "show"]] {
+            expectRefused(try await conn(command + ["--server", url], home: home), 64, "\(command) --server")
+            expectRefused(try await conn(command, home: home, env: ["CONN_SERVER": url]), 78, "\(command) CONN_SERVER")
+        }
+        expectRefused(try await conn(["inbox", "fetch"], home: home, env: ["CONN_SERVER": "http://127.0.0.1:1", "CONN_RESOURCES_INBOX": url + "/inbox"]), 78, "resource")
+        expectRefused(try await conn(["probe", url + "/health"], home: home), 64, "probe target")
+        expectRefused(try await conn(["clock-offset", "--method", "http-date", "--url", url], home: home), 64, "clock-offset --url")
+        expectRefused(try await conn(["probe", "--internet-url", url + "/"], home: home), 64, "--internet-url")
+        try home.write("config/conn/config.yaml", "server: \(url)\n")
+        expectRefused(try await conn(["config", "show"], home: home), 78, "config file")
+        #expect(!FileManager.default.fileExists(atPath: home.path + "/data/conn/conn.sqlite"), "a refused send queued something")
+    }
+}

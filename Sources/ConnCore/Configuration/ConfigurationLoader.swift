@@ -49,8 +49,8 @@ public struct ConfigurationLoader: Sendable {
         if let serverText = try value("server") {
             guard let url = BackEndEndpoint.parseServerURL(serverText) else {
                 throw ConnError.configuration(
-                    "server '\(serverText)' (from \(sources["server"]!)) \(BackEndEndpoint.serverURLProblem(serverText) ?? "is unusable")",
-                    hint: "Example: http://127.0.0.1:8080")
+                    "server '\(URLUserinfo.redacted(serverText))' (from \(sources["server"]!)) \(BackEndEndpoint.serverURLProblem(serverText) ?? "is unusable")",
+                    hint: URLUserinfo.isPresent(in: serverText) ? URLUserinfo.hint : "Example: http://127.0.0.1:8080")
             }
             var resourcePaths: [BackEndResource: String] = [:]
             for resource in BackEndResource.allCases {
@@ -58,7 +58,8 @@ public struct ConfigurationLoader: Sendable {
                 guard let path = try value(key) else { continue }
                 if path.contains("://"), BackEndEndpoint.absoluteURL(path) == nil {
                     throw ConnError.configuration(
-                        "resource \(resource.rawValue) '\(path)' (from \(sources[key]!)) is neither a path nor an absolute http(s) URL with a port in 1-65535",
+                        "resource \(resource.rawValue) '\(URLUserinfo.redacted(path))' (from \(sources[key]!)) "
+                            + (URLUserinfo.isPresent(in: path) ? URLUserinfo.problem : "is neither a path nor an absolute http(s) URL with a port in 1-65535"),
                         hint: "Use a path such as \(resource.defaultPath), or a full URL such as https://example.com\(resource.defaultPath).")
                 }
                 resourcePaths[resource] = path
