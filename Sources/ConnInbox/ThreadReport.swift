@@ -81,6 +81,26 @@ struct ThreadReport: Encodable, TextRenderable {
         return result
     }
 
+    /// Whether each message of a depth-first list is the last child of its parent, to draw the
+    /// connecting lines. One pass with a stack of the open message at each depth: a message at
+    /// depth d is a later sibling of the one open at d (anything shallower in between would have
+    /// closed it). Linear, so a 100,000-message chain draws as fast as it lists.
+    static func lastChildFlags(_ depths: [Int]) -> [Bool] {
+        var isLast = [Bool](repeating: true, count: depths.count)
+        var openAtDepth: [Int] = []  // index of the open message at each depth
+        for (index, depth) in depths.enumerated() {
+            if openAtDepth.count > depth {
+                isLast[openAtDepth[depth]] = false
+                openAtDepth.removeLast(openAtDepth.count - depth)
+            }
+            // A gap (a depth more than one below the last) cannot occur in a depth-first list;
+            // padding keeps the stack's indices equal to depths if one ever does.
+            while openAtDepth.count < depth { openAtDepth.append(index) }
+            openAtDepth.append(index)
+        }
+        return isLast
+    }
+
     func renderText(style: TextStyle) -> String {
         renderMessages(style: style) + renderOutbox(style: style)
     }
@@ -108,12 +128,8 @@ struct ThreadReport: Encodable, TextRenderable {
             }
             return output
         }
-        // Whether each message is the last child of its parent, to draw the connecting lines.
         let list = view.messages
-        var isLast = [Bool](repeating: true, count: list.count)
-        for index in list.indices {
-            if let next = list[(index + 1)...].first(where: { $0.depth <= list[index].depth }) { isLast[index] = next.depth < list[index].depth }
-        }
+        let isLast = Self.lastChildFlags(list.map(\.depth))
         var openLevels: [Bool] = []  // for each depth above: does a later sibling follow?
         var omitted = 0
         for (index, message) in list.enumerated() {

@@ -12,6 +12,25 @@ struct ThreadingTests {
         forest.roots.flatMap { forest.walk(from: $0) }.filter { !$0.isPlaceholder }.map(\.uid)
     }
 
+    @Test("last-child flags in one pass equal the definition (no later sibling before a shallower message), on random trees")
+    func lastChildFlags() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<500 {
+            // A random depth-first list: each depth is at most one below the previous.
+            var depths: [Int] = [0]
+            for _ in 0..<Int.random(in: 0...60, using: &generator) {
+                depths.append(Int.random(in: 0...(depths.last! + 1), using: &generator))
+            }
+            let expected = depths.indices.map { index in
+                guard let next = depths[(index + 1)...].first(where: { $0 <= depths[index] }) else { return true }
+                return next < depths[index]
+            }
+            #expect(ThreadReport.lastChildFlags(depths) == expected, "\(depths)")
+        }
+        // A 100,000-message chain: every message is its parent's only child.
+        #expect(ThreadReport.lastChildFlags(Array(0..<100_000)).allSatisfy { $0 })
+    }
+
     @Test func repliesNestUnderTheirParents() {
         let forest = ThreadBuilder.build([M(uid: "1", parentUid: "", order: 0), M(uid: "2", parentUid: "1", order: 1),
                                           M(uid: "3", parentUid: "2", order: 2), M(uid: "4", parentUid: "1", order: 3)])
