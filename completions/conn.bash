@@ -186,7 +186,7 @@ _conn() {
 
 _conn_probe() {
     repeating_flags=()
-    non_repeating_flags=(--json --verbose -v --quiet -q --internet --insecure --version -h --help)
+    non_repeating_flags=(--json --insecure --verbose -v --quiet -q --internet --version -h --help)
     repeating_options=(--internet-url --expect-status)
     non_repeating_options=(--server --profile --config --format --timeout --color --file --wait --concurrency --expect-body)
     __conn_offer_flags_options -1
@@ -238,7 +238,7 @@ _conn_probe() {
 
 _conn_watch() {
     repeating_flags=()
-    non_repeating_flags=(--json --verbose -v --quiet -q --internet --no-internet --no-link --details --flush-outbox --version -h --help)
+    non_repeating_flags=(--json --insecure --verbose -v --quiet -q --internet --no-internet --no-link --details --flush-outbox --version -h --help)
     repeating_options=(--internet-url)
     non_repeating_options=(--server --profile --config --format --timeout --color --interval --grace --exec --until)
     __conn_offer_flags_options -1
@@ -287,7 +287,7 @@ _conn_watch() {
 
 _conn_clock-offset() {
     repeating_flags=()
-    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
+    non_repeating_flags=(--json --insecure --verbose -v --quiet -q --version -h --help)
     repeating_options=()
     non_repeating_options=(--server --profile --config --format --timeout --color --method --samples --interval --url --ntp-server --precision --max-uncertainty --convert)
     __conn_offer_flags_options 0
@@ -368,7 +368,7 @@ _conn_inbox() {
 
 _conn_inbox_fetch() {
     repeating_flags=()
-    non_repeating_flags=(--json --verbose -v --quiet -q --force --version -h --help)
+    non_repeating_flags=(--json --insecure --verbose -v --quiet -q --force --version -h --help)
     repeating_options=()
     non_repeating_options=(--server --profile --config --format --timeout --color)
     __conn_offer_flags_options 0
@@ -401,7 +401,7 @@ _conn_inbox_fetch() {
 
 _conn_inbox_list() {
     repeating_flags=()
-    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
+    non_repeating_flags=(--json --insecure --verbose -v --quiet -q --version -h --help)
     repeating_options=()
     non_repeating_options=(--server --profile --config --format --timeout --color --limit --offset --from --search --since)
     __conn_offer_flags_options 0
@@ -449,7 +449,7 @@ _conn_inbox_list() {
 
 _conn_inbox_thread() {
     repeating_flags=()
-    non_repeating_flags=(--json --verbose -v --quiet -q --ascii --flat --version -h --help)
+    non_repeating_flags=(--json --insecure --verbose -v --quiet -q --ascii --flat --version -h --help)
     repeating_options=()
     non_repeating_options=(--server --profile --config --format --timeout --color --max-depth)
     __conn_offer_flags_options 1
@@ -485,7 +485,7 @@ _conn_inbox_thread() {
 
 _conn_send() {
     repeating_flags=()
-    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
+    non_repeating_flags=(--json --insecure --verbose -v --quiet -q --version -h --help)
     repeating_options=(--to)
     non_repeating_options=(--server --profile --config --format --timeout --color --subject --text --file --reply-to --wait)
     __conn_offer_flags_options 0
@@ -560,7 +560,7 @@ _conn_outbox() {
 
 _conn_outbox_list() {
     repeating_flags=()
-    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
+    non_repeating_flags=(--json --insecure --verbose -v --quiet -q --version -h --help)
     repeating_options=(--state)
     non_repeating_options=(--server --profile --config --format --timeout --color)
     __conn_offer_flags_options 0
@@ -597,7 +597,7 @@ _conn_outbox_list() {
 
 _conn_outbox_show() {
     repeating_flags=()
-    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
+    non_repeating_flags=(--json --insecure --verbose -v --quiet -q --version -h --help)
     repeating_options=()
     non_repeating_options=(--server --profile --config --format --timeout --color)
     __conn_offer_flags_options 1
@@ -630,7 +630,7 @@ _conn_outbox_show() {
 
 _conn_outbox_flush() {
     repeating_flags=()
-    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
+    non_repeating_flags=(--json --insecure --verbose -v --quiet -q --version -h --help)
     repeating_options=()
     non_repeating_options=(--server --profile --config --format --timeout --color --wait --concurrency)
     __conn_offer_flags_options 0
@@ -669,7 +669,7 @@ _conn_outbox_flush() {
 
 _conn_outbox_resend() {
     repeating_flags=()
-    non_repeating_flags=(--json --verbose -v --quiet -q --failed --version -h --help)
+    non_repeating_flags=(--json --insecure --verbose -v --quiet -q --failed --version -h --help)
     repeating_options=()
     non_repeating_options=(--server --profile --config --format --timeout --color)
     __conn_offer_flags_options -1
@@ -702,7 +702,7 @@ _conn_outbox_resend() {
 
 _conn_outbox_delete() {
     repeating_flags=()
-    non_repeating_flags=(--json --verbose -v --quiet -q --failed --yes -y --version -h --help)
+    non_repeating_flags=(--json --insecure --verbose -v --quiet -q --failed --yes -y --version -h --help)
     repeating_options=()
     non_repeating_options=(--server --profile --config --format --timeout --color)
     __conn_offer_flags_options -1
@@ -735,7 +735,7 @@ _conn_outbox_delete() {
 
 _conn_repl() {
     repeating_flags=()
-    non_repeating_flags=(--json --verbose -v --quiet -q --no-link --version -h --help)
+    non_repeating_flags=(--json --insecure --verbose -v --quiet -q --no-link --version -h --help)
     repeating_options=()
     non_repeating_options=(--server --profile --config --format --timeout --color --interval)
     __conn_offer_flags_options 0
@@ -794,7 +794,7 @@ _conn_config() {
 
 _conn_config_show() {
     repeating_flags=()
-    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
+    non_repeating_flags=(--json --insecure --verbose -v --quiet -q --version -h --help)
     repeating_options=()
     non_repeating_options=(--server --profile --config --format --timeout --color)
     __conn_offer_flags_options 0
@@ -827,7 +827,7 @@ _conn_config_show() {
 
 _conn_config_path() {
     repeating_flags=()
-    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
+    non_repeating_flags=(--json --insecure --verbose -v --quiet -q --version -h --help)
     repeating_options=()
     non_repeating_options=(--server --profile --config --format --timeout --color)
     __conn_offer_flags_options 0
@@ -883,7 +883,7 @@ _conn_plugins() {
 
 _conn_plugins_list() {
     repeating_flags=()
-    non_repeating_flags=(--json --verbose -v --quiet -q --version -h --help)
+    non_repeating_flags=(--json --insecure --verbose -v --quiet -q --version -h --help)
     repeating_options=()
     non_repeating_options=(--server --profile --config --format --timeout --color)
     __conn_offer_flags_options 0

@@ -34,7 +34,7 @@ struct ClockOffsetMeasurement {
             let backEnd = try context.requireBackEnd()
             let wsURL = backEnd.url(for: .ws)
             let taken = try await WebSocketTimeSampler(url: wsURL, credentials: configuration.credentials, clock: clock, timeout: configuration.timeout,
-                                                       logger: context.logger).samples(samples, interval: interval)
+                                                       insecure: configuration.insecure, logger: context.logger).samples(samples, interval: interval)
             return try finish(taken, method: .ws, source: wsURL.absoluteString, resolution: 1)
         case .json, .httpDate, .auto:
             return try await HTTPTransport.with(configuration: configuration, logger: context.logger) { transport in

@@ -53,7 +53,7 @@ public enum CommandRunner {
             // Ctrl-C in `conn repl`: the person knows; the command has printed its last line.
             return .temporaryFailure
         } catch {
-            let connError = classify(error)
+            let connError = StorageFailure.describe(error, path: configuration.paths.databaseFile) ?? classify(error)
             context.printer.error(connError)
             return connError.exitStatus
         }

@@ -26,6 +26,9 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     @Option(help: "When to use colour: auto (only on a terminal, not with NO_COLOR), always, never.")
     public var color: ColorMode?
 
+    @Flag(help: "Accept TLS certificates that do not verify, for HTTP and WebSocket alike (self-signed test servers only).")
+    public var insecure = false
+
     @Flag(name: .shortAndLong, help: "Print what conn does on stderr (requests, timings, config sources).")
     public var verbose = false
 
@@ -56,6 +59,7 @@ public struct GlobalOptions: ParsableArguments, Sendable {
             server: server, profile: profile, configFile: config,
             format: json ? OutputFormat.json.rawValue : format?.rawValue,
             timeout: timeout, color: color?.rawValue)
+        if insecure { overrides.insecure = "true" }
         if json && format == nil { overrides.formatFlagName = "--json" }
         return overrides
     }
@@ -66,7 +70,7 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     /// list before ArgumentParser runs (plugin dispatch). Kept in step by a test.
     public static let optionsTakingValues: Set<String> = ["--server", "--profile", "--config", "--format", "--timeout", "--color"]
     /// Options without a value.
-    public static let flags: Set<String> = ["--json", "--verbose", "-v", "--quiet", "-q"]
+    public static let flags: Set<String> = ["--json", "--insecure", "--verbose", "-v", "--quiet", "-q"]
 }
 
 /// How much conn says on stderr.

@@ -24,6 +24,8 @@ struct ConfigReport: Encodable, TextRenderable {
     let timeoutSeconds: Double
     let insecure: Bool
     let outboxExpirySeconds: Double
+    /// The plugins that get the token in CONN_TOKEN.
+    let pluginsWithToken: [String]
     let databaseFile: String
     let sources: [String: Source]
 
@@ -43,6 +45,7 @@ struct ConfigReport: Encodable, TextRenderable {
         timeoutSeconds = configuration.timeoutSeconds
         insecure = configuration.insecure
         outboxExpirySeconds = configuration.outboxExpiry.seconds
+        pluginsWithToken = configuration.pluginsWithToken
         databaseFile = configuration.paths.databaseFile
         sources = configuration.sources.mapValues { Source(kind: $0.kind, detail: $0.description) }
     }
@@ -64,6 +67,7 @@ struct ConfigReport: Encodable, TextRenderable {
             ("timeout", Self.seconds(timeoutSeconds), sources["timeout"]?.detail),
             ("insecure", insecure ? "true" : "false", sources["insecure"]?.detail),
             ("outboxExpiry", Self.seconds(outboxExpirySeconds), sources["outboxExpiry"]?.detail),
+            ("pluginsWithToken", pluginsWithToken.isEmpty ? "(none)" : pluginsWithToken.joined(separator: ", "), sources["pluginsWithToken"]?.detail),
             ("config", configFile + (configFileExists ? "" : " (not found; defaults apply)"), nil),
             ("database", databaseFile, nil),
         ]

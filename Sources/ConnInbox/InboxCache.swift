@@ -4,6 +4,11 @@ import Foundation
 import GRDB
 
 /// The local copy of the inbox: written in one transaction per fetch, read offline.
+///
+/// The cache holds one inbox: the one at the URL that was asked for (`inbox.requested`; the
+/// server may have redirected within its origin, and `inbox.source` is where the inbox really
+/// came from). Fetching another inbox URL — another server, or a moved resource — replaces the
+/// cache instead of merging two servers' uids, and an ETag is sent only to the URL it came from.
 public struct InboxCache: Sendable {
     public let database: LocalDatabase
 
@@ -16,9 +21,18 @@ public struct InboxCache: Sendable {
         public var unchanged: Int
     }
 
-    static let etagKey = "inbox.etag", fetchedAtKey = "inbox.fetchedAt", sourceKey = "inbox.source"
+    static let etagKey = "inbox.etag", fetchedAtKey = "inbox.fetchedAt", sourceKey = "inbox.source", requestedKey = "inbox.requested"
 
-    public var etag: String? { try? database.metaValue(Self.etagKey) }
+    /// The inbox URL the cache holds (caches written before this key fall back to their source).
+    public func requestedURL() throws -> String? {
+        try database.metaValue(Self.requestedKey) ?? database.metaValue(Self.sourceKey)
+    }
+
+    /// The ETag to send with a request for `url`: only one that came from that very inbox.
+    public func etag(for url: String) -> String? {
+        guard (try? requestedURL()) == url else { return nil }
+        return try? database.metaValue(Self.etagKey)
+    }
 
     /// When and from where the cache was last filled, if ever.
     public func lastFetch() throws -> (at: Date, source: String)? {
@@ -34,12 +48,20 @@ public struct InboxCache: Sendable {
     /// Upserts the records by uid, rethreads (a late parent re-links its replies), updates the
     /// conversations and records the ETag — all in one transaction, so a reader never sees half
     /// a fetch.
-    public func store(_ records: [InboxDocumentReader.Record], etag: String?, source: String, at now: Date) throws -> StoreSummary {
+    /// `requested` is the inbox URL asked for, `source` where the answer came from. A cache of
+    /// another inbox URL is emptied first, in the same transaction.
+    public func store(_ records: [InboxDocumentReader.Record], etag: String?, requested: String, source: String, at now: Date) throws -> StoreSummary {
         try database.writer.write { db in
+            let held = try LocalDatabase.metaValue(db, Self.requestedKey) ?? LocalDatabase.metaValue(db, Self.sourceKey)
+            if let held, held != requested {
+                try db.execute(sql: "DELETE FROM inboxMessage")
+                try db.execute(sql: "DELETE FROM inboxConversation")
+                try db.execute(sql: "DELETE FROM meta WHERE key = ?", arguments: [Self.etagKey])
+            }
             var merge = try InboxMerge(loadingFrom: db)
             let summary = merge.apply(records, at: now)
             try merge.write(to: db, at: now)
-            var meta = [Self.fetchedAtKey: String(now.timeIntervalSince1970), Self.sourceKey: source]
+            var meta = [Self.fetchedAtKey: String(now.timeIntervalSince1970), Self.sourceKey: source, Self.requestedKey: requested]
             if let etag { meta[Self.etagKey] = etag }
             try Self.setMeta(db, meta)
             if etag == nil { try db.execute(sql: "DELETE FROM meta WHERE key = ?", arguments: [Self.etagKey]) }

@@ -25,7 +25,7 @@ public struct InboxFetchCommand: ConnCommand {
         let url = try context.requireBackEnd().url(for: .inbox)
         let cache = InboxCache(database: try context.openDatabase(migrations: InboxMigrations.all))
         var headers = [("Accept", "application/json")]
-        if !force, let etag = cache.etag { headers.append(("If-None-Match", etag)) }
+        if !force, let etag = cache.etag(for: url.absoluteString) { headers.append(("If-None-Match", etag)) }
         if context.terminal.standardErrorIsTerminal { context.printer.note("fetching \(url.absoluteString) …") }
         let clock = ContinuousClock()
         let start = clock.now
@@ -46,7 +46,7 @@ public struct InboxFetchCommand: ConnCommand {
             let records = try InboxDocumentReader.read(response.body, source: source)
             let storeStart = clock.now
             context.logger.debug("read \(records.count) records (\(response.body.count) bytes) in \(readStart.duration(to: storeStart))")
-            let summary = try cache.store(records, etag: response.header("ETag"), source: source, at: now)
+            let summary = try cache.store(records, etag: response.header("ETag"), requested: url.absoluteString, source: source, at: now)
             context.logger.debug("stored them in \(storeStart.duration(to: clock.now))")
             report = FetchReport(source: source, notModified: false, summary: summary, elapsedMs: start.duration(to: clock.now).milliseconds)
         case 401, 403:

@@ -57,6 +57,11 @@ public struct InboxListCommand: ConnCommand {
         if context.configuration.format == .text {
             context.printer.note("cache from \(last.source), fetched \(TimeFormatting.age(seconds: age)) ago")
         }
+        // Offline reading shows what the cache holds, but says so when that is another inbox.
+        if let configured = context.configuration.backEnd?.url(for: .inbox).absoluteString,
+            let held = try cache.requestedURL(), held != configured {
+            context.printer.warning("the cache holds the inbox of \(held), not of the configured \(configured); `conn inbox fetch` replaces it")
+        }
         try context.printer.emit(ConversationList(conversations: conversations, cacheFetchedAt: last.at, cacheSource: last.source))
     }
 

@@ -2,10 +2,12 @@ import ConnCore
 
 /// The environment a plugin runs with: the caller's, plus conn's resolved configuration in
 /// `CONN_*` variables so a plugin talks to the same server with the same settings. The token
-/// travels only in `CONN_TOKEN`, never inside another value.
+/// travels only in `CONN_TOKEN`, never inside another value, and only to a plugin the user named
+/// in `pluginsWithToken` (config file, or `CONN_PLUGINS_WITH_TOKEN`): any other plugin runs without
+/// it, even when the caller's own environment had one.
 public enum PluginEnvironment {
     public static func make(
-        base: [String: String], configuration: ConnConfiguration, verbosity: String, connExecutable: String?
+        base: [String: String], configuration: ConnConfiguration, verbosity: String, connExecutable: String?, plugin: String
     ) -> [String: String] {
         var environment = base
         environment["CONN_PROFILE"] = configuration.profile
@@ -22,7 +24,7 @@ public enum PluginEnvironment {
                 environment[variable] = backEnd.url(for: resource).absoluteString
             }
         }
-        environment["CONN_TOKEN"] = configuration.token
+        environment["CONN_TOKEN"] = configuration.pluginsWithToken.contains(plugin) ? configuration.token : nil
         environment["CONN_EMAIL"] = configuration.email
         if let connExecutable { environment["CONN_EXECUTABLE"] = connExecutable }
         return environment

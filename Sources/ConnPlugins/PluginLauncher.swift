@@ -3,19 +3,21 @@ import ConnCore
 import Foundation
 
 /// Replaces the conn process with the plugin (execve), as kubectl does: the plugin gets the
-/// terminal, the signals and the exit code directly, with nothing in between.
+/// terminal, the signals and the exit code directly, with nothing in between. Inside `conn repl`
+/// it runs as a child instead, so the session goes on after it (and piped lines after it run).
 public enum PluginLauncher {
     /// Resolves the configuration (with the options given before the plugin's name), then execs.
-    /// Returns only on failure, with the exit status to use; the error has been printed.
+    /// Returns only on failure, with the exit status to use (the error has been printed) — or,
+    /// inside `conn repl`, with the plugin's own exit status.
     public static func run(
         _ invocation: PluginInvocation, environment: [String: String], sink: any OutputSink, terminal: TerminalFacts
-    ) -> ExitStatus {
+    ) -> Int32 {
         let global: GlobalOptions
         do {
             global = try GlobalOptions.parse(invocation.leadingOptions)
         } catch {
             sink.write("conn: error: \(GlobalOptions.message(for: error))\n", to: .standardError)
-            return .usage
+            return ExitStatus.usage.rawValue
         }
         let configuration: ConnConfiguration
         do {
@@ -25,12 +27,16 @@ public enum PluginLauncher {
                                   color: global.color ?? .auto, terminal: terminal, environment: environment)
             let connError = (error as? ConnError) ?? .internalError("\(error)")
             printer.error(connError)
-            return connError.exitStatus
+            return connError.exitStatus.rawValue
         }
         let verbosity = global.verbose ? "verbose" : global.quiet ? "quiet" : "normal"
         let pluginEnvironment = PluginEnvironment.make(
             base: environment, configuration: configuration, verbosity: verbosity,
-            connExecutable: Self.currentExecutable())
+            connExecutable: Self.currentExecutable(), plugin: invocation.name)
+        if CommandSession.isEmbedded {
+            return runAsChild(invocation, environment: pluginEnvironment, configuration: configuration, global: global,
+                              sink: sink, terminal: terminal, callerEnvironment: environment)
+        }
 
         let argv = ["conn-" + invocation.name] + invocation.arguments
         let envp = pluginEnvironment.map { "\($0.key)=\($0.value)" }
@@ -47,7 +53,30 @@ public enum PluginLauncher {
             code: "pluginFailed", message: "cannot run plugin \(invocation.path): \(reason)",
             hint: failure == ENOEXEC ? "A script needs a #! line naming its interpreter." : nil,
             exitStatus: failure == EACCES ? .permission : .unavailable))
-        return failure == EACCES ? .permission : .unavailable
+        return (failure == EACCES ? ExitStatus.permission : .unavailable).rawValue
+    }
+
+    /// Runs the plugin as a child with the terminal, and waits for it. Its exit status is the
+    /// command's; death by a signal is 128 + the signal, as a shell reports it.
+    static func runAsChild(
+        _ invocation: PluginInvocation, environment: [String: String], configuration: ConnConfiguration, global: GlobalOptions,
+        sink: any OutputSink, terminal: TerminalFacts, callerEnvironment: [String: String]
+    ) -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: invocation.path)
+        process.arguments = invocation.arguments
+        process.environment = environment
+        do {
+            try process.run()
+        } catch {
+            let printer = Printer(sink: sink, format: configuration.format, verbosity: global.verbosity,
+                                  color: configuration.color, terminal: terminal, environment: callerEnvironment)
+            printer.error(ConnError(code: "pluginFailed", message: "cannot run plugin \(invocation.path): \(error.localizedDescription)",
+                                    exitStatus: .unavailable))
+            return ExitStatus.unavailable.rawValue
+        }
+        process.waitUntilExit()
+        return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
     }
 
     static func currentExecutable() -> String? {

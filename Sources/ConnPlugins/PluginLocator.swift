@@ -12,12 +12,14 @@ public struct ExternalPlugin: Sendable, Equatable, Codable {
 
 /// Finds `conn-NAME` executables: first in conn's own plugin directory
 /// (`$XDG_DATA_HOME/conn/plugins`), then along PATH, the first match winning as a shell's would.
+/// Only absolute PATH entries are searched: a relative one (`bin`, `.`, an empty entry) depends on
+/// the current directory, so running conn inside a downloaded tree could run a plugin from it.
 public struct PluginLocator: Sendable {
     public let directories: [String]
 
     public init(environment: [String: String]) {
         let paths = ConnPaths(environment: environment)
-        let pathEntries = (environment["PATH"] ?? "").split(separator: ":").map(String.init).filter { !$0.isEmpty }
+        let pathEntries = (environment["PATH"] ?? "").split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
         directories = [paths.pluginDirectory] + pathEntries
     }
 

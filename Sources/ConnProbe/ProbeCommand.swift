@@ -47,14 +47,11 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting {
     @Option(name: .customLong("expect-body"), help: ArgumentHelp("Text the HTTP body must contain.", valueName: "text"))
     var expectBody: String?
 
-    @Flag(help: "Accept TLS certificates that do not verify (self-signed test servers).")
-    var insecure = false
-
     /// The command after `--`, run once everything is reachable (see TrailingCommandAccepting).
     public var trailingCommand: [String] = []
 
     private enum CodingKeys: String, CodingKey {
-        case global, targets, file, internet, internetURLs, wait, concurrency, expectStatus, expectBody, insecure
+        case global, targets, file, internet, internetURLs, wait, concurrency, expectStatus, expectBody
     }
 
     public init() {}
@@ -89,7 +86,7 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting {
         }
 
         let expectation = Prober.Expectation(statuses: expectStatus.isEmpty ? nil : Set(expectStatus), bodyContains: expectBody)
-        let prober = Prober(timeout: configuration.timeout, insecure: insecure || configuration.insecure,
+        let prober = Prober(timeout: configuration.timeout, insecure: configuration.insecure,
                             expectation: expectation, credentials: configuration.credentials)
         let runner = ProbeRunner(prober: prober, concurrency: concurrency)
 

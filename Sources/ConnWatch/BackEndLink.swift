@@ -11,6 +11,8 @@ import WSClient
 public struct BackEndLink: Sendable {
     let url: URL
     let credentials: Credentials?
+    /// Accept certificates that do not verify (the configuration's `insecure`, as for HTTP).
+    var insecure = false
     let pingInterval: Duration
     let logger: Logger
 
@@ -24,6 +26,7 @@ public struct BackEndLink: Sendable {
     /// The link to the configured server's `ws` resource, with its token, pinging every 10 s.
     public init(_ backEnd: BackEndEndpoint, configuration: ConnConfiguration, logger: Logger) {
         self.init(url: backEnd.url(for: .ws), credentials: configuration.credentials, pingInterval: .seconds(10), logger: logger)
+        insecure = configuration.insecure
     }
 
     public func states() -> AsyncStream<ConnectionState> {
@@ -56,7 +59,8 @@ public struct BackEndLink: Sendable {
         let outstanding = OutstandingPings()
         let pingInterval = self.pingInterval
         do {
-            try await WebSocketClient.connect(url: url.absoluteString, configuration: configuration, logger: logger) { inbound, outbound, _ in
+            try await WebSocketClient.connect(url: url.absoluteString, configuration: configuration,
+                                              tlsConfiguration: WebSocketTLS.configuration(insecure: insecure), logger: logger) { inbound, outbound, _ in
                 let pinger = Task {
                     while !Task.isCancelled {
                         let t1 = Self.nowMS()

@@ -12,7 +12,8 @@ struct ConnRoot: AsyncParsableCommand {
             -v, -q) go after the command's name: `conn config show --json`.
 
             Exit codes (sysexits): 0 ok; 64 usage error; 65 bad data; 66 input file missing or unreadable; 69 unavailable \
-            (unreachable, refused); 70 internal error; 75 temporary failure (timeout, try again); \
+            (unreachable, refused); 70 internal error; 74 local I/O error (disk full); 75 temporary failure \
+            (timeout, database locked: try again); \
             77 permission or authentication refused; 78 configuration error. With --format json \
             an error is one JSON object on stderr: {"error":{"code","message","hint","exitCode"}}.
 

@@ -28,7 +28,7 @@ enum EntryPoint {
         let dispatcher = PluginDispatcher(
             builtInNames: Set(BuiltInModules.commandNames), locator: PluginLocator(environment: environment))
         if let invocation = dispatcher.resolve(arguments) {
-            return PluginLauncher.run(invocation, environment: environment, sink: sink, terminal: terminal).rawValue
+            return PluginLauncher.run(invocation, environment: environment, sink: sink, terminal: terminal)
         }
         do {
             var command = try TrailingCommandParser.parse(ConnRoot.self, arguments)

@@ -5,9 +5,9 @@ It answers what a script tells it to, so a test can play a captive portal, a red
 a server that sends crafted WebSocket frames or trickles its answer, and it logs every request
 it gets (method, path, headers, body) so a test can check what conn sent, and to whom.
 
-    bad_server.py --script SCRIPT.json --log LOG.jsonl [--host 127.0.0.1] [--port 0]
+    bad_server.py --script SCRIPT.json --log LOG.jsonl [--host 127.0.0.1] [--port 0] [--tls CERT KEY]
 
-prints "listening on http://HOST:PORT" once ready. The script is JSON:
+prints "listening on http://HOST:PORT" (https with --tls) once ready. The script is JSON:
 
     {"routes": [ROUTE, ...]}      the first route whose method and path match answers;
                                   unmatched requests get 404 with a JSON error body
@@ -18,6 +18,7 @@ prints "listening on http://HOST:PORT" once ready. The script is JSON:
       "body": "text",             "{port}" and "{idempotencyKey}" and "{requestBody}" are replaced
       "trickle": {"bytes": 1, "intervalMs": 200},   send the answer slowly
       "close": true,              close the connection without answering
+      "gzipZeros": N,             answer N zero bytes, gzip-compressed (Content-Encoding: gzip)
       "websocket": {              upgrade, then:
         "frames": ["text", ...],  text frames sent at once ("{port}" replaced)
         "rawFrames": ["hex", ...],  raw bytes sent as they are (malformed frames)
@@ -29,9 +30,11 @@ prints "listening on http://HOST:PORT" once ready. The script is JSON:
 """
 import argparse
 import base64
+import gzip
 import hashlib
 import json
 import socket
+import ssl
 import struct
 import sys
 import threading
@@ -72,6 +75,11 @@ class Handler(BaseHTTPRequestHandler):
             return
         if "websocket" in route:
             self.websocket(route["websocket"])
+            return
+        if "gzipZeros" in route:
+            payload = gzip.compress(b"\0" * route["gzipZeros"])
+            headers = route.get("headers", []) + [["Content-Encoding", "gzip"]]
+            self.answer(route.get("status", 200), headers, payload, route.get("trickle"))
             return
         text = self.fill(route.get("body", ""), body)
         self.answer(route.get("status", 200), route.get("headers", []), text.encode("utf-8"), route.get("trickle"))
@@ -196,15 +204,21 @@ def main():
     parser.add_argument("--log", required=True)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--tls", nargs=2, metavar=("CERT", "KEY"))
     options = parser.parse_args()
     server = ThreadingHTTPServer((options.host, options.port), Handler)
+    if options.tls:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(options.tls[0], options.tls[1])
+        server.socket = context.wrap_socket(server.socket, server_side=True)
     server.daemon_threads = True
     with open(options.script) as script:
         server.script = json.load(script)
     server.log_path = options.log
     server.log_lock = threading.Lock()
     open(options.log, "a").close()
-    print("listening on http://%s:%d" % (options.host, server.server_address[1]), flush=True)
+    scheme = "https" if options.tls else "http"
+    print("listening on %s://%s:%d" % (scheme, options.host, server.server_address[1]), flush=True)
     server.serve_forever()
 
 

@@ -37,7 +37,7 @@ struct CommandOutputTests {
         let json = try result.json()
         #expect(Set(json.keys) == Set([
             "schemaVersion", "profile", "configFile", "configFileExists", "server", "resources", "email", "token",
-            "tokenSet", "format", "color", "timeoutSeconds", "insecure", "outboxExpirySeconds", "databaseFile", "sources",
+            "tokenSet", "format", "color", "timeoutSeconds", "insecure", "outboxExpirySeconds", "pluginsWithToken", "databaseFile", "sources",
         ]).subtracting(["email", "token"]))  // nil values are left out, not null
         #expect(json["schemaVersion"] as? Int == 1)
         #expect(json["server"] as? String == "http://127.0.0.1:8080")

@@ -70,7 +70,7 @@ struct InboxMergeTests {
             for round in 0..<8 {
                 let json = document(&generator, round: round)
                 let records = try InboxDocumentReader.read(Data(json.utf8), source: "s")
-                _ = try cache.store(records, etag: nil, source: "s", at: Date(timeIntervalSince1970: 1_795_000_000 + Double(round)))
+                _ = try cache.store(records, etag: nil, requested: "s", source: "s", at: Date(timeIntervalSince1970: 1_795_000_000 + Double(round)))
                 for record in records {
                     everUids.insert(record.email.uid)
                     latestRaw[record.email.uid] = record.raw
@@ -134,7 +134,7 @@ struct InboxMergeTests {
         let database = try LocalDatabase(path: directory.path + "/conn.sqlite", migrations: InboxMigrations.all)
         let json = #"{"inbox":[{"uid":"1","subject":"first","subject":"second","x-extra":[1,{"a":null}]},{"uid":"2","su\u0062ject":"escaped key","text":"t"}]}"#
         let records = try InboxDocumentReader.read(Data(json.utf8), source: "s")
-        _ = try InboxCache(database: database).store(records, etag: nil, source: "s", at: Date())
+        _ = try InboxCache(database: database).store(records, etag: nil, requested: "s", source: "s", at: Date())
         let rows = try database.writer.read { db in try Row.fetchAll(db, sql: "SELECT uid, subject, raw FROM inboxMessage ORDER BY uid") }
         #expect(rows.map { $0[1] as String } == records.map(\.email.subject))
         #expect(rows.map { $0[1] as String } == ["first", "escaped key"])

@@ -111,7 +111,7 @@ struct PluginTests {
     }
 
     @Test func runsWithArgumentsEnvironmentAndExitCode() async throws {
-        try home.write("config/conn/config.yaml", "server: http://127.0.0.1:8080\ntoken: t0k3n\n")
+        try home.write("config/conn/config.yaml", "server: http://127.0.0.1:8080\ntoken: t0k3n\npluginsWithToken: hello, other\n")
         let result = try await conn(["hello", "a b", "--flag"], env: ["EXIT_WITH": "42"])
         #expect(result.exitCode == 42)
         let lines = result.standardOutput.split(separator: "\n").map(String.init)
@@ -123,6 +123,29 @@ struct PluginTests {
         #expect(lines.contains("token:t0k3n"))  // only in CONN_TOKEN
         #expect(lines.contains("inbox:http://127.0.0.1:8080/inbox"))
         #expect(result.standardError == "to stderr\n")
+    }
+
+    @Test("the token reaches only plugins named in pluginsWithToken; others run without it, even when the caller's environment had one")
+    func tokenOnlyToNamedPlugins() async throws {
+        try home.write("config/conn/config.yaml", "server: http://127.0.0.1:8080\ntoken: t0k3n\n")
+        let untrusted = try await conn(["hello"], env: ["CONN_TOKEN": "from-env"])
+        #expect(untrusted.exitCode == 0, "\(untrusted.standardError)")
+        #expect(untrusted.standardOutput.contains("token:\n"), "\(untrusted.standardOutput)")
+        let trusted = try await conn(["hello"], env: ["CONN_PLUGINS_WITH_TOKEN": "hello"])
+        #expect(trusted.standardOutput.contains("token:t0k3n\n"), "\(trusted.standardOutput)")
+    }
+
+    @Test("only absolute PATH entries are searched: a plugin in a relative entry (bin, .) never runs")
+    func relativePathEntriesIgnored() async throws {
+        try home.write("work/bin/conn-planted", "#!/bin/sh\necho planted\n", mode: 0o755)
+        try home.write("work/conn-dot", "#!/bin/sh\necho dot\n", mode: 0o755)
+        for (path, name) in [("bin:/usr/bin:/bin", "planted"), (".:/usr/bin:/bin", "dot"), (":/usr/bin:/bin", "dot")] {
+            let result = try await ConnProcess.run(
+                "/bin/sh", ["-c", "cd \"$0\" && exec \"$1\" \"$2\"", home.path + "/work", ConnProcess.connPath, name],
+                environment: home.environment.merging(["PATH": path]) { $1 })
+            #expect(result.exitCode == 64, "PATH=\(path) conn \(name): \(result.exitCode) \(result.standardOutput)")
+            #expect(!result.standardOutput.contains(name == "planted" ? "planted" : "dot"))
+        }
     }
 
     @Test func globalOptionsBeforeTheNameConfigureThePlugin() async throws {

@@ -196,6 +196,16 @@ struct ReplScriptTests {
         let nested = try await ConnProcess.run(ConnProcess.connPath, ["repl"], environment: environment, input: "repl\n")
         #expect(nested.exitCode == 64)
         #expect(nested.standardError.contains("already in the REPL"))
+        // A plugin typed in the REPL runs as a child: the session goes on, its exit code is the
+        // line's, and the lines after it run.
+        try home.write("bin/conn-hello", "#!/bin/sh\necho \"hello:$*\"\nexit 3\n", mode: 0o755)
+        let withPlugin = environment.merging(["PATH": home.path + "/bin:/usr/bin:/bin"]) { $1 }
+        let plugin = try await ConnProcess.run(ConnProcess.connPath, ["repl"], environment: withPlugin, input: "hello a b\nconfig show --json\n")
+        #expect(plugin.standardOutput.contains("hello:a b"), "\(plugin.standardOutput) \(plugin.standardError)")
+        #expect(plugin.standardOutput.contains("\"profile\""), "the line after the plugin did not run: \(plugin.standardOutput)")
+        #expect(plugin.exitCode == 0)
+        let last = try await ConnProcess.run(ConnProcess.connPath, ["repl"], environment: withPlugin, input: "hello\n")
+        #expect(last.exitCode == 3, "\(last.standardError)")
         server.stop()
     }
 

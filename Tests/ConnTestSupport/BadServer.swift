@@ -21,9 +21,11 @@ public struct BadServer: Sendable {
         public var trickle: Trickle?
         public var close: Bool?
         public var websocket: WebSocketPlan?
+        /// Answer this many zero bytes, gzip-compressed: a decompression bomb.
+        public var gzipZeros: Int?
 
         public init(method: String? = nil, path: String, status: Int? = nil, headers: [[String]]? = nil, body: String? = nil,
-                    trickle: Trickle? = nil, close: Bool? = nil, websocket: WebSocketPlan? = nil) {
+                    trickle: Trickle? = nil, close: Bool? = nil, websocket: WebSocketPlan? = nil, gzipZeros: Int? = nil) {
             self.method = method
             self.path = path
             self.status = status
@@ -32,6 +34,7 @@ public struct BadServer: Sendable {
             self.trickle = trickle
             self.close = close
             self.websocket = websocket
+            self.gzipZeros = gzipZeros
         }
 
         /// An answer with a body of the given type.
@@ -111,16 +114,28 @@ public struct BadServer: Sendable {
             .appendingPathComponent("BadServer/bad_server.py").path
     }
 
-    /// Runs the server on `host` (a loopback address) for the length of `body`.
+    /// Runs the server on `host` (a loopback address) for the length of `body`; with `tls`, over
+    /// TLS with a fresh self-signed certificate for `localhost` (openssl).
     public static func with<Result: Sendable>(
-        _ routes: [Route], host: String = "127.0.0.1", _ body: (BadServer) async throws -> Result
+        _ routes: [Route], host: String = "127.0.0.1", tls: Bool = false, _ body: (BadServer) async throws -> Result
     ) async throws -> Result {
         let directory = try TemporaryDirectory()
         let scriptFile = directory.path + "/script.json"
         let logPath = directory.path + "/requests.jsonl"
         try JSONEncoder().encode(["routes": routes]).write(to: URL(fileURLWithPath: scriptFile))
+        var arguments = [scriptPath, "--script", scriptFile, "--log", logPath, "--host", host]
+        if tls {
+            let key = directory.path + "/key.pem", certificate = directory.path + "/cert.pem"
+            let made = try await Subprocess.run(
+                .name("openssl"),
+                arguments: ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate,
+                            "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1", "-days", "1"],
+                output: .discarded, error: .discarded)
+            guard made.terminationStatus.isSuccess else { throw ServerProcess.StartFailure(description: "openssl req failed") }
+            arguments += ["--tls", certificate, key]
+        }
         let outcome = try await Subprocess.run(
-            .name("python3"), arguments: [scriptPath, "--script", scriptFile, "--log", logPath, "--host", host],
+            .name("python3"), arguments: Arguments(arguments),
             input: .none, output: .sequence, error: .discarded
         ) { execution in
             var lines = execution.standardOutput.strings().makeAsyncIterator()

@@ -2,7 +2,7 @@
 /// not silently ignored).
 public enum ConfigKeys {
     /// Keys that may stand at the top level and inside a profile.
-    public static let settings: [String] = ["server", "email", "token", "timeout", "format", "color", "insecure", "outboxExpiry"]
+    public static let settings: [String] = ["server", "email", "token", "timeout", "format", "color", "insecure", "outboxExpiry", "pluginsWithToken"]
     /// Keys only at the top level.
     public static let topLevelOnly: [String] = ["profile", "profiles"]
     /// The subkeys of `resources`.

@@ -103,7 +103,10 @@ public struct ConfigurationLoader: Sendable {
 
         let email = try value("email")
         let token = try value("token").flatMap { $0.isEmpty ? nil : $0 }
-        for key in ["profile", "server", "format", "color", "timeout", "insecure", "email", "token", "outboxExpiry"]
+        let pluginsWithToken = try value("pluginsWithToken").map {
+            $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        } ?? []
+        for key in ["profile", "server", "format", "color", "timeout", "insecure", "email", "token", "outboxExpiry", "pluginsWithToken"]
         where sources[key] == nil {
             sources[key] = .defaultValue
         }
@@ -111,7 +114,7 @@ public struct ConfigurationLoader: Sendable {
         return ConnConfiguration(
             profile: profile, configFile: file.path, configFileExists: file.document != nil,
             backEnd: backEnd, email: email, token: token, format: format, color: color,
-            timeout: timeout, insecure: insecure, outboxExpiry: outboxExpiry, paths: paths, sources: sources,
+            timeout: timeout, insecure: insecure, outboxExpiry: outboxExpiry, pluginsWithToken: pluginsWithToken, paths: paths, sources: sources,
             warnings: file.warnings)
     }
 

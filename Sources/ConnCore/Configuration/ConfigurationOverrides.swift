@@ -9,6 +9,8 @@ public struct ConfigurationOverrides: Sendable, Equatable {
     public var format: String?
     public var timeout: String?
     public var color: String?
+    /// `--insecure`: "true" when given.
+    public var insecure: String?
     /// `--json` when the format came from that short form, for messages.
     public var formatFlagName = "--format"
 
@@ -36,6 +38,7 @@ public struct ConfigurationOverrides: Sendable, Equatable {
         values["format"] = format
         values["timeout"] = timeout
         values["color"] = color
+        values["insecure"] = insecure
         return values
     }
 }

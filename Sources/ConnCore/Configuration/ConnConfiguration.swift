@@ -20,6 +20,8 @@ public struct ConnConfiguration: Sendable {
     public var insecure: Bool
     /// How long the outbox keeps retrying a message before marking it failed(expired).
     public var outboxExpiry: Duration
+    /// The plugins (by name, as in `conn NAME`) that get the token in `CONN_TOKEN`; others never do.
+    public var pluginsWithToken: [String]
     public var paths: ConnPaths
     /// Where each top-level value came from, keyed by config key (`server`, `resources.inbox`, …).
     public var sources: [String: ValueSource]

@@ -16,6 +16,9 @@ public final class LocalDatabase: Sendable {
     public let writer: DatabaseQueue
     public let path: String
 
+    /// How long a command waits for another process's write before giving up (75).
+    public static let busyTimeoutSeconds = 10
+
     /// The migrations every database gets, before the modules' own.
     public static let coreMigrations: [DatabaseMigration] = [
         DatabaseMigration("core.v1.meta") { db in
@@ -30,7 +33,7 @@ public final class LocalDatabase: Sendable {
     public init(path: String, migrations: [DatabaseMigration]) throws {
         self.path = path
         var configuration = Configuration()
-        configuration.busyMode = .timeout(10)
+        configuration.busyMode = .timeout(TimeInterval(Self.busyTimeoutSeconds))
         configuration.journalMode = .wal
         do {
             try ConnPaths.ensureDirectory((path as NSString).deletingLastPathComponent)
@@ -55,6 +58,7 @@ public final class LocalDatabase: Sendable {
         } catch let error as ConnError {
             throw error
         } catch {
+            if let described = StorageFailure.describe(error, path: path) { throw described }
             throw ConnError.unavailable(
                 "databaseUnavailable", "cannot open the local database \(path): \(error)",
                 hint: "Check the file's permissions and free disk space.")

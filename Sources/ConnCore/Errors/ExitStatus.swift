@@ -15,6 +15,8 @@ public enum ExitStatus: Int32, Sendable, Codable, CaseIterable {
     case unavailable = 69
     /// An internal error: a bug in conn (EX_SOFTWARE).
     case software = 70
+    /// Reading or writing a local file failed: the disk is full, an I/O error (EX_IOERR).
+    case ioError = 74
     /// A temporary failure; trying again later may work (EX_TEMPFAIL).
     case temporaryFailure = 75
     /// Permission or authentication was refused (EX_NOPERM).
@@ -31,6 +33,7 @@ public enum ExitStatus: Int32, Sendable, Codable, CaseIterable {
         case .noInput: "noInput"
         case .unavailable: "unavailable"
         case .software: "software"
+        case .ioError: "ioError"
         case .temporaryFailure: "temporaryFailure"
         case .permission: "permission"
         case .configuration: "configuration"

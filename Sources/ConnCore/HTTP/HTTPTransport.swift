@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
+import NIOHTTPCompression
 import NIOPosix
 
 /// conn's HTTP client: AsyncHTTPClient with a deadline on every request, the bearer token only
@@ -132,6 +133,12 @@ public final class HTTPTransport: Sendable {
             throw ConnError.dataError(
                 "responseTooLarge",
                 "the answer from \(url.absoluteString) is larger than \(exchange.maxResponseBytes) bytes")
+        } catch NIOHTTPDecompression.DecompressionError.limit {
+            // A compressed answer that inflates past 64 times its size: a decompression bomb, or
+            // a broken server; either way, bad data rather than an unreachable host.
+            throw ConnError.dataError(
+                "decompressionLimit",
+                "the answer from \(url.absoluteString) decompresses to more than 64 times its size; it was not read")
         } catch {
             throw Self.describe(error, url: url, timeout: timeout)
         }

@@ -1,0 +1,34 @@
+import GRDB
+
+/// What went wrong with the local database, said for a person, with the exit code that fits:
+/// a full disk is not a bug in conn (74), a lock held too long is worth retrying (75), a corrupt
+/// file is bad data with a way out (65), a read-only one is a permission problem (77).
+public enum StorageFailure {
+    /// The `ConnError` for an SQLite failure on the database at `path`; nil for other errors.
+    public static func describe(_ error: any Error, path: String) -> ConnError? {
+        guard let error = error as? DatabaseError else { return nil }
+        switch error.resultCode {
+        case .SQLITE_FULL:
+            return ConnError(code: "diskFull", message: "no space left on the device that holds \(path); nothing was written",
+                             hint: "Free some space, then run the command again.", exitStatus: .ioError)
+        case .SQLITE_IOERR:
+            return ConnError(code: "ioError", message: "reading or writing \(path) failed (\(error.message ?? "I/O error"))",
+                             hint: "Check the disk; then run the command again.", exitStatus: .ioError)
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            return ConnError(code: "databaseLocked", message: "the local database \(path) stayed locked by another process for \(LocalDatabase.busyTimeoutSeconds) s",
+                             hint: "Another conn (a long flush, watch or repl) is writing to it; try again.", exitStatus: .temporaryFailure)
+        case .SQLITE_CORRUPT, .SQLITE_NOTADB:
+            return ConnError(code: "databaseCorrupt", message: "\(path) is not a usable SQLite database (corrupt or not a database)",
+                             hint: "Move it aside and conn starts a new, empty one: mv '\(path)' '\(path).corrupt' (its outbox and inbox cache stay in the moved file).",
+                             exitStatus: .dataError)
+        case .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_AUTH:
+            return ConnError(code: "databaseReadOnly", message: "the local database \(path) cannot be written (read-only)",
+                             hint: "Check the permissions of the file and of its directory.", exitStatus: .permission)
+        case .SQLITE_CANTOPEN:
+            return ConnError(code: "databaseUnavailable", message: "cannot open the local database \(path)",
+                             hint: "Check that its directory exists and that you may write to it.", exitStatus: .unavailable)
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import ConnTestSupport
+import Foundation
+import Testing
+
+/// One TLS setting for HTTP and WebSocket: `--insecure` (a global option, so the TLS error's hint
+/// names something every command accepts) lets HTTP and the wss link through to a self-signed
+/// server alike; without it, both refuse.
+@Suite("--insecure for HTTP and WebSocket alike")
+struct InsecureTLSTests {
+    static let routes: [BadServer.Route] = [
+        .answer("GET", "/health", status: 204, body: ""),
+        .answer("GET", "/inbox", status: 200, body: #"{"inbox":[]}"#),
+        BadServer.Route(path: "/ws", websocket: .init(onPing: [#"{"type":"pong","t1":{t1},"t2":{now},"t3":{now}}"#], holdMs: 4000)),
+    ]
+
+    func conn(_ arguments: [String], server: BadServer) async throws -> ProcessOutcome {
+        let home = try TemporaryDirectory()
+        // localhost, not 127.0.0.1: a certificate for a name (wss to an IP literal is not supported yet).
+        let url = "https://localhost:\(server.url.port!)"
+        return try await ConnProcess.run(ConnProcess.connPath, arguments, environment: home.environment.merging(["CONN_SERVER": url]) { $1 })
+    }
+
+    static func connected(_ outcome: ProcessOutcome) -> Bool {
+        outcome.standardOutput.split(separator: "\n").contains { $0.contains(#""type":"connectionState""#) && $0.contains(#""status":"connected""#) }
+    }
+
+    @Test("inbox fetch: refused with a hint naming --insecure, which it accepts; the wss link connects only with it")
+    func oneSetting() async throws {
+        try await BadServer.with(Self.routes, tls: true) { server in
+            let refused = try await conn(["inbox", "fetch"], server: server)
+            #expect(refused.exitCode == 69, "\(refused.standardError)")
+            #expect(refused.standardError.contains("--insecure"), "\(refused.standardError)")
+            let accepted = try await conn(["inbox", "fetch", "--insecure"], server: server)
+            #expect(accepted.exitCode == 0, "\(accepted.standardError)")
+
+            let watch = ["watch", "--json", "--no-internet", "--until", "offline", "--timeout", "3s"]
+            let verified = try await conn(watch, server: server)
+            #expect(!Self.connected(verified), "the link accepted a self-signed certificate: \(verified.standardOutput)")
+            let insecure = try await conn(watch + ["--insecure"], server: server)
+            #expect(Self.connected(insecure), "the link ignored --insecure: \(insecure.standardOutput) \(insecure.standardError)")
+
+            let clock = try await conn(["clock-offset", "--method", "ws", "--samples", "2", "--insecure"], server: server)
+            #expect(clock.exitCode == 0, "\(clock.standardError)")
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import ConnTestSupport
+import Foundation
+import Testing
+
+/// Failures of the local disk and of the answer's encoding get the right class, not "a bug in
+/// conn" (70) or "cannot reach" (69): a full disk is 74, a lock held past the busy timeout 75, a
+/// corrupt database 65 with the way out, a decompression bomb 65.
+@Suite("storage and decoding failures are classified")
+struct StorageFailureTests {
+    func conn(_ arguments: [String], home: TemporaryDirectory, env: [String: String] = [:]) async throws -> ProcessOutcome {
+        try await ConnProcess.run(ConnProcess.connPath, arguments, environment: home.environment.merging(env) { $1 })
+    }
+
+    static let closedServer = "http://127.0.0.1:1"
+
+    @Test("disk full during send: 74, 'no space left', not 'a bug in conn'", .enabled(if: getuid() == 0, "needs root to mount a small tmpfs"))
+    func diskFull() async throws {
+        let home = try TemporaryDirectory()
+        let data = home.path + "/data"
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        let mounted = try await ConnProcess.run("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", data], environment: [:])
+        try #require(mounted.exitCode == 0, "mount: \(mounted.standardError)")
+        defer { _ = umount(data) }
+        // Create the database, then fill the disk.
+        #expect(try await conn(["outbox", "list"], home: home).exitCode == 0)
+        _ = try await ConnProcess.run("/bin/sh", ["-c", "dd if=/dev/zero of='\(data)/fill' bs=4k 2>/dev/null; true"], environment: [:])
+        let text = try home.write("text.txt", String(repeating: "x", count: 600_000))
+        let sent = try await conn(["send", "--to", "a@b.cc", "--subject", "s", "--file", text], home: home, env: ["CONN_SERVER": Self.closedServer])
+        #expect(sent.exitCode == 74, "exit \(sent.exitCode): \(sent.standardError)")
+        #expect(sent.standardError.contains("no space left") || sent.standardError.contains("I/O"), "\(sent.standardError)")
+        #expect(!sent.standardError.contains("bug in conn"))
+    }
+
+    @Test("a corrupt database: 65 naming the file, with the command that moves it aside")
+    func corruptDatabase() async throws {
+        let home = try TemporaryDirectory()
+        let path = try home.write("data/conn/conn.sqlite", String(repeating: "not a database at all ", count: 500))
+        let listed = try await conn(["outbox", "list"], home: home)
+        #expect(listed.exitCode == 65, "exit \(listed.exitCode): \(listed.standardError)")
+        #expect(listed.standardError.contains(path) && listed.standardError.contains("mv "), "\(listed.standardError)")
+    }
+
+    @Test("a database locked by another process past the busy timeout: 75, 'locked', not 69")
+    func lockedDatabase() async throws {
+        let home = try TemporaryDirectory()
+        #expect(try await conn(["outbox", "list"], home: home).exitCode == 0)
+        let path = home.path + "/data/conn/conn.sqlite"
+        // Another process holds an exclusive lock for longer than conn's 10 s busy timeout.
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        holder.arguments = ["-c", "import sqlite3, sys, time; c = sqlite3.connect(sys.argv[1], isolation_level=None); c.execute('BEGIN EXCLUSIVE'); print('locked', flush=True); time.sleep(14)", path]
+        let pipe = Pipe()
+        holder.standardOutput = pipe
+        try holder.run()
+        defer { holder.terminate() }
+        _ = pipe.fileHandleForReading.availableData  // "locked"
+        let sent = try await conn(["send", "--to", "a@b.cc", "--subject", "s", "--text", "t"], home: home, env: ["CONN_SERVER": Self.closedServer])
+        #expect(sent.exitCode == 75, "exit \(sent.exitCode): \(sent.standardError)")
+        #expect(sent.standardError.contains("locked"), "\(sent.standardError)")
+    }
+
+    @Test("a decompression bomb as the inbox: 65 'decompresses to more than', not 69 'cannot reach'")
+    func decompressionBomb() async throws {
+        try await BadServer.with([BadServer.Route(method: "GET", path: "/inbox", status: 200, headers: [["Content-Type", "application/json"]], gzipZeros: 50_000_000)]) { server in
+            let home = try TemporaryDirectory()
+            let fetched = try await conn(["inbox", "fetch"], home: home, env: ["CONN_SERVER": server.url.absoluteString])
+            #expect(fetched.exitCode == 65, "exit \(fetched.exitCode): \(fetched.standardError)")
+            #expect(fetched.standardError.contains("decompresses to more than"), "\(fetched.standardError)")
+        }
+    }
+}
