@@ -66,7 +66,7 @@ struct CredentialScopeTests {
             let wsURL = "ws://127.0.0.2:\(third.url.port!)/ws"
             _ = try await conn(["clock-offset", "--method", "ws", "--samples", "1", "--timeout", "2s"], home: home, server: server,
                                env: ["CONN_RESOURCES_WS": wsURL])
-            _ = try await conn(["watch", "--no-internet", "--until", "offline", "--timeout", "2s"], home: home, server: server,
+            _ = try await conn(["watch", "--no-internet", "--until", "offline", "--timeout", "4s"], home: home, server: server,
                                env: ["CONN_RESOURCES_WS": wsURL])
             try expectAskedWithoutToken(third, "the WebSocket at another origin")
             #expect(try third.requests().filter { $0.path == "/ws" }.count >= 2)

@@ -10,7 +10,7 @@ struct InsecureTLSTests {
     static let routes: [BadServer.Route] = [
         .answer("GET", "/health", status: 204, body: ""),
         .answer("GET", "/inbox", status: 200, body: #"{"inbox":[]}"#),
-        BadServer.Route(path: "/ws", websocket: .init(onPing: [#"{"type":"pong","t1":{t1},"t2":{now},"t3":{now}}"#], holdMs: 4000)),
+        BadServer.Route(path: "/ws", websocket: .init(onPing: [#"{"type":"pong","t1":{t1},"t2":{now},"t3":{now}}"#], holdMs: 6000)),
     ]
 
     func conn(_ arguments: [String], server: BadServer) async throws -> ProcessOutcome {
@@ -33,7 +33,8 @@ struct InsecureTLSTests {
             let accepted = try await conn(["inbox", "fetch", "--insecure"], server: server)
             #expect(accepted.exitCode == 0, "\(accepted.standardError)")
 
-            let watch = ["watch", "--json", "--no-internet", "--until", "offline", "--timeout", "3s"]
+            // 5 s: room for a loaded machine; the link connects and pings at once.
+            let watch = ["watch", "--json", "--no-internet", "--until", "offline", "--timeout", "5s"]
             let verified = try await conn(watch, server: server)
             #expect(!Self.connected(verified), "the link accepted a self-signed certificate: \(verified.standardOutput)")
             let insecure = try await conn(watch + ["--insecure"], server: server)

@@ -29,7 +29,8 @@ struct HostileLinkTests {
         #"{"type":"pong","t1":{t1},"t2":-1,"t3":{now}}"#,
     ]
 
-    func watch(_ server: BadServer, seconds: Int = 3) async throws -> (ProcessOutcome, [[String: Any]]) {
+    /// `seconds` leaves room for a loaded machine: the link connects and pings at once.
+    func watch(_ server: BadServer, seconds: Int = 5) async throws -> (ProcessOutcome, [[String: Any]]) {
         let home = try TemporaryDirectory()
         let environment = home.environment.merging(["CONN_SERVER": server.url.absoluteString]) { $1 }
         let outcome = try await ConnProcess.run(
@@ -53,7 +54,7 @@ struct HostileLinkTests {
 
     @Test("extreme, unsolicited and junk frames: watch survives (exit 75 at its timeout) and never reports connected")
     func hostileFramesOnly() async throws {
-        let routes = [Self.health, BadServer.Route(path: "/ws", websocket: .init(frames: Self.hostileFrames, onPing: Self.hostileAnswers, holdMs: 4000))]
+        let routes = [Self.health, BadServer.Route(path: "/ws", websocket: .init(frames: Self.hostileFrames, onPing: Self.hostileAnswers, holdMs: 6000))]
         try await BadServer.with(routes) { server in
             let (outcome, events) = try await watch(server)
             #expect(outcome.exitCode == 75, "exit \(outcome.exitCode): \(outcome.standardError)")
@@ -68,7 +69,7 @@ struct HostileLinkTests {
     @Test("after the hostile frames, a pong that answers the client's ping with plausible times connects, with a small offset")
     func validPongAfterHostileOnes() async throws {
         let answers = Self.hostileAnswers + [#"{"type":"pong","t1":{t1},"t2":{now},"t3":{now}}"#]
-        let routes = [Self.health, BadServer.Route(path: "/ws", websocket: .init(frames: Self.hostileFrames, onPing: answers, holdMs: 4000))]
+        let routes = [Self.health, BadServer.Route(path: "/ws", websocket: .init(frames: Self.hostileFrames, onPing: answers, holdMs: 6000))]
         try await BadServer.with(routes) { server in
             let (outcome, events) = try await watch(server)
             #expect(outcome.exitCode == 75, "exit \(outcome.exitCode): \(outcome.standardError)")
