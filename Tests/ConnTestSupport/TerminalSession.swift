@@ -65,10 +65,18 @@ public final class TerminalSession: @unchecked Sendable {
     /// Runs tmux and waits for it (posix_spawn and waitpid: Foundation's Process was seen never
     /// reaping the tmux client that daemonizes the server). `new-session` starts the tmux
     /// server, which would inherit an output pipe and keep it open for its lifetime: it gets
-    /// /dev/null (`capturing: false`).
+    /// /dev/null (`capturing: false`), and it starts through a python3 exec wrapper that closes
+    /// every descriptor from 3 up (posix_spawn's closefrom is not visible from Swift here).
+    /// Without that, the server (alive for the whole test) kept whatever other tests had open at
+    /// that moment without close-on-exec — Foundation's pipes and the socket it watches a child's
+    /// exit by — so those tests waited for an end of file that never came (a CI run hung in
+    /// BackgroundServer.stop() on a conn-server that had exited).
     @discardableResult
     private func tmux(capturing: Bool = true, _ arguments: [String]) throws -> String {
-        let argv = [Self.tmuxPath ?? "/usr/bin/tmux", "-L", socket, "-f", "/dev/null"] + arguments
+        let tmuxArgv = [Self.tmuxPath ?? "/usr/bin/tmux", "-L", socket, "-f", "/dev/null"] + arguments
+        let argv = arguments.first == "new-session"
+            ? ["/usr/bin/python3", "-c", "import os, sys; os.closerange(3, 1 << 20); os.execv(sys.argv[1], sys.argv[1:])"] + tmuxArgv
+            : tmuxArgv
         var fds: [Int32] = [-1, -1]
         if capturing { guard pipe(&fds) == 0 else { throw POSIXError(.EMFILE) } }
         var actions = posix_spawn_file_actions_t()

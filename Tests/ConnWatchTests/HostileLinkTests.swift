@@ -79,6 +79,47 @@ struct HostileLinkTests {
         }
     }
 
+    /// A random value for a field: extreme and absurd numbers, wrong types, or nothing.
+    static func randomValue(using generator: inout some RandomNumberGenerator) -> String? {
+        let choices: [() -> String?] = [
+            { minInt }, { maxInt }, { "0" }, { "-1" }, { "1e308" }, { "-1e308" }, { "1e400" }, { "9223372036854775808" },
+            { "-9223372036854775809" }, { "0.5" }, { "\"12\"" }, { "null" }, { "[]" }, { "{}" }, { "true" }, { nil },
+            { String(Int64.random(in: Int64.min...Int64.max)) }, { String(Int64.random(in: 0...253_402_300_799_999)) },
+        ]
+        return choices.randomElement(using: &generator)!()
+    }
+
+    static func randomFrame(t1: String? = nil, using generator: inout some RandomNumberGenerator) -> String {
+        let type = ["pong", "pong", "ping", "hello", "newMail", "x", ""].randomElement(using: &generator)!
+        var fields = ["\"type\":\"\(type)\""]
+        for name in ["t1", "t2", "t3", "serverTime"] {
+            let value = name == "t1" && t1 != nil && Bool.random(using: &generator) ? t1 : randomValue(using: &generator)
+            if let value { fields.append("\"\(name)\":\(value)") }
+        }
+        if type == "newMail" { fields.append(#""email":{"uid":"\u001b[2J","from":1}"#) }
+        let object = "{" + fields.shuffled(using: &generator).joined(separator: ",") + "}"
+        // Now and then a frame cut short, or not JSON at all.
+        switch Int.random(in: 0..<10, using: &generator) {
+        case 0: return String(object.prefix(Int.random(in: 0...object.count, using: &generator)))
+        case 1: return String((0..<Int.random(in: 0...40, using: &generator)).map { _ in Character(Unicode.Scalar(UInt8.random(in: 32...126, using: &generator))) })
+        default: return object
+        }
+    }
+
+    @Test("fuzz: 300 random frames and random answers to the client's pings: no crash, no implausible offset")
+    func randomFrames() async throws {
+        var generator = SystemRandomNumberGenerator()
+        let frames = (0..<300).map { _ in Self.randomFrame(using: &generator) }
+        let answers = (0..<40).map { _ in Self.randomFrame(t1: "{t1}", using: &generator) }
+        let routes = [Self.health, BadServer.Route(path: "/ws", websocket: .init(frames: frames, onPing: answers, holdMs: 6000))]
+        try await BadServer.with(routes) { server in
+            let (outcome, events) = try await watch(server)
+            #expect(outcome.exitCode == 75, "exit \(outcome.exitCode): \(outcome.standardError)\nframes: \(frames)\nanswers: \(answers)")
+            // An offset may only come from a pong answering the ping with times in 0…year 9999.
+            #expect(Self.connectedOffsets(events).allSatisfy { abs($0) <= 253_402_300_799_999 })
+        }
+    }
+
     @Test("malformed frames (a length of 2^64-1, a fragmented ping, a reserved opcode, invalid UTF-8): no crash")
     func malformedFrames() async throws {
         let raw = [
