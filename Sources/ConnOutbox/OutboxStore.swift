@@ -186,7 +186,9 @@ public struct OutboxStore: Sendable {
     /// older than the expiry fail as expired. Returns how many expired.
     @discardableResult
     public func expireOverdue(now: Date) throws -> Int {
-        try database.writer.write { db in
+        // A read-only database is shown as it was stored: bringing it up to date would write.
+        guard !database.isReadOnly else { return 0 }
+        return try database.writer.write { db in
             let abandoned = try Row.fetchAll(db, sql: "SELECT id, leaseOwner, leaseExpiresAt FROM outboxMessage WHERE state = 'sending'").filter { row in
                 let expiresAt = (row["leaseExpiresAt"] as Double?).map(Date.init(timeIntervalSince1970:))
                 return !Self.leaseIsLive(holder: row["leaseOwner"], expiresAt: expiresAt, now: now)

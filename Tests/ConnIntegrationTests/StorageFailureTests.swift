@@ -59,6 +59,35 @@ struct StorageFailureTests {
         #expect(sent.standardError.contains("locked"), "\(sent.standardError)")
     }
 
+    @Test("a read-only database: reading commands work, a write is refused with 77 saying so, nothing changes",
+          .enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"), "needs root and setpriv to run conn as another user"))
+    func readOnlyDatabase() async throws {
+        let inbox = #"{"inbox":[{"uid":"1","from":"a@b.cc","to":"c@d.ee","subject":"kept","text":"t","responseToUid":"","dateTime":"Today"}]}"#
+        try await BadServer.with([.answer("GET", "/inbox", status: 200, body: inbox)]) { server in
+            let home = try TemporaryDirectory()
+            let env = ["CONN_SERVER": server.url.absoluteString]
+            #expect(try await conn(["inbox", "fetch"], home: home, env: env).exitCode == 0)
+            _ = try await conn(["send", "--to", "a@b.cc", "--subject", "queued", "--text", "t"], home: home, env: ["CONN_SERVER": Self.closedServer])
+            let path = home.path + "/data/conn/conn.sqlite"
+            _ = try await ConnProcess.run("/bin/chown", ["-R", "nobody", home.path], environment: [:])
+            chmod(path, 0o444)
+            func asNobody(_ arguments: [String]) async throws -> ProcessOutcome {
+                try await ConnProcess.run("/usr/bin/setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", ConnProcess.connPath] + arguments,
+                                          environment: home.environment.merging(env) { $1 })
+            }
+            let listed = try await asNobody(["inbox", "list"])
+            #expect(listed.exitCode == 0 && listed.standardOutput.contains("kept"), "\(listed.exitCode) \(listed.standardError)")
+            let thread = try await asNobody(["inbox", "thread", "1"])
+            #expect(thread.exitCode == 0, "\(thread.standardError)")
+            let outbox = try await asNobody(["outbox", "list"])
+            #expect(outbox.exitCode == 0 && outbox.standardOutput.contains("queued"), "\(outbox.exitCode) \(outbox.standardError)")
+            let sent = try await asNobody(["send", "--to", "a@b.cc", "--subject", "never-written", "--text", "t"])
+            #expect(sent.exitCode == 77 && sent.standardError.contains("read-only"), "\(sent.exitCode) \(sent.standardError)")
+            let after = try await asNobody(["outbox", "list"])
+            #expect(!after.standardOutput.contains("never-written"), "\(after.standardOutput)")
+        }
+    }
+
     @Test("a decompression bomb as the inbox: 65 'decompresses to more than', not 69 'cannot reach'")
     func decompressionBomb() async throws {
         try await BadServer.with([BadServer.Route(method: "GET", path: "/inbox", status: 200, headers: [["Content-Type", "application/json"]], gzipZeros: 50_000_000)]) { server in

@@ -15,6 +15,8 @@ import GRDB
 public final class LocalDatabase: Sendable {
     public let writer: DatabaseQueue
     public let path: String
+    /// Opened read-only (the file is not writable by this user): reads work, writes fail with 77.
+    public var isReadOnly: Bool { writer.configuration.readonly }
 
     /// How long a command waits for another process's write before giving up (75).
     public static let busyTimeoutSeconds = 10
@@ -41,6 +43,12 @@ public final class LocalDatabase: Sendable {
             for migration in Self.coreMigrations + migrations {
                 migrator.registerMigration(migration.identifier, migrate: migration.migrate)
             }
+            // A database this user may not write (a read-only file, an archived copy): opened
+            // read-only, so that reading commands still work; writes then fail with 77.
+            if access(path, F_OK) == 0, access(path, W_OK) != 0 {
+                writer = try Self.openReadOnly(path: path, migrator: migrator)
+                return
+            }
             // Two processes opening a new database at once would both see a migration as not
             // applied and both run it ("table already exists"), and switching to WAL needs the
             // database to itself. An advisory lock around open-and-migrate serialises them; the
@@ -63,6 +71,22 @@ public final class LocalDatabase: Sendable {
                 "databaseUnavailable", "cannot open the local database \(path): \(error)",
                 hint: "Check the file's permissions and free disk space.")
         }
+    }
+
+    /// Opens an existing database read-only, if its schema is already what this conn expects
+    /// (a migration would have to write).
+    static func openReadOnly(path: String, migrator: DatabaseMigrator) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(TimeInterval(busyTimeoutSeconds))
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        guard try queue.read({ try migrator.hasCompletedMigrations($0) }) else {
+            throw ConnError(code: "databaseReadOnly",
+                            message: "the local database \(path) is read-only and needs an upgrade, which writes to it",
+                            hint: "Make it writable once (chmod u+w '\(path)'), run any conn command, then protect it again.",
+                            exitStatus: .permission)
+        }
+        return queue
     }
 
     /// Mail, drafts and the outbox are private whatever the umask or the directory's mode: the
