@@ -57,7 +57,7 @@ struct WebSocketTimeSampler {
         let clock = self.clock
         let work = Task {
             try await WebSocketClient.connect(url: url.absoluteString, configuration: configuration,
-                                              tlsConfiguration: WebSocketTLS.configuration(insecure: insecure), logger: logger) { inbound, outbound, _ in
+                                              tlsConfiguration: ClientTLS.configuration(insecure: insecure), logger: logger) { inbound, outbound, _ in
                 var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
                 func nextEvent() async throws -> WebSocketEvent? {
                     while let message = try await messages.next() {

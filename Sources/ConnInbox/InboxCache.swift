@@ -23,9 +23,14 @@ public struct InboxCache: Sendable {
 
     static let etagKey = "inbox.etag", fetchedAtKey = "inbox.fetchedAt", sourceKey = "inbox.source", requestedKey = "inbox.requested"
 
-    /// The inbox URL the cache holds (caches written before this key fall back to their source).
+    /// The inbox URL the cache holds.
     public func requestedURL() throws -> String? {
-        try database.metaValue(Self.requestedKey) ?? database.metaValue(Self.sourceKey)
+        try database.writer.read { db in try Self.requestedURL(db) }
+    }
+
+    /// Caches written before `inbox.requested` existed fall back to their source.
+    private static func requestedURL(_ db: Database) throws -> String? {
+        try LocalDatabase.metaValue(db, requestedKey) ?? LocalDatabase.metaValue(db, sourceKey)
     }
 
     /// The ETag to send with a request for `url`: only one that came from that very inbox.
@@ -52,8 +57,7 @@ public struct InboxCache: Sendable {
     /// another inbox URL is emptied first, in the same transaction.
     public func store(_ records: [InboxDocumentReader.Record], etag: String?, requested: String, source: String, at now: Date) throws -> StoreSummary {
         try database.writer.write { db in
-            let held = try LocalDatabase.metaValue(db, Self.requestedKey) ?? LocalDatabase.metaValue(db, Self.sourceKey)
-            if let held, held != requested {
+            if let held = try Self.requestedURL(db), held != requested {
                 try db.execute(sql: "DELETE FROM inboxMessage")
                 try db.execute(sql: "DELETE FROM inboxConversation")
                 try db.execute(sql: "DELETE FROM meta WHERE key = ?", arguments: [Self.etagKey])

@@ -42,27 +42,15 @@ public struct AuthPause: Sendable, Equatable, Encodable {
         return "hmac-sha256:" + code.map { String(format: "%02x", $0) }.joined()
     }
 
-    /// The database's fingerprint key; created (in the caller's write transaction) when `create`.
+    /// The database's fingerprint key (32 bytes, base64 in `meta`); created, in the caller's write
+    /// transaction, when `create`.
     static func fingerprintKey(_ db: Database, create: Bool) throws -> SymmetricKey? {
-        if let hex = try LocalDatabase.metaValue(db, fingerprintKeyMetaKey), let bytes = Self.bytes(hex: hex), bytes.count == 32 {
+        if let text = try LocalDatabase.metaValue(db, fingerprintKeyMetaKey), let bytes = Data(base64Encoded: text), bytes.count == 32 {
             return SymmetricKey(data: bytes)
         }
         guard create else { return nil }
         let key = SymmetricKey(size: .bits256)
-        try LocalDatabase.setMetaValue(db, fingerprintKeyMetaKey, key.withUnsafeBytes { $0.map { String(format: "%02x", $0) }.joined() })
+        try LocalDatabase.setMetaValue(db, fingerprintKeyMetaKey, key.withUnsafeBytes { Data($0).base64EncodedString() })
         return key
-    }
-
-    private static func bytes(hex: String) -> [UInt8]? {
-        let digits = Array(hex.utf8)
-        guard digits.count % 2 == 0 else { return nil }
-        var bytes: [UInt8] = []
-        var index = 0
-        while index < digits.count {
-            guard let byte = UInt8(String(decoding: digits[index..<index + 2], as: UTF8.self), radix: 16) else { return nil }
-            bytes.append(byte)
-            index += 2
-        }
-        return bytes
     }
 }

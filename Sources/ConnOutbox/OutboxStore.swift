@@ -218,24 +218,23 @@ public struct OutboxStore: Sendable {
     /// The pause, if the configured token is the one that was refused. A pause left by another
     /// token is lifted, and the messages it failed go back to the queue.
     private func activePause(_ db: Database) throws -> AuthPause? {
-        guard let stored = try LocalDatabase.metaValue(db, AuthPause.metaKey) else { return nil }
-        if let pause = AuthPause(stored: stored), let key = try AuthPause.fingerprintKey(db, create: false),
-            pause.tokenFingerprint == AuthPause.fingerprint(of: token, key: key) {
-            return pause
-        }
+        if let pause = try pauseOfThisToken(db) { return pause }
+        guard try LocalDatabase.metaValue(db, AuthPause.metaKey) != nil else { return nil }
         try db.execute(sql: "DELETE FROM meta WHERE key = ?", arguments: [AuthPause.metaKey])
         try db.execute(sql: "UPDATE outboxMessage SET state = 'pending', failureReason = NULL, nextAttemptAt = 0 WHERE state = 'failed' AND failureReason = 'auth'")
         return nil
     }
 
     public func pause() throws -> AuthPause? {
-        try database.writer.read { db in
-            guard let stored = try LocalDatabase.metaValue(db, AuthPause.metaKey),
-                let pause = AuthPause(stored: stored), let key = try AuthPause.fingerprintKey(db, create: false),
-                pause.tokenFingerprint == AuthPause.fingerprint(of: token, key: key)
-            else { return nil }
-            return pause
-        }
+        try database.writer.read { db in try pauseOfThisToken(db) }
+    }
+
+    /// The stored pause, if it belongs to the configured token (its fingerprint matches).
+    private func pauseOfThisToken(_ db: Database) throws -> AuthPause? {
+        guard let stored = try LocalDatabase.metaValue(db, AuthPause.metaKey), let pause = AuthPause(stored: stored),
+            let key = try AuthPause.fingerprintKey(db, create: false), pause.tokenFingerprint == AuthPause.fingerprint(of: token, key: key)
+        else { return nil }
+        return pause
     }
 
     // MARK: Reading

@@ -33,9 +33,11 @@ public enum PluginLauncher {
         let pluginEnvironment = PluginEnvironment.make(
             base: environment, configuration: configuration, verbosity: verbosity,
             connExecutable: Self.currentExecutable(), plugin: invocation.name)
+        // For a plugin that cannot be started.
+        let printer = Printer(sink: sink, format: configuration.format, verbosity: global.verbosity,
+                              color: configuration.color, terminal: terminal, environment: environment)
         if CommandSession.isEmbedded {
-            return runAsChild(invocation, environment: pluginEnvironment, configuration: configuration, global: global,
-                              sink: sink, terminal: terminal, callerEnvironment: environment)
+            return runAsChild(invocation, environment: pluginEnvironment, printer: printer)
         }
 
         let argv = ["conn-" + invocation.name] + invocation.arguments
@@ -46,8 +48,6 @@ public enum PluginLauncher {
                 return errno
             }
         }
-        let printer = Printer(sink: sink, format: configuration.format, verbosity: global.verbosity,
-                              color: configuration.color, terminal: terminal, environment: environment)
         let reason = String(cString: strerror(failure))
         printer.error(ConnError(
             code: "pluginFailed", message: "cannot run plugin \(invocation.path): \(reason)",
@@ -58,10 +58,7 @@ public enum PluginLauncher {
 
     /// Runs the plugin as a child with the terminal, and waits for it. Its exit status is the
     /// command's; death by a signal is 128 + the signal, as a shell reports it.
-    static func runAsChild(
-        _ invocation: PluginInvocation, environment: [String: String], configuration: ConnConfiguration, global: GlobalOptions,
-        sink: any OutputSink, terminal: TerminalFacts, callerEnvironment: [String: String]
-    ) -> Int32 {
+    static func runAsChild(_ invocation: PluginInvocation, environment: [String: String], printer: Printer) -> Int32 {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: invocation.path)
         process.arguments = invocation.arguments
@@ -69,8 +66,6 @@ public enum PluginLauncher {
         do {
             try process.run()
         } catch {
-            let printer = Printer(sink: sink, format: configuration.format, verbosity: global.verbosity,
-                                  color: configuration.color, terminal: terminal, environment: callerEnvironment)
             printer.error(ConnError(code: "pluginFailed", message: "cannot run plugin \(invocation.path): \(error.localizedDescription)",
                                     exitStatus: .unavailable))
             return ExitStatus.unavailable.rawValue

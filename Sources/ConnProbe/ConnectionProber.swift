@@ -52,9 +52,7 @@ enum ConnectionProber {
         let clock = ContinuousClock()
         let start = clock.now
         do {
-            var configuration = TLSConfiguration.makeClientConfiguration()
-            if insecure { configuration.certificateVerification = .none }
-            let context = try NIOSSLContext(configuration: configuration)
+            let context = try NIOSSLContext(configuration: ClientTLS.configuration(insecure: insecure))
             let completed = channel.eventLoop.makePromise(of: Void.self)
             try await channel.eventLoop.submit {
                 let handler = try NIOSSLClientHandler(context: context, serverHostname: serverName)

@@ -32,14 +32,12 @@ public struct InternetEndpoint: Sendable, Equatable {
         guard (100...599).contains(status) else {
             throw ConnError.usage("--internet-url '\(text)': status \(status) is not an HTTP status")
         }
-        if URLUserinfo.isPresent(in: urlText) {
-            throw ConnError.usage("--internet-url '\(URLUserinfo.redacted(text))' \(URLUserinfo.problem)")
-        }
-        if let port = URLComponents(string: urlText)?.port, !BackEndEndpoint.isValidPort(port) {
-            throw ConnError.usage("--internet-url '\(text)': port \(port) is out of range (1-65535)")
-        }
         guard let url = URL(string: urlText), url.scheme == "http", url.host != nil else {
-            throw ConnError.usage("--internet-url '\(text)': the internet check needs a plain http:// URL (a captive portal can only answer plain HTTP)")
+            throw ConnError.usage("--internet-url '\(URLUserinfo.redacted(text))': the internet check needs a plain http:// URL (a captive portal can only answer plain HTTP)")
+        }
+        // The rules of every URL conn takes: no user:password@, a port in 1-65535.
+        if let problem = BackEndEndpoint.serverURLProblem(urlText) {
+            throw ConnError.usage("--internet-url '\(URLUserinfo.redacted(text))' \(problem)")
         }
         return InternetEndpoint(url: url, status: status, bodyContains: body)
     }

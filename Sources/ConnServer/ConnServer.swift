@@ -53,8 +53,7 @@ public final class ConnServer: Sendable {
         let session = WebSocketSession(hub: hub, clock: clock, logger: logger)
         let token = options.token
         let portal = options.faults.portal
-        let idleTimeout = TimeAmount.nanoseconds(Int64(options.idleTimeout.components.seconds) * 1_000_000_000
-                                                 + options.idleTimeout.components.attoseconds / 1_000_000_000)
+        let idleTimeout = TimeAmount(options.idleTimeout)
         let shouldUpgrade: @Sendable (HTTPRequest, any Channel, Logger) async throws -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> = { request, _, _ in
             guard request.path?.split(separator: "?").first == "/ws", !portal,
                 token == nil || AuthMiddleware<BasicRequestContext>.isAuthorized(request.headerFields[.authorization], token: token!)

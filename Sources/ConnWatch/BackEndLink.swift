@@ -12,21 +12,22 @@ public struct BackEndLink: Sendable {
     let url: URL
     let credentials: Credentials?
     /// Accept certificates that do not verify (the configuration's `insecure`, as for HTTP).
-    var insecure = false
+    let insecure: Bool
     let pingInterval: Duration
     let logger: Logger
 
-    public init(url: URL, credentials: Credentials?, pingInterval: Duration, logger: Logger) {
+    public init(url: URL, credentials: Credentials?, insecure: Bool = false, pingInterval: Duration, logger: Logger) {
         self.url = url
         self.credentials = credentials
+        self.insecure = insecure
         self.pingInterval = pingInterval
         self.logger = logger
     }
 
     /// The link to the configured server's `ws` resource, with its token, pinging every 10 s.
     public init(_ backEnd: BackEndEndpoint, configuration: ConnConfiguration, logger: Logger) {
-        self.init(url: backEnd.url(for: .ws), credentials: configuration.credentials, pingInterval: .seconds(10), logger: logger)
-        insecure = configuration.insecure
+        self.init(url: backEnd.url(for: .ws), credentials: configuration.credentials, insecure: configuration.insecure,
+                  pingInterval: .seconds(10), logger: logger)
     }
 
     public func states() -> AsyncStream<ConnectionState> {
@@ -60,7 +61,7 @@ public struct BackEndLink: Sendable {
         let pingInterval = self.pingInterval
         do {
             try await WebSocketClient.connect(url: url.absoluteString, configuration: configuration,
-                                              tlsConfiguration: WebSocketTLS.configuration(insecure: insecure), logger: logger) { inbound, outbound, _ in
+                                              tlsConfiguration: ClientTLS.configuration(insecure: insecure), logger: logger) { inbound, outbound, _ in
                 let pinger = Task {
                     while !Task.isCancelled {
                         let t1 = Self.nowMS()

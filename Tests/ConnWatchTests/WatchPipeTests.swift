@@ -8,18 +8,24 @@ import Testing
 struct WatchPipeTests {
     static let health = BadServer.Route(method: "GET", path: "/health", status: 204, body: "")
 
+    /// `conn watch ARGS…` against `server` in `home`, stderr discarded, stdout to `output`; started.
+    func startWatch(_ arguments: [String], server: BadServer, home: TemporaryDirectory, output: Any) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ConnProcess.connPath)
+        process.arguments = ["watch", "--json", "--no-internet", "--no-link"] + arguments
+        process.environment = home.environment.merging(["CONN_SERVER": server.url.absoluteString]) { $1 }
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
     @Test("conn ignores SIGPIPE, and keeps watching through hooks that exit without reading stdin")
     func hookThatExitsEarly() async throws {
         try await BadServer.with([Self.health]) { server in
             let home = try TemporaryDirectory()
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: ConnProcess.connPath)
-            process.arguments = ["watch", "--json", "--no-internet", "--no-link", "--interval", "100ms", "--exec", "exec 0<&-; exit 0",
-                                 "--until", "offline", "--timeout", "3s"]
-            process.environment = home.environment.merging(["CONN_SERVER": server.url.absoluteString]) { $1 }
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let process = try startWatch(["--interval", "100ms", "--exec", "exec 0<&-; exit 0", "--until", "offline", "--timeout", "3s"],
+                                         server: server, home: home, output: FileHandle.nullDevice)
             try await Task.sleep(for: .milliseconds(500))
             // SigIgn in /proc/PID/status is a hex mask; SIGPIPE is signal 13 (bit 12).
             let status = try String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
@@ -36,14 +42,8 @@ struct WatchPipeTests {
     func closedStandardOutput() async throws {
         try await BadServer.with([Self.health]) { server in
             let home = try TemporaryDirectory()
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: ConnProcess.connPath)
-            process.arguments = ["watch", "--json", "--no-internet", "--no-link", "--until", "offline", "--timeout", "2s"]
-            process.environment = home.environment.merging(["CONN_SERVER": server.url.absoluteString]) { $1 }
             let output = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let process = try startWatch(["--until", "offline", "--timeout", "2s"], server: server, home: home, output: output)
             // Read the baseline line, then close the pipe like `head -1` does.
             var received = Data()
             while !received.contains(UInt8(ascii: "\n")) {

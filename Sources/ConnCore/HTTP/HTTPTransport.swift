@@ -22,10 +22,7 @@ public final class HTTPTransport: Sendable {
 
     public init(timeout: Duration, credentials: Credentials?, insecure: Bool, logger: Logger) {
         var configuration = HTTPClient.Configuration()
-        if insecure {
-            configuration.tlsConfiguration = .makeClientConfiguration()
-            configuration.tlsConfiguration?.certificateVerification = .none
-        }
+        if insecure { configuration.tlsConfiguration = ClientTLS.configuration(insecure: true) }
         configuration.timeout = .init(connect: .nanoseconds(Int64(timeout.nanoseconds)), read: .nanoseconds(Int64(timeout.nanoseconds)))
         configuration.decompression = .enabled(limit: .ratio(64))
         // A refused connection is an answer ("nothing listens there"), not a reason to keep
