@@ -44,6 +44,8 @@ let package = Package(
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "WSCore", package: "swift-websocket"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Configuration", package: "swift-configuration"),
@@ -89,7 +91,7 @@ let package = Package(
             name: "ConnClock",
             dependencies: [
                 "ConnCore", "ConnCommandKit", "ConnProtocol",
-                .product(name: "WSClient", package: "swift-websocket"),
+                .product(name: "WSCore", package: "swift-websocket"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift
@@ -126,7 +128,7 @@ let package = Package(
             name: "ConnWatch",
             dependencies: [
                 "ConnCore", "ConnCommandKit", "ConnProtocol", "ConnProbe", "ConnOutbox",
-                .product(name: "WSClient", package: "swift-websocket"),
+                .product(name: "WSCore", package: "swift-websocket"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift

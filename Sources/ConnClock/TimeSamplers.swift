@@ -3,7 +3,7 @@ import ConnProtocol
 import Foundation
 import Logging
 import Synchronization
-import WSClient
+import WSCore
 
 /// Takes clock samples from the back end's /time resource over one kept-alive connection.
 struct JSONTimeSampler {
@@ -52,12 +52,11 @@ struct WebSocketTimeSampler {
 
     func samples(_ count: Int, interval: Duration) async throws -> [ClockSample] {
         let collected = SampleBox()
-        var configuration = WebSocketClientConfiguration()
-        if let authorization = credentials?.authorization(for: url) { configuration.additionalHeaders[.authorization] = authorization }
+        let headers = credentials?.authorization(for: url).map { [("Authorization", $0)] } ?? []
         let clock = self.clock
         let work = Task {
-            try await WebSocketClient.connect(url: url.absoluteString, configuration: configuration,
-                                              tlsConfiguration: ClientTLS.configuration(insecure: insecure), logger: logger) { inbound, outbound, _ in
+            try await WebSocketConnector.connect(to: url, headers: headers, tls: ClientTLS.configuration(insecure: insecure),
+                                                 logger: logger) { inbound, outbound in
                 var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
                 func nextEvent() async throws -> WebSocketEvent? {
                     while let message = try await messages.next() {

@@ -69,13 +69,13 @@ public struct ProbeTarget: Sendable, Equatable {
         if input.hasPrefix("[") {  // [v6]:port or [v6]
             guard let close = input.firstIndex(of: "]") else { throw bad("missing ']' after the IPv6 address") }
             let address = String(input[input.index(after: input.startIndex)..<close])
-            guard isIPv6(address) else { throw bad("'\(address)' is not an IPv6 address") }
+            guard IPLiteral.isIPv6(address) else { throw bad("'\(address)' is not an IPv6 address") }
             let rest = input[input.index(after: close)...]
             if rest.isEmpty { return ProbeTarget(input: input, kind: .hostPort(host: address, port: 443)) }
             guard rest.hasPrefix(":") else { throw bad("expected ':PORT' after ']'") }
             return ProbeTarget(input: input, kind: .hostPort(host: address, port: try port(String(rest.dropFirst()), bad)))
         }
-        if isIPv6(input) { return ProbeTarget(input: input, kind: .hostPort(host: input, port: 443)) }
+        if IPLiteral.isIPv6(input) { return ProbeTarget(input: input, kind: .hostPort(host: input, port: 443)) }
         let parts = input.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count <= 2 else { throw bad("an IPv6 address with a port must be written [address]:port") }
         let host = String(parts[0])
@@ -88,11 +88,6 @@ public struct ProbeTarget: Sendable, Equatable {
         guard let value = Int(text) else { throw bad("port '\(text)' is not a number") }
         guard (1...65535).contains(value) else { throw bad("port \(value) is out of range (1-65535)") }
         return value
-    }
-
-    static func isIPv6(_ text: String) -> Bool {
-        var address = in6_addr()
-        return text.withCString { inet_pton(AF_INET6, $0, &address) } == 1
     }
 
     static func isValidHostName(_ host: String) -> Bool {

@@ -136,7 +136,7 @@ public struct Prober: Sendable {
 
         // TLS
         if target.usesTLS {
-            let serverName = ProbeTarget.isIPv6(target.host) || isIPv4(target.host) ? nil : target.host
+            let serverName = IPLiteral.isLiteral(target.host) ? nil : target.host
             switch await ConnectionProber.handshake(on: channel, serverName: serverName, insecure: insecure, timeout: timeout) {
             case .established(let elapsed, let certificate):
                 if let certificate {
@@ -210,14 +210,9 @@ public struct Prober: Sendable {
     }
 
     private func literalAddress(_ target: ProbeTarget) -> ResolvedAddress? {
-        if ProbeTarget.isIPv6(target.host) { return ResolvedAddress(family: 6, ip: target.host, port: target.port) }
-        if isIPv4(target.host) { return ResolvedAddress(family: 4, ip: target.host, port: target.port) }
+        if IPLiteral.isIPv6(target.host) { return ResolvedAddress(family: 6, ip: target.host, port: target.port) }
+        if IPLiteral.isIPv4(target.host) { return ResolvedAddress(family: 4, ip: target.host, port: target.port) }
         return nil
-    }
-
-    private func isIPv4(_ text: String) -> Bool {
-        var address = in_addr()
-        return text.withCString { inet_pton(AF_INET, $0, &address) } == 1
     }
 
     private func isURL(_ target: ProbeTarget) -> Bool {

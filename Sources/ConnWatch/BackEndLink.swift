@@ -2,7 +2,7 @@ import ConnCore
 import ConnProtocol
 import Foundation
 import Logging
-import WSClient
+import WSCore
 
 /// The live link to the back end (seed 002): a WebSocket to the `ws` resource, held open and
 /// reopened with backoff. Reports `ConnectionState`: disconnected(initializing: true) while
@@ -54,14 +54,13 @@ public struct BackEndLink: Sendable {
 
     /// One connection, until it closes. Returns the last offset measured, nil if it never came up.
     private func holdOpen(_ update: @escaping @Sendable (Int) -> Void) async -> Int? {
-        var configuration = WebSocketClientConfiguration()
-        if let authorization = credentials?.authorization(for: url) { configuration.additionalHeaders[.authorization] = authorization }
+        let headers = credentials?.authorization(for: url).map { [("Authorization", $0)] } ?? []
         let last = LastOffset()
         let outstanding = OutstandingPings()
         let pingInterval = self.pingInterval
         do {
-            try await WebSocketClient.connect(url: url.absoluteString, configuration: configuration,
-                                              tlsConfiguration: ClientTLS.configuration(insecure: insecure), logger: logger) { inbound, outbound, _ in
+            try await WebSocketConnector.connect(to: url, headers: headers, tls: ClientTLS.configuration(insecure: insecure),
+                                                 logger: logger) { inbound, outbound in
                 let pinger = Task {
                     while !Task.isCancelled {
                         let t1 = Self.nowMS()

@@ -7,7 +7,8 @@ it gets (method, path, headers, body) so a test can check what conn sent, and to
 
     bad_server.py --script SCRIPT.json --log LOG.jsonl [--host 127.0.0.1] [--port 0] [--tls CERT KEY]
 
-prints "listening on http://HOST:PORT" (https with --tls) once ready. The script is JSON:
+prints "listening on http://HOST:PORT" (https with --tls) once ready. With --tls, each handshake
+logs {"tlsServerName": NAME} (null when the client sent no SNI). The script is JSON:
 
     {"routes": [ROUTE, ...]}      the first route whose method and path match answers;
                                   unmatched requests get 404 with a JSON error body
@@ -210,6 +211,14 @@ def main():
     if options.tls:
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.load_cert_chain(options.tls[0], options.tls[1])
+
+        def log_server_name(_socket, server_name, _context):
+            # What the client named in SNI (None: no SNI, as for an IP literal).
+            with server.log_lock:
+                with open(server.log_path, "a") as log:
+                    log.write(json.dumps({"tlsServerName": server_name}) + "\n")
+
+        context.sni_callback = log_server_name
         server.socket = context.wrap_socket(server.socket, server_side=True)
     server.daemon_threads = True
     with open(options.script) as script:

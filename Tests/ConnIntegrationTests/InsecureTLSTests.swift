@@ -13,10 +13,9 @@ struct InsecureTLSTests {
         BadServer.Route(path: "/ws", websocket: .init(onPing: [#"{"type":"pong","t1":{t1},"t2":{now},"t3":{now}}"#], holdMs: 6000)),
     ]
 
-    func conn(_ arguments: [String], server: BadServer) async throws -> ProcessOutcome {
+    func conn(_ arguments: [String], server: BadServer, host: String = "localhost") async throws -> ProcessOutcome {
         let home = try TemporaryDirectory()
-        // localhost, not 127.0.0.1: a certificate for a name (wss to an IP literal is not supported yet).
-        let url = "https://localhost:\(server.url.port!)"
+        let url = "https://\(host):\(server.url.port!)"
         return try await ConnProcess.run(ConnProcess.connPath, arguments, environment: home.environment.merging(["CONN_SERVER": url]) { $1 })
     }
 
@@ -42,6 +41,19 @@ struct InsecureTLSTests {
 
             let clock = try await conn(["clock-offset", "--method", "ws", "--samples", "2", "--insecure"], server: server)
             #expect(clock.exitCode == 0, "\(clock.standardError)")
+        }
+    }
+
+    @Test("wss to an IP literal: the link and the ws clock method connect, without SNI (NIOSSL refused an IP there)")
+    func ipLiteral() async throws {
+        try await BadServer.with(Self.routes, tls: true) { server in
+            let watch = ["watch", "--json", "--no-internet", "--until", "offline", "--timeout", "5s", "--insecure"]
+            let link = try await conn(watch, server: server, host: "127.0.0.1")
+            #expect(Self.connected(link), "the link to wss://127.0.0.1 did not connect: \(link.standardOutput) \(link.standardError)")
+            let clock = try await conn(["clock-offset", "--method", "ws", "--samples", "2", "--insecure"], server: server, host: "127.0.0.1")
+            #expect(clock.exitCode == 0, "\(clock.standardError)")
+            #expect(!server.tlsServerNames().isEmpty)
+            #expect(server.tlsServerNames().allSatisfy { $0 == nil }, "an IP address was sent as SNI: \(server.tlsServerNames())")
         }
     }
 }

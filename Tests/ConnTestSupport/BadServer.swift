@@ -88,6 +88,8 @@ public struct BadServer: Sendable {
 
     public let url: URL
     let logPath: String
+    /// The PEM certificate it serves with `tls` (names localhost and 127.0.0.1), to trust in a test.
+    public let certificatePath: String?
 
     /// Every request received so far, oldest first.
     public func requests() throws -> [LoggedRequest] {
@@ -95,6 +97,17 @@ public struct BadServer: Sendable {
         return try text.split(separator: "\n").compactMap { line in
             guard line.hasPrefix("{\"method\"") else { return nil }
             return try JSONDecoder().decode(LoggedRequest.self, from: Data(line.utf8))
+        }
+    }
+
+    /// The server name of each TLS handshake, in order; nil where the client sent no SNI.
+    public func tlsServerNames() -> [String?] {
+        let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { line in
+            guard line.hasPrefix("{\"tlsServerName\""),
+                let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            else { return nil }
+            return .some(object["tlsServerName"] as? String)
         }
     }
 
@@ -124,8 +137,9 @@ public struct BadServer: Sendable {
         let logPath = directory.path + "/requests.jsonl"
         try JSONEncoder().encode(["routes": routes]).write(to: URL(fileURLWithPath: scriptFile))
         var arguments = [scriptPath, "--script", scriptFile, "--log", logPath, "--host", host]
-        if tls {
-            let key = directory.path + "/key.pem", certificate = directory.path + "/cert.pem"
+        let certificate = tls ? directory.path + "/cert.pem" : nil
+        if let certificate {
+            let key = directory.path + "/key.pem"
             let made = try await Subprocess.run(
                 .name("openssl"),
                 arguments: ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate,
@@ -146,7 +160,7 @@ public struct BadServer: Sendable {
                 throw ServerProcess.StartFailure(description: "bad_server.py did not start")
             }
             defer { try? execution.send(signal: .kill) }
-            return try await body(BadServer(url: url, logPath: logPath))
+            return try await body(BadServer(url: url, logPath: logPath, certificatePath: certificate))
         }
         _ = directory
         return outcome.closureResult

@@ -1,0 +1,115 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+import NIOWebSocket
+@_spi(WSInternal) import WSCore
+
+/// Opens a WebSocket (`ws` or `wss`) and hands its two directions to a handler: the one way the
+/// link to the back end and the ws clock method connect.
+///
+/// Built on NIO's client upgrader rather than WSClient's `WebSocketClient`, because that one
+/// always names the URL's host in TLS's server name indication, and NIOSSL refuses an IP address
+/// there (`cannotUseIPAddressInSNI`), so `wss://192.0.2.7/ws` could never connect. Here a host
+/// that is an IP literal gets no SNI (RFC 6066 §3 forbids one) and its certificate is checked
+/// against that address; a name is sent as SNI and checked as before. The frames themselves are
+/// handled by swift-websocket's own handler (its `WSInternal` SPI), so close handshakes, control
+/// frames and message assembly stay the library's.
+public enum WebSocketConnector {
+    public typealias Handler = @Sendable (WebSocketInboundStream, WebSocketOutboundWriter) async throws -> Void
+
+    public enum Failure: Error, CustomStringConvertible {
+        case notWebSocketURL(String)
+        case upgradeDeclined(String)
+
+        public var description: String {
+            switch self {
+            case .notWebSocketURL(let url): "\(url) is not a ws:// or wss:// URL with a host"
+            case .upgradeDeclined(let url): "\(url) did not accept the WebSocket upgrade"
+            }
+        }
+    }
+
+    /// Connects to `url` with `headers` added to the upgrade request (e.g. Authorization) and runs
+    /// `handler` until it returns or the connection closes.
+    public static func connect(
+        to url: URL, headers: [(String, String)] = [], tls: TLSConfiguration, maxFrameSize: Int = 1 << 14,
+        connectTimeout: Duration = .seconds(10), logger: Logger, handler: @escaping Handler
+    ) async throws {
+        guard let origin = Origin(url), let request = UpgradeRequest(url: url, headers: headers) else {
+            throw Failure.notWebSocketURL(url.absoluteString)
+        }
+        let sslContext = origin.scheme == "https" ? try NIOSSLContext(configuration: tls) : nil
+        let serverName = IPLiteral.isLiteral(origin.host) ? nil : origin.host
+
+        let upgrade = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .connectTimeout(.nanoseconds(connectTimeout.nanoseconds))
+            .connect(host: origin.host, port: origin.port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    if let sslContext {
+                        let tlsHandler = try NIOSSLClientHandler(context: sslContext, serverHostname: serverName)
+                        try channel.pipeline.syncOperations.addHandler(tlsHandler, position: .first)
+                    }
+                    return try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(
+                        configuration: request.pipelineConfiguration(maxFrameSize: maxFrameSize))
+                }
+            }
+        switch try await upgrade.get() {
+        case .webSocket(let channel):
+            let configuration = WebSocketHandler.Configuration(extensions: [], autoPing: .disabled, validateUTF8: false,
+                                                               maxFrameSize: maxFrameSize)
+            _ = try await WebSocketHandler.handle(type: .client, configuration: configuration, asyncChannel: channel,
+                                                  context: Context(logger: logger)) { inbound, outbound, _ in
+                try await handler(inbound, outbound)
+            }
+        case .declined(let channel):
+            try? await channel.close()
+            throw Failure.upgradeDeclined(url.absoluteString)
+        }
+    }
+
+    struct Context: WebSocketContext {
+        let logger: Logger
+    }
+
+    enum Upgrade: Sendable {
+        case webSocket(NIOAsyncChannel<WebSocketFrame, WebSocketFrame>)
+        case declined(any Channel)
+    }
+
+    /// The HTTP/1.1 GET that asks for the upgrade: path and query of the URL, its Host header.
+    struct UpgradeRequest {
+        let head: HTTPRequestHead
+
+        init?(url: URL, headers: [(String, String)]) {
+            guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+                let scheme = components.scheme?.lowercased(), scheme == "ws" || scheme == "wss",
+                let host = components.host, !host.isEmpty
+            else { return nil }
+            let bareHost = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
+            let hostText = bareHost.contains(":") ? "[\(bareHost)]" : bareHost
+            var requestHeaders = HTTPHeaders(headers)
+            requestHeaders.replaceOrAdd(name: "Host", value: components.port.map { "\(hostText):\($0)" } ?? hostText)
+            let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
+            let target = components.percentEncodedQuery.map { "\(path)?\($0)" } ?? path
+            head = HTTPRequestHead(version: .http1_1, method: .GET, uri: target, headers: requestHeaders)
+        }
+
+        func pipelineConfiguration(maxFrameSize: Int) -> NIOUpgradableHTTPClientPipelineConfiguration<Upgrade> {
+            let upgrader = NIOTypedWebSocketClientUpgrader<Upgrade>(maxFrameSize: maxFrameSize) { channel, _ in
+                channel.eventLoop.makeCompletedFuture {
+                    .webSocket(try NIOAsyncChannel<WebSocketFrame, WebSocketFrame>(wrappingChannelSynchronously: channel))
+                }
+            }
+            let upgradeConfiguration = NIOTypedHTTPClientUpgradeConfiguration<Upgrade>(
+                upgradeRequestHead: head, upgraders: [upgrader],
+                notUpgradingCompletionHandler: { channel in channel.eventLoop.makeSucceededFuture(.declined(channel)) })
+            var configuration = NIOUpgradableHTTPClientPipelineConfiguration(upgradeConfiguration: upgradeConfiguration)
+            // Bytes that follow the 101 in the same read are the first frames: hand them on.
+            configuration.leftOverBytesStrategy = .forwardBytes
+            return configuration
+        }
+    }
+}
