@@ -49,5 +49,11 @@ public enum OutboxMigrations {
                 table.column("detail", .text)
             }
         },
+        // Errors stored before URLs with user:password@ were refused could name the server's URL
+        // with its password.
+        DatabaseMigration("outbox.v2.redactUserinfo") { db in
+            try UserinfoRedaction.redact(db, table: "outboxMessage", column: "lastError", keyColumn: "id")
+            try UserinfoRedaction.redact(db, table: "outboxAttempt", column: "detail", keyColumn: "rowid")
+        },
     ]
 }

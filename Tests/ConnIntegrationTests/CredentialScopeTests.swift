@@ -143,4 +143,46 @@ struct URLUserinfoTests {
         expectRefused(try await conn(["config", "show"], home: home), 78, "config file")
         #expect(!FileManager.default.fileExists(atPath: home.path + "/data/conn/conn.sqlite"), "a refused send queued something")
     }
+
+    /// A database an older conn wrote while it still took such URLs: the inbox source and the
+    /// outbox's errors named the URL with its password. The upgrade rewrites them, and the old
+    /// text is gone from the file itself, not only from what queries return.
+    @Test("a database written before the refusal: stored URLs lose their password on upgrade")
+    func storedURLsRedacted() async throws {
+        let home = try TemporaryDirectory()
+        let database = home.path + "/data/conn/conn.sqlite"
+        let created = try await conn(["outbox", "list"], home: home, env: ["CONN_SERVER": "http://127.0.0.1:1"])
+        #expect(created.exitCode == 0, "\(created.standardError)")
+        let url = "http://alice:\(Self.password)@127.0.0.1:1"
+        let script = """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1]); url = sys.argv[2]
+            db.execute("INSERT INTO meta(key, value, updatedAt) VALUES ('inbox.source', ?, '2026-01-01'), ('inbox.requested', ?, '2026-01-01')", (url + "/inbox", url + "/inbox"))
+            db.execute("INSERT INTO outboxMessage(id, toAddress, subject, text, createdAt, state, lastError, nextAttemptAt) VALUES ('7c9e6679-7425-40de-944b-e07fc1f90ae7', 'a@b.cc', 's', 't', 0, 'pending', ?, 0)", ("cannot reach " + url + "/messages: refused",))
+            db.execute("INSERT INTO outboxAttempt(messageId, number, leaseOwner, startedAt, outcome, detail) VALUES ('7c9e6679-7425-40de-944b-e07fc1f90ae7', 1, 'x', 0, 'retry', ?)", ("POST " + url + "/messages (a " + url + "/ redirect)",))
+            db.execute("DELETE FROM grdb_migrations WHERE identifier IN ('core.v2.redactUserinfo', 'outbox.v2.redactUserinfo')")
+            db.commit(); db.close()
+            """
+        let planted = try await ConnProcess.run("/usr/bin/python3", ["-c", script, database, url], environment: [:])
+        #expect(planted.exitCode == 0, "\(planted.standardError)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: database)).range(of: Data(Self.password.utf8)) != nil, "the planted rows are not in the file")
+
+        let listed = try await conn(["outbox", "list", "--json"], home: home, env: ["CONN_SERVER": "http://127.0.0.1:1"])
+        #expect(listed.exitCode == 0, "\(listed.standardError)")
+        #expect(!listed.standardOutput.contains(Self.password), "\(listed.standardOutput)")
+        #expect(listed.standardOutput.contains("http://***@127.0.0.1:1/messages"), "\(listed.standardOutput)")
+
+        let dump = try await ConnProcess.run("/usr/bin/python3", ["-c", """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            for sql in ["SELECT value FROM meta", "SELECT lastError FROM outboxMessage", "SELECT detail FROM outboxAttempt"]:
+                for (value,) in db.execute(sql): print(value)
+            """, database], environment: [:])
+        #expect(!dump.standardOutput.contains(Self.password), "\(dump.standardOutput)")
+        #expect(dump.standardOutput.contains("POST http://***@127.0.0.1:1/messages (a http://***@127.0.0.1:1/ redirect)"), "\(dump.standardOutput)")
+        #expect(dump.standardOutput.contains("http://***@127.0.0.1:1/inbox"), "\(dump.standardOutput)")
+        for file in [database, database + "-wal"] where FileManager.default.fileExists(atPath: file) {
+            #expect(try Data(contentsOf: URL(fileURLWithPath: file)).range(of: Data(Self.password.utf8)) == nil, "the password is still in \(file)")
+        }
+    }
 }

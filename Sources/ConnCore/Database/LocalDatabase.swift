@@ -30,6 +30,10 @@ public final class LocalDatabase: Sendable {
                 table.column("updatedAt", .datetime).notNull()
             }
         },
+        // An inbox source recorded before URLs with user:password@ were refused kept the password.
+        DatabaseMigration("core.v2.redactUserinfo") { db in
+            try UserinfoRedaction.redact(db, table: "meta", column: "value", keyColumn: "key")
+        },
     ]
 
     public init(path: String, migrations: [DatabaseMigration]) throws {

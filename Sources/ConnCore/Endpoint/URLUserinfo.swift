@@ -21,6 +21,23 @@ public enum URLUserinfo {
         return String(text[..<schemeEnd.upperBound]) + "***" + String(rest[at...])
     }
 
+    /// Free text (a stored error message, a log line) with the userinfo of every URL in it
+    /// replaced by `***`; an authority also ends at white space here.
+    public static func redactingEveryURL(in text: String) -> String {
+        var result = ""
+        var rest = Substring(text)
+        while let schemeEnd = rest.range(of: "://") {
+            result += rest[..<schemeEnd.upperBound]
+            rest = rest[schemeEnd.upperBound...]
+            let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" || $0.isWhitespace } ?? rest.endIndex
+            if let at = rest[..<authorityEnd].lastIndex(of: "@") {
+                result += "***"
+                rest = rest[at...]
+            }
+        }
+        return result + rest
+    }
+
     /// The end of a sentence about a URL that carries userinfo.
     public static let problem = "contains a user name or password (user:password@), which conn neither sends nor keeps"
     public static let hint = "Leave 'user:password@' out of the URL; give the server a token instead (CONN_TOKEN, or `token:` in the config file)."
