@@ -17,9 +17,14 @@ public struct ClockOffsetCommand: ConnCommand {
             minimum) are dropped and the minimum-delay sample's θ is reported, within δmin/2 plus \
             half the timestamps' resolution. The last offset is kept, so --convert works offline.
 
+            --method auto uses json, and the Date header only when the server has no time \
+            resource (a 404 or an answer that is not a time): a refused token or a server that \
+            asks to try later ends the command as with json.
+
             Exit codes: 0 measured; 69 the server or NTP server cannot be reached; 75 the bound is \
-            wider than --max-uncertainty; 65 the answers are unusable (no Date header, a cached \
-            Date, not the time resource).
+            wider than --max-uncertainty, or the server asks to try later (5xx, 429); 77 the token \
+            was refused; 65 the answers are unusable (no Date header, a cached Date, not the time \
+            resource).
             """)
 
     @OptionGroup public var global: GlobalOptions
@@ -82,7 +87,7 @@ public struct ClockOffsetCommand: ConnCommand {
                 ? measurement.samples.map { .init(t1: $0.t1, t2: $0.t2, t3: $0.t3, t4: $0.t4, offsetMs: $0.offset, delayMs: $0.delay) } : nil)
         try context.printer.emit(report)
         if let maxUncertainty, estimate.uncertaintyMS > maxUncertainty {
-            throw ConnError.temporary("uncertaintyTooWide", "the bound ±\(ClockOffsetReport.number(estimate.uncertaintyMS)) ms is wider than --max-uncertainty \(maxUncertainty) ms",
+            throw ConnError.temporary(.uncertaintyTooWide, "the bound ±\(ClockOffsetReport.number(estimate.uncertaintyMS)) ms is wider than --max-uncertainty \(maxUncertainty) ms",
                                       hint: "Take more samples, or measure when the network is quieter.")
         }
     }
@@ -90,7 +95,7 @@ public struct ClockOffsetCommand: ConnCommand {
     /// Converts a back-end timestamp with the stored offset: device = back end − offset.
     static func convert(_ text: String, database: LocalDatabase) throws -> ConversionReport {
         guard let stored = try StoredOffset.load(from: database) else {
-            throw ConnError.unavailable("noOffset", "no clock offset has been measured yet", hint: "Run `conn clock-offset` once while the server is reachable.")
+            throw ConnError.unavailable(.noOffset, "no clock offset has been measured yet", hint: "Run `conn clock-offset` once while the server is reachable.")
         }
         guard let backEndTime = parseTimestamp(text) else {
             throw ConnError.usage("--convert '\(text)' is neither milliseconds since the epoch nor an ISO 8601 time",

@@ -44,7 +44,10 @@ struct ClockOffsetMeasurement {
                 do {
                     let taken = try await JSONTimeSampler(transport: transport, url: timeURL, clock: clock).samples(samples, interval: interval)
                     return try finish(taken, method: .json, source: timeURL.absoluteString, resolution: 1)
-                } catch let error as ConnError where method == .auto && (error.code == "timeUnavailable" || error.code == "badTimeAnswer") {
+                } catch let error as ConnError where method == .auto && (error.code == .httpStatus || error.code == .badTimeAnswer) {
+                    // Only a server without a time resource: refused credentials (77) and a server
+                    // that asks to try later (75) are answers about this server, not about /time,
+                    // and the Date header of /health (which needs no token) would hide them.
                     context.printer.note("\(timeURL.absoluteString) offers no time resource; measuring with the Date header instead")
                     return try await httpDate(transport, clock)
                 }
@@ -61,7 +64,7 @@ struct ClockOffsetMeasurement {
 
     private func finish(_ taken: [ClockSample], method: ClockMethod, source: String, resolution: Double) throws -> Result {
         guard let estimate = ClockFilter.estimate(taken, resolutionMS: resolution) else {
-            throw ConnError.dataError("noUsableSamples", "none of the \(taken.count) samples from \(source) was usable (negative delays: a clock stepped?)")
+            throw ConnError.dataError(.noUsableSamples, "none of the \(taken.count) samples from \(source) was usable (negative delays: a clock stepped?)")
         }
         return Result(estimate: estimate, method: method, source: source, samples: taken, requests: taken.count + 1)
     }

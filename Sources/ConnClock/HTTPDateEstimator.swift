@@ -45,14 +45,14 @@ struct HTTPDateEstimator {
             let t4 = clock.nowMS()
             requests += 1
             guard let header = response.header("Date"), let dateMS = Self.parse(header) else {
-                throw ConnError.dataError("noDateHeader", "\(url.absoluteString) sent no usable Date header",
+                throw ConnError.dataError(.noDateHeader, "\(url.absoluteString) sent no usable Date header",
                                           hint: "The http-date method needs a server that sends Date (RFC 9110).")
             }
             // A request that starts a second or more after another ended must see a later Date;
             // a cache or proxy answering with a stored one does not.
             if let earlier = seen.first(where: { t1 - $0.t4 >= 1000 }) {
                 if earlier.dateMS == dateMS {
-                    throw ConnError.dataError("cachedDate", "the Date header from \(url.absoluteString) did not change over \(Int((t1 - earlier.t4) / 1000)) s: a cache or proxy answers, not the server",
+                    throw ConnError.dataError(.cachedDate, "the Date header from \(url.absoluteString) did not change over \(Int((t1 - earlier.t4) / 1000)) s: a cache or proxy answers, not the server",
                                               hint: "Use a URL the cache does not serve, or another method.")
                 }
                 proofOfMovement = true
@@ -61,7 +61,7 @@ struct HTTPDateEstimator {
             bestRTT = min(bestRTT, t4 - t1)
             let newLow = max(low, dateMS - t4), newHigh = min(high, dateMS + 1000 - t1)
             if newLow > newHigh {
-                throw ConnError.dataError("inconsistentDate", "the Date headers from \(url.absoluteString) contradict each other: its clock jumped, or several servers with different clocks answer")
+                throw ConnError.dataError(.inconsistentDate, "the Date headers from \(url.absoluteString) contradict each other: its clock jumped, or several servers with different clocks answer")
             }
             (low, high) = (newLow, newHigh)
         }

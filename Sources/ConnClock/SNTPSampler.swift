@@ -30,7 +30,7 @@ struct SNTPSampler {
         hints.ai_socktype = Int32(SOCK_DGRAM.rawValue)
         var list: UnsafeMutablePointer<addrinfo>?
         guard getaddrinfo(host, String(port), &hints, &list) == 0, let entry = list?.pointee else {
-            throw ConnError.unavailable("nxdomain", "the NTP server name \(host) does not resolve")
+            throw ConnError.unavailable(.nxdomain, "the NTP server name \(host) does not resolve")
         }
         defer { freeaddrinfo(list) }
         let descriptor = socket(entry.ai_family, entry.ai_socktype, entry.ai_protocol)
@@ -40,7 +40,7 @@ struct SNTPSampler {
         guard connect(descriptor, entry.ai_addr, entry.ai_addrlen) == 0 else {
             let reason = String(cString: strerror(errno))
             close(descriptor)
-            throw ConnError.unavailable("unreachable", "cannot reach the NTP server \(host):\(port): \(reason)")
+            throw ConnError.unavailable(.unreachable, "cannot reach the NTP server \(host):\(port): \(reason)")
         }
         return descriptor
     }
@@ -52,25 +52,25 @@ struct SNTPSampler {
         let transmit = Self.ntpTimestamp(milliseconds: t1)
         request.replaceSubrange(40..<48, with: transmit)
         guard send(socket, request, request.count, 0) == request.count else {
-            throw ConnError.unavailable("unreachable", "cannot send to the NTP server \(host):\(port): \(String(cString: strerror(errno)))")
+            throw ConnError.unavailable(.unreachable, "cannot send to the NTP server \(host):\(port): \(String(cString: strerror(errno)))")
         }
         var answer = [UInt8](repeating: 0, count: 512)
         let received = recv(socket, &answer, answer.count, 0)
         let t4 = clock.nowMS()
         if received < 0 {
             if errno == EAGAIN || errno == EWOULDBLOCK {
-                throw ConnError.temporary("timeout", "the NTP server \(host):\(port) did not answer within \(timeout)")
+                throw ConnError.temporary(.timeout, "the NTP server \(host):\(port) did not answer within \(timeout)")
             }
-            throw ConnError.unavailable("refused", "the NTP server \(host):\(port) cannot be reached: \(String(cString: strerror(errno)))")
+            throw ConnError.unavailable(.refused, "the NTP server \(host):\(port) cannot be reached: \(String(cString: strerror(errno)))")
         }
-        guard received >= 48 else { throw ConnError.dataError("badNTPAnswer", "the NTP answer from \(host) is \(received) bytes, not 48") }
-        guard answer[0] & 0b111 == 4 else { throw ConnError.dataError("badNTPAnswer", "the answer from \(host) is not an NTP server reply (mode \(answer[0] & 0b111))") }
+        guard received >= 48 else { throw ConnError.dataError(.badNTPAnswer, "the NTP answer from \(host) is \(received) bytes, not 48") }
+        guard answer[0] & 0b111 == 4 else { throw ConnError.dataError(.badNTPAnswer, "the answer from \(host) is not an NTP server reply (mode \(answer[0] & 0b111))") }
         // Anyone can send a datagram: only an answer to our request counts, kiss-o'-death included.
         guard Array(answer[24..<32]) == transmit else {
-            throw ConnError.dataError("badNTPAnswer", "the NTP answer from \(host) does not answer our request (originate timestamp differs)")
+            throw ConnError.dataError(.badNTPAnswer, "the NTP answer from \(host) does not answer our request (originate timestamp differs)")
         }
         guard answer[1] != 0 else {
-            throw ConnError.temporary("ntpKissOfDeath", "the NTP server \(host) refused to answer (kiss-o'-death \(Self.kissCode(answer[12..<16])))")
+            throw ConnError.temporary(.ntpKissOfDeath, "the NTP server \(host) refused to answer (kiss-o'-death \(Self.kissCode(answer[12..<16])))")
         }
         return ClockSample(t1: t1, t2: Self.milliseconds(Array(answer[32..<40])), t3: Self.milliseconds(Array(answer[40..<48])), t4: t4)
     }

@@ -16,13 +16,13 @@ struct JSONTimeSampler {
         let response = try await transport.send(HTTPExchangeRequest(url: url, headers: [("Accept", "application/json")], maxResponseBytes: 64 * 1024))
         let t4 = clock.nowMS()
         guard response.status == 200 else {
-            throw ConnError.unavailable("timeUnavailable", "\(url.absoluteString) answered \(response.status), not the server's time",
-                                        hint: "The json method needs the protocol's /time resource; try --method http-date.")
+            throw ConnError.unexpectedStatus(response.status, from: url, expected: "the server's time",
+                                             hint: "The json method needs the protocol's /time resource; try --method http-date.")
         }
         guard let time = try? JSONDecoder().decode(TimeSample.self, from: response.body),
             WireTime.isPlausible(time.t2), WireTime.isPlausible(time.t3)
         else {
-            throw ConnError.dataError("badTimeAnswer", "\(url.absoluteString) did not answer with {\"t2\":…,\"t3\":…}",
+            throw ConnError.dataError(.badTimeAnswer, "\(url.absoluteString) did not answer with {\"t2\":…,\"t3\":…}",
                                       hint: "Try --method http-date, which needs only a Date header.")
         }
         return ClockSample(t1: t1, t2: Double(time.t2), t3: Double(time.t3), t4: t4)
@@ -95,12 +95,12 @@ struct WebSocketTimeSampler {
             // without close_notify is "uncleanShutdown"), which changes nothing about them.
             logger.debug("the WebSocket at \(url.absoluteString) closed with \(error) after the last sample")
         } catch {
-            throw ConnError.unavailable("webSocketFailed", "the WebSocket at \(url.absoluteString) failed: \(error)",
+            throw ConnError.unavailable(.webSocketFailed, "the WebSocket at \(url.absoluteString) failed: \(error)",
                                         hint: "Try --method json.")
         }
         let samples = collected.values
         guard samples.count == count else {
-            throw ConnError.temporary("webSocketIncomplete", "the WebSocket at \(url.absoluteString) answered \(samples.count) of \(count) pings")
+            throw ConnError.temporary(.webSocketIncomplete, "the WebSocket at \(url.absoluteString) answered \(samples.count) of \(count) pings")
         }
         return samples
     }

@@ -64,7 +64,7 @@ public enum CommandRunner {
         switch error {
         case let connError as ConnError: return connError
         case let validation as ValidationError: return .usage(validation.message)
-        case is CancellationError: return ConnError(code: "cancelled", message: "cancelled", exitStatus: .temporaryFailure)
+        case is CancellationError: return ConnError(code: .cancelled, message: "cancelled", exitStatus: .temporaryFailure)
         default: return .internalError(String(describing: error))
         }
     }

@@ -22,7 +22,7 @@ public enum InboxDocumentReader {
 
     public static func read(_ data: Data, source: String) throws -> [Record] {
         func bad(_ what: String) -> ConnError {
-            ConnError.dataError("badInbox", "the inbox from \(source) \(what)", hint: "The cache was left as it was.")
+            ConnError.dataError(.badInbox, "the inbox from \(source) \(what)", hint: "The cache was left as it was.")
         }
         if data.prefix(64).drop(while: { [0x20, 0x0A, 0x0D, 0x09].contains($0) }).first == UInt8(ascii: "<") {
             throw bad("is an HTML page, not JSON (a captive portal or a login page?)")

@@ -11,7 +11,8 @@ public struct InboxFetchCommand: ConnCommand {
         discussion: """
             Exit codes: 0 stored (or not modified); 65 the answer is not an inbox (the cache is \
             left as it was, and the message names the record and field); 69 the server cannot be \
-            reached; 75 a timeout or a 5xx; 77 the token was refused.
+            reached; 75 a timeout, or the server asks to try later (5xx, 408, 429); 77 the token was \
+            refused (401/403).
             """)
 
     @OptionGroup public var global: GlobalOptions
@@ -36,12 +37,12 @@ public struct InboxFetchCommand: ConnCommand {
         // Where the inbox really came from: same-origin redirects are followed (others refused).
         let source = (response.url ?? url).absoluteString
         let report: FetchReport
-        switch response.status {
-        case 304:
+        switch (HTTPStatusClass(response.status), response.status) {
+        case (.notModified, _):
             try cache.touch(source: source, at: now)
             report = FetchReport(source: source, notModified: true, summary: .init(fetched: 0, new: 0, updated: 0, unchanged: 0),
                                  elapsedMs: start.duration(to: clock.now).milliseconds)
-        case 200:
+        case (.success, 200):
             let readStart = clock.now
             let records = try InboxDocumentReader.read(response.body, source: source)
             let storeStart = clock.now
@@ -49,13 +50,8 @@ public struct InboxFetchCommand: ConnCommand {
             let summary = try cache.store(records, etag: response.header("ETag"), requested: url.absoluteString, source: source, at: now)
             context.logger.debug("stored them in \(storeStart.duration(to: clock.now))")
             report = FetchReport(source: source, notModified: false, summary: summary, elapsedMs: start.duration(to: clock.now).milliseconds)
-        case 401, 403:
-            throw ConnError(code: "unauthorized", message: "\(url.absoluteString) refused the credentials (\(response.status))",
-                            hint: "Check the token: CONN_TOKEN or `token:` in the config file.", exitStatus: .permission)
-        case 500...:
-            throw ConnError.temporary("serverError", "\(url.absoluteString) answered \(response.status); the cache was left as it was", hint: "Try again later.")
         default:
-            throw ConnError.unavailable("httpStatus", "\(url.absoluteString) answered \(response.status), not the inbox; the cache was left as it was")
+            throw ConnError.unexpectedStatus(response.status, from: url, expected: "the inbox; the cache was left as it was")
         }
         try context.printer.emit(report)
     }

@@ -29,7 +29,7 @@ public struct InboxListCommand: ConnCommand {
     public func run(in context: CommandContext) async throws {
         let cache = InboxCache(database: try context.openDatabase(migrations: InboxMigrations.all))
         guard let last = try cache.lastFetch() else {
-            throw ConnError.unavailable("emptyCache", "the inbox cache is empty", hint: "Run `conn inbox fetch` while the server is reachable.")
+            throw ConnError.unavailable(.emptyCache, "the inbox cache is empty", hint: "Run `conn inbox fetch` while the server is reachable.")
         }
         var conditions: [String] = []
         var arguments = StatementArguments()

@@ -52,7 +52,7 @@ public struct InboxThreadCommand: ConnCommand {
             case 1: return matches[0][1]
             case 0:
                 let empty = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM inboxMessage") == 0
-                throw ConnError.unavailable("noSuchMessage", "no message with uid '\(TerminalSanitizer.sanitize(text))' in the cache",
+                throw ConnError.unavailable(.noSuchMessage, "no message with uid '\(TerminalSanitizer.sanitize(text))' in the cache",
                                             hint: empty ? "The cache is empty: run `conn inbox fetch`." : "`conn inbox list` shows the conversations and their uids.")
             default:
                 let shown = matches.prefix(5).map { $0[0] as String }.joined(separator: ", ")

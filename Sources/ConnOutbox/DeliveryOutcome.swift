@@ -54,8 +54,8 @@ public enum DeliveryOutcome: Sendable, Equatable {
         let apiError = try? JSONDecoder().decode(APIErrorBody.self, from: response.body)
         let code = apiError?.error.code ?? "http\(status)"
         let message = apiError.map { "\(status): \($0.error.message)" } ?? "the server answered \(status)"
-        switch status {
-        case 200...299:
+        switch HTTPStatusClass(status) {
+        case .success:
             guard let accepted = try? JSONDecoder().decode(MessageAccepted.self, from: response.body),
                 accepted.isAcceptance(of: submission, idempotencyKey: key)
             else {
@@ -63,17 +63,17 @@ public enum DeliveryOutcome: Sendable, Equatable {
             }
             let replayed = response.header(ConnProtocol.replayedHeader)?.lowercased() == "true"
             return .sent(uid: accepted.uid, dateTime: accepted.dateTime, replayed: replayed, status: status)
-        case 300...399:
+        case .redirect, .notModified:
             let location = response.header("Location").map { " to \($0.prefix(200))" } ?? ""
             return .retry(code: "redirected",
                           message: "the server answered \(status), a redirect\(location), not the message's acceptance (a captive portal or a proxy's login page?); redirects are not followed for messages",
                           status: status, retryAfter: Backoff.retryAfter(response.header("Retry-After"), now: now))
-        case 401, 403:
+        case .authRefused:
             return .auth(code: code, message: message, status: status)
-        case 408, 409, 425, 429, 500...:
+        case .tryLater:
             return .retry(code: code, message: message, status: status,
                           retryAfter: Backoff.retryAfter(response.header("Retry-After"), now: now))
-        default:
+        case .refused:
             return .rejected(code: code, message: message, status: status)
         }
     }
@@ -99,7 +99,7 @@ public enum DeliveryOutcome: Sendable, Equatable {
     /// Classifies a failure to get an answer at all: always worth retrying.
     public static func classify(_ error: any Error) -> DeliveryOutcome {
         if let connError = error as? ConnError {
-            return .retry(code: connError.code, message: connError.message, status: nil, retryAfter: nil)
+            return .retry(code: connError.code.rawValue, message: connError.message, status: nil, retryAfter: nil)
         }
         return .retry(code: "unreachable", message: String(describing: error), status: nil, retryAfter: nil)
     }

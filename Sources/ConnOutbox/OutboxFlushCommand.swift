@@ -65,14 +65,14 @@ public struct OutboxFlushCommand: ConnCommand {
                                  failed: counts[.failed] ?? 0, elapsedMs: start.duration(to: clock.now).milliseconds)
         try context.printer.emit(report)
         if let pause = tally.pause {
-            throw ConnError(code: "authRefused", message: "the server refused the credentials: \(TerminalSanitizer.sanitize(pause.message, keepNewlines: false)); the queue is paused",
+            throw ConnError(code: .authRefused, message: "the server refused the credentials: \(TerminalSanitizer.sanitize(pause.message, keepNewlines: false)); the queue is paused",
                             hint: "Fix the token (CONN_TOKEN or `token:` in the config file); then `conn outbox resend --failed`.", exitStatus: .permission)
         }
         if tally.rejected > 0 {
-            throw ConnError.dataError("rejected", "the server rejected \(tally.rejected) message\(tally.rejected == 1 ? "" : "s")", hint: "See `conn outbox list --state failed`; fix and send again, or delete.")
+            throw ConnError.dataError(.rejected, "the server rejected \(tally.rejected) message\(tally.rejected == 1 ? "" : "s")", hint: "See `conn outbox list --state failed`; fix and send again, or delete.")
         }
         if report.waiting > 0 {
-            throw ConnError.temporary("stillWaiting", "\(report.waiting) message\(report.waiting == 1 ? "" : "s") still waiting\(tally.lastRetryError.map { ": \(TerminalSanitizer.sanitize($0, keepNewlines: false))" } ?? "")",
+            throw ConnError.temporary(.stillWaiting, "\(report.waiting) message\(report.waiting == 1 ? "" : "s") still waiting\(tally.lastRetryError.map { ": \(TerminalSanitizer.sanitize($0, keepNewlines: false))" } ?? "")",
                                       hint: wait == nil ? "Run `conn outbox flush --wait` to keep retrying." : "Run the flush again later.")
         }
     }

@@ -299,7 +299,7 @@ public struct OutboxStore: Sendable {
                 ).map(OutboxMessage.init(row:))
                 switch matches.count {
                 case 0:
-                    throw ConnError.unavailable("noSuchMessage", "no outbox message with id '\(text)'", hint: "`conn outbox list` shows the ids.")
+                    throw ConnError.unavailable(.noSuchMessage, "no outbox message with id '\(text)'", hint: "`conn outbox list` shows the ids.")
                 case 1:
                     if !found.contains(where: { $0.id == matches[0].id }) { found.append(matches[0]) }
                 default:
@@ -324,9 +324,9 @@ public struct OutboxStore: Sendable {
                 guard let message = try Self.fetch(db, id: id) else { continue }
                 switch message.state {
                 case .sent:
-                    throw ConnError.dataError("alreadySent", "message \(message.shortID) was already sent (server uid \(message.serverUid ?? "unknown")); nothing to resend")
+                    throw ConnError.dataError(.alreadySent, "message \(message.shortID) was already sent (server uid \(message.serverUid ?? "unknown")); nothing to resend")
                 case .sending where Self.leaseIsLive(holder: message.leaseOwner, expiresAt: message.leaseExpiresAt, now: now):
-                    throw ConnError.temporary("messageBeingSent", "message \(message.shortID) is being sent right now by \(message.leaseOwner ?? "another process")", hint: "Wait for that attempt to end, then look again with `conn outbox show \(message.shortID)`.")
+                    throw ConnError.temporary(.messageBeingSent, "message \(message.shortID) is being sent right now by \(message.leaseOwner ?? "another process")", hint: "Wait for that attempt to end, then look again with `conn outbox show \(message.shortID)`.")
                 default:
                     // A fresh expiry window: a resent message gets the full time again.
                     try db.execute(
@@ -350,7 +350,7 @@ public struct OutboxStore: Sendable {
             for id in ids {
                 guard let message = try Self.fetch(db, id: id) else { continue }
                 if message.state == .sending, Self.leaseIsLive(holder: message.leaseOwner, expiresAt: message.leaseExpiresAt, now: now) {
-                    throw ConnError.temporary("messageBeingSent", "message \(message.shortID) is being sent right now; it cannot be deleted",
+                    throw ConnError.temporary(.messageBeingSent, "message \(message.shortID) is being sent right now; it cannot be deleted",
                                               hint: "Wait for the attempt to end; if it fails, delete it then.")
                 }
                 try db.execute(sql: "DELETE FROM outboxAttempt WHERE messageId = ?", arguments: [id])

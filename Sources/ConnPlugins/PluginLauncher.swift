@@ -50,7 +50,7 @@ public enum PluginLauncher {
         }
         let reason = String(cString: strerror(failure))
         printer.error(ConnError(
-            code: "pluginFailed", message: "cannot run plugin \(invocation.path): \(reason)",
+            code: .pluginFailed, message: "cannot run plugin \(invocation.path): \(reason)",
             hint: failure == ENOEXEC ? "A script needs a #! line naming its interpreter." : nil,
             exitStatus: failure == EACCES ? .permission : .unavailable))
         return (failure == EACCES ? ExitStatus.permission : .unavailable).rawValue
@@ -66,7 +66,7 @@ public enum PluginLauncher {
         do {
             try process.run()
         } catch {
-            printer.error(ConnError(code: "pluginFailed", message: "cannot run plugin \(invocation.path): \(error.localizedDescription)",
+            printer.error(ConnError(code: .pluginFailed, message: "cannot run plugin \(invocation.path): \(error.localizedDescription)",
                                     exitStatus: .unavailable))
             return ExitStatus.unavailable.rawValue
         }

@@ -11,7 +11,7 @@ enum CommandExecutor {
         let code = errno
         pointers.forEach { free($0) }
         throw ConnError(
-            code: "commandFailed", message: "cannot run '\(command[0])': \(String(cString: strerror(code)))",
+            code: .commandFailed, message: "cannot run '\(command[0])': \(String(cString: strerror(code)))",
             hint: code == ENOENT ? "Is it installed and on PATH?" : nil,
             exitStatus: code == EACCES ? .permission : .unavailable)
     }

@@ -115,7 +115,7 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting {
 
         if !report.allReachable {
             if deadline != nil {
-                throw ConnError.temporary("waitTimedOut", "still unreachable when --wait \(wait!) ran out, after \(attempts) attempts")
+                throw ConnError.temporary(.waitTimedOut, "still unreachable when --wait \(wait!) ran out, after \(attempts) attempts")
             }
             throw ExitCode(ExitStatus.unavailable.rawValue)
         }
@@ -135,7 +135,7 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting {
             text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
         } else {
             guard let data = FileManager.default.contents(atPath: path) else {
-                throw ConnError(code: "fileUnreadable", message: "cannot read target file \(path)", hint: "Check the path and its permissions.", exitStatus: .usage)
+                throw ConnError(code: .fileUnreadable, message: "cannot read target file \(path)", hint: "Check the path and its permissions.", exitStatus: .usage)
             }
             text = String(decoding: data, as: UTF8.self)
         }
@@ -147,11 +147,11 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting {
             do {
                 targets.append(try ProbeTarget.parse(line))
             } catch let error as ConnError {
-                throw ConnError(code: "badTarget", message: "\(path == "-" ? "stdin" : path):\(index + 1): \(error.message)", hint: error.hint, exitStatus: .dataError)
+                throw ConnError(code: .badTarget, message: "\(path == "-" ? "stdin" : path):\(index + 1): \(error.message)", hint: error.hint, exitStatus: .dataError)
             }
         }
         if targets.isEmpty {
-            throw ConnError(code: "noTargets", message: "target file \(path == "-" ? "stdin" : path) has no targets",
+            throw ConnError(code: .noTargets, message: "target file \(path == "-" ? "stdin" : path) has no targets",
                             hint: "Put one target per line: host:port or a URL.", exitStatus: .dataError)
         }
         return targets

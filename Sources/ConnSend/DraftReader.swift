@@ -62,7 +62,7 @@ enum DraftReader {
             do {
                 chunk = try handle.read(upToCount: min(64 * 1024, limit - data.count))
             } catch {
-                throw ConnError(code: "noInput", message: "\(name) cannot be read: \(error.localizedDescription)", exitStatus: .noInput)
+                throw ConnError(code: .noInput, message: "\(name) cannot be read: \(error.localizedDescription)", exitStatus: .noInput)
             }
             guard let chunk, !chunk.isEmpty else { break }
             data.append(chunk)
@@ -76,10 +76,10 @@ enum DraftReader {
         if let path {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                throw ConnError(code: "noInput", message: "--file \(path) does not exist", exitStatus: .noInput)
+                throw ConnError(code: .noInput, message: "--file \(path) does not exist", exitStatus: .noInput)
             }
             guard !isDirectory.boolValue, let opened = FileHandle(forReadingAtPath: path) else {
-                throw ConnError(code: "noInput", message: "--file \(path) cannot be read", hint: "Check that it is a file you may read.", exitStatus: .noInput)
+                throw ConnError(code: .noInput, message: "--file \(path) cannot be read", hint: "Check that it is a file you may read.", exitStatus: .noInput)
             }
             handle = opened
         } else {
@@ -90,11 +90,11 @@ enum DraftReader {
         let data = try readCapped(handle, limit: maximumBytes + 1, name: name)
         if path != nil { try? handle.close() }
         guard data.count <= maximumBytes else {
-            throw ConnError.dataError("textTooLarge", "the text from \(name) is larger than the limit of \(maximumBytes) bytes (10 MiB)",
+            throw ConnError.dataError(.textTooLarge, "the text from \(name) is larger than the limit of \(maximumBytes) bytes (10 MiB)",
                                       hint: "Nothing was queued. Send a shorter text, or put large content somewhere the recipient can fetch it.")
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            throw ConnError.dataError("notUTF8", "the text from \(name) is not UTF-8")
+            throw ConnError.dataError(.notUTF8, "the text from \(name) is not UTF-8")
         }
         return text
     }

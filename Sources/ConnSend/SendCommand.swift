@@ -69,7 +69,7 @@ public struct SendCommand: ConnCommand {
         if let pause = try store.pause() {
             let message = try store.enqueue(draft, now: Date())
             try context.printer.emit(MessageReport(message))
-            throw ConnError(code: "authRefused", message: "message \(message.shortID) is queued but not sent: the outbox is paused since the server refused the credentials (\(TerminalSanitizer.sanitize(pause.message, keepNewlines: false)))",
+            throw ConnError(code: .authRefused, message: "message \(message.shortID) is queued but not sent: the outbox is paused since the server refused the credentials (\(TerminalSanitizer.sanitize(pause.message, keepNewlines: false)))",
                             hint: "Fix the token (CONN_TOKEN or `token:` in the config file), then `conn outbox resend --failed`.", exitStatus: wait == nil ? .ok : .permission)
         }
         let message = try await HTTPTransport.with(configuration: context.configuration, logger: context.logger) { transport in
@@ -106,18 +106,18 @@ public struct SendCommand: ConnCommand {
             return
         case .pending, .sending:
             if waited {
-                throw ConnError.temporary("stillWaiting", "message \(message.shortID) is still waiting: \(reason)", hint: "It stays queued; `conn outbox flush` delivers it later.")
+                throw ConnError.temporary(.stillWaiting, "message \(message.shortID) is still waiting: \(reason)", hint: "It stays queued; `conn outbox flush` delivers it later.")
             }
             context.printer.note("message \(message.shortID) is queued, not sent yet: \(reason). `conn outbox flush` delivers it.")
         case .failed:
             switch message.failureReason {
             case .auth:
-                throw ConnError(code: "authRefused", message: "message \(message.shortID) was refused: \(reason); the outbox is paused",
+                throw ConnError(code: .authRefused, message: "message \(message.shortID) was refused: \(reason); the outbox is paused",
                                 hint: "Fix the token (CONN_TOKEN or `token:` in the config file), then `conn outbox resend \(message.shortID)`.", exitStatus: .permission)
             case .expired:
-                throw ConnError.temporary("expired", "message \(message.shortID) expired: \(reason)", hint: "`conn outbox resend \(message.shortID)` tries again.")
+                throw ConnError.temporary(.expired, "message \(message.shortID) expired: \(reason)", hint: "`conn outbox resend \(message.shortID)` tries again.")
             case .rejected, nil:
-                throw ConnError.dataError("rejected", "the server rejected message \(message.shortID): \(reason)", hint: "`conn outbox delete \(message.shortID)`, then send a corrected message.")
+                throw ConnError.dataError(.rejected, "the server rejected message \(message.shortID): \(reason)", hint: "`conn outbox delete \(message.shortID)`, then send a corrected message.")
             }
         }
     }

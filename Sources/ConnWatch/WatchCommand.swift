@@ -200,7 +200,7 @@ public struct WatchCommand: ConnCommand {
                 flusher?.request(ignoringBackoff: false)
             case .deadline:
                 try emit(WatchEvent(type: .stopped, at: Date(), state: reported, connectionState: linkState, reason: "timeout"), context: context)
-                throw ConnError.temporary("waitTimedOut", "\(until ?? "the state") was not reached within \(configuration.timeout)")
+                throw ConnError.temporary(.waitTimedOut, "\(until ?? "the state") was not reached within \(configuration.timeout)")
             }
         }
         // The stream ends only when this task is cancelled (Ctrl-C in `conn repl`).

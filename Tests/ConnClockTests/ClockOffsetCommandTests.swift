@@ -98,6 +98,42 @@ struct ClockOffsetCommandTests {
         #expect(bad.exitCode == 64)
     }
 
+    /// `auto` measures with the Date header only when the server has no time resource: a refused
+    /// token or a server asking to try later is an answer about the server, and /health (which
+    /// needs no token) would hide it behind a successful estimate.
+    @Test("auto: falls back to the Date header for a missing /time only; 401 is 77, 503 is 75, neither asks /health")
+    func autoFallsBackOnlyForAMissingTimeResource() async throws {
+        let cases: [(status: Int, exit: Int32, code: String?)] = [(404, 0, nil), (401, 77, "authRefused"), (403, 77, "authRefused"), (503, 75, "serverError")]
+        for (status, exit, code) in cases {
+            let routes: [BadServer.Route] = [
+                .answer("GET", "/time", status: status, body: #"{"error":{"code":"x","message":"no"}}"#),
+                .answer("GET", "/health", status: 200, body: "{}"),
+            ]
+            try await BadServer.with(routes) { server in
+                let (outcome, _) = try await measure(["--samples", "2"], server: server.url)
+                #expect(outcome.exitCode == exit, "/time \(status): \(outcome.standardError)")
+                let asked = try server.requests().map(\.path)
+                if let code {
+                    #expect(outcome.standardError.contains(#""code":"\#(code)""#), "/time \(status): \(outcome.standardError)")
+                    #expect(!asked.contains("/health"), "/time \(status) fell back to /health: \(asked)")
+                } else {
+                    #expect(asked.contains("/health"), "/time 404 did not fall back: \(asked)")
+                }
+            }
+        }
+        // The same through conn-server: a wrong token is 77 with every method that needs one.
+        try await ServerProcess.with(["--token", "right-token"]) { url in
+            var env = home.environment
+            env["CONN_SERVER"] = url.absoluteString
+            env["CONN_TOKEN"] = "wrong-token"
+            for arguments in [["clock-offset"], ["inbox", "fetch"]] {
+                let outcome = try await ConnProcess.run(ConnProcess.connPath, arguments + ["--json"], environment: env)
+                #expect(outcome.exitCode == 77, "\(arguments): \(outcome.standardError)")
+                #expect(outcome.standardError.contains(#""code":"authRefused""#), "\(arguments): \(outcome.standardError)")
+            }
+        }
+    }
+
     @Test func unreachableServerIs69() async throws {
         let (outcome, _) = try await measure([], server: URL(string: "http://127.0.0.1:\(try HTTPPorts.closed())")!)
         #expect(outcome.exitCode == 69)

@@ -108,7 +108,7 @@ struct ConfigurationLoaderTests {
         try home.write("config/conn/config.yaml", "server: http://a\nprofiles:\n  work: [unclosed\n")
         let error = try #require(throws: ConnError.self) { try load(home) }
         #expect(error.exitStatus == .configuration)
-        #expect(error.code == "configInvalid")
+        #expect(error.code == .configInvalid)
         #expect(error.message.hasPrefix("\(home.configFile):4:"), "got: \(error.message)")
         #expect(error.message.contains("malformed YAML"))
     }

@@ -85,7 +85,7 @@ struct HTTPTransportTests {
             try await transport.send(HTTPExchangeRequest(url: URL(string: "http://127.0.0.1:\(port)/health")!))
         }
         try await transport.shutdown()
-        #expect(error?.code == "refused")
+        #expect(error?.code == .refused)
         #expect(error?.exitStatus == .unavailable)
         #expect(start.duration(to: clock.now) < .seconds(15))
     }
@@ -98,7 +98,7 @@ struct HTTPTransportTests {
             try await transport.send(HTTPExchangeRequest(url: URL(string: "http://no-such-host.invalid/health")!))
         }
         try await transport.shutdown()
-        #expect(error?.code == "nxdomain")
+        #expect(error?.code == .nxdomain)
     }
 
     @Test("a server that accepts but never answers hits the deadline")
@@ -115,7 +115,7 @@ struct HTTPTransportTests {
         // deadline the request would never end; the loose upper bound allows a busy CI machine.
         let elapsed = start.duration(to: clock.now)
         try await transport.shutdown()
-        #expect(error?.code == "timeout")
+        #expect(error?.code == .timeout)
         #expect(error?.exitStatus == .temporaryFailure)
         #expect(elapsed >= .milliseconds(250) && elapsed < .seconds(10), "took \(elapsed)")
     }

@@ -71,7 +71,7 @@ struct DeliveryRulesTests {
         }
         let limited = Self.classify(Self.response(429, #"{"error":{"code":"slowDown","message":"too many"}}"#, headers: [("Retry-After", "12")]), now: now)
         #expect(limited == .retry(code: "slowDown", message: "429: too many", status: 429, retryAfter: .seconds(12)))
-        #expect(DeliveryOutcome.classify(ConnError.unavailable("refused", "nothing listens")) == .retry(code: "refused", message: "nothing listens", status: nil, retryAfter: nil))
+        #expect(DeliveryOutcome.classify(ConnError.unavailable(.refused, "nothing listens")) == .retry(code: "refused", message: "nothing listens", status: nil, retryAfter: nil))
     }
 
     @Test("a 2xx proves delivery only by accepting this very message: portal pages, empty bodies and other messages' answers are retried")

@@ -55,8 +55,8 @@ struct ProbeTargetTests {
         #expect(error?.message.hasPrefix("\(bad):2: target 'example.com:70000'") == true)
         #expect(error?.exitStatus == .dataError)
         let empty = try home.write("empty", "# nothing\n\n")
-        #expect((#expect(throws: ConnError.self) { try ProbeCommand.readTargets(empty) })?.code == "noTargets")
-        #expect((#expect(throws: ConnError.self) { try ProbeCommand.readTargets(home.path + "/missing") })?.code == "fileUnreadable")
+        #expect((#expect(throws: ConnError.self) { try ProbeCommand.readTargets(empty) })?.code == .noTargets)
+        #expect((#expect(throws: ConnError.self) { try ProbeCommand.readTargets(home.path + "/missing") })?.code == .fileUnreadable)
     }
 
     @Test func internetEndpointsParse() throws {

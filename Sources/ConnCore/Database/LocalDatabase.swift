@@ -72,7 +72,7 @@ public final class LocalDatabase: Sendable {
         } catch {
             if let described = StorageFailure.describe(error, path: path) { throw described }
             throw ConnError.unavailable(
-                "databaseUnavailable", "cannot open the local database \(path): \(error)",
+                .databaseUnavailable, "cannot open the local database \(path): \(error)",
                 hint: "Check the file's permissions and free disk space.")
         }
     }
@@ -85,7 +85,7 @@ public final class LocalDatabase: Sendable {
         configuration.busyMode = .timeout(TimeInterval(busyTimeoutSeconds))
         let queue = try DatabaseQueue(path: path, configuration: configuration)
         guard try queue.read({ try migrator.hasCompletedMigrations($0) }) else {
-            throw ConnError(code: "databaseReadOnly",
+            throw ConnError(code: .databaseReadOnly,
                             message: "the local database \(path) is read-only and needs an upgrade, which writes to it",
                             hint: "Make it writable once (chmod u+w '\(path)'), run any conn command, then protect it again.",
                             exitStatus: .permission)
@@ -111,7 +111,7 @@ public final class LocalDatabase: Sendable {
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             throw ConnError.unavailable(
-                "databaseUnavailable", "cannot create the lock file \(path): \(String(cString: strerror(errno)))",
+                .databaseUnavailable, "cannot create the lock file \(path): \(String(cString: strerror(errno)))",
                 hint: "Check the directory's permissions and free disk space.")
         }
         defer { close(descriptor) }

@@ -9,23 +9,23 @@ public enum StorageFailure {
         guard let error = error as? DatabaseError else { return nil }
         switch error.resultCode {
         case .SQLITE_FULL:
-            return ConnError(code: "diskFull", message: "no space left on the device that holds \(path); nothing was written",
+            return ConnError(code: .diskFull, message: "no space left on the device that holds \(path); nothing was written",
                              hint: "Free some space, then run the command again.", exitStatus: .ioError)
         case .SQLITE_IOERR:
-            return ConnError(code: "ioError", message: "reading or writing \(path) failed (\(error.message ?? "I/O error"))",
+            return ConnError(code: .ioError, message: "reading or writing \(path) failed (\(error.message ?? "I/O error"))",
                              hint: "Check the disk; then run the command again.", exitStatus: .ioError)
         case .SQLITE_BUSY, .SQLITE_LOCKED:
-            return ConnError(code: "databaseLocked", message: "the local database \(path) stayed locked by another process for \(LocalDatabase.busyTimeoutSeconds) s",
+            return ConnError(code: .databaseLocked, message: "the local database \(path) stayed locked by another process for \(LocalDatabase.busyTimeoutSeconds) s",
                              hint: "Another conn (a long flush, watch or repl) is writing to it; try again.", exitStatus: .temporaryFailure)
         case .SQLITE_CORRUPT, .SQLITE_NOTADB:
-            return ConnError(code: "databaseCorrupt", message: "\(path) is not a usable SQLite database (corrupt or not a database)",
+            return ConnError(code: .databaseCorrupt, message: "\(path) is not a usable SQLite database (corrupt or not a database)",
                              hint: "Move it aside and conn starts a new, empty one: mv '\(path)' '\(path).corrupt' (its outbox and inbox cache stay in the moved file).",
                              exitStatus: .dataError)
         case .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_AUTH:
-            return ConnError(code: "databaseReadOnly", message: "the local database \(path) cannot be written (read-only)",
+            return ConnError(code: .databaseReadOnly, message: "the local database \(path) cannot be written (read-only)",
                              hint: "Check the permissions of the file and of its directory.", exitStatus: .permission)
         case .SQLITE_CANTOPEN:
-            return ConnError(code: "databaseUnavailable", message: "cannot open the local database \(path)",
+            return ConnError(code: .databaseUnavailable, message: "cannot open the local database \(path)",
                              hint: "Check that its directory exists and that you may write to it.", exitStatus: .unavailable)
         default:
             return nil

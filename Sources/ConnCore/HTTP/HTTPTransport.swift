@@ -85,13 +85,13 @@ public final class HTTPTransport: Sendable {
                 nextOrigin == Origin(url)
             else {
                 throw ConnError.unavailable(
-                    "redirected",
+                    .redirected,
                     "\(url.absoluteString) redirected (\(response.status)) to \(location.prefix(300)), which is not on \(Origin(url)?.description ?? "its origin"); conn follows redirects only within one origin",
                     hint: "A captive portal or a login page answers like this. If the server really moved, configure its new address.")
             }
             hops += 1
             guard hops <= Self.maximumRedirects else {
-                throw ConnError.unavailable("tooManyRedirects", "\(exchange.url.absoluteString) redirected more than \(Self.maximumRedirects) times")
+                throw ConnError.unavailable(.tooManyRedirects, "\(exchange.url.absoluteString) redirected more than \(Self.maximumRedirects) times")
             }
             logger.debug("\(response.status) from \(url.absoluteString): following to \(next.absoluteString)")
             url = next
@@ -128,13 +128,13 @@ public final class HTTPTransport: Sendable {
                 body: Data(buffer: body), elapsed: elapsed, url: url)
         } catch is NIOTooManyBytesError {
             throw ConnError.dataError(
-                "responseTooLarge",
+                .responseTooLarge,
                 "the answer from \(url.absoluteString) is larger than \(exchange.maxResponseBytes) bytes")
         } catch NIOHTTPDecompression.DecompressionError.limit {
             // A compressed answer that inflates past 64 times its size: a decompression bomb, or
             // a broken server; either way, bad data rather than an unreachable host.
             throw ConnError.dataError(
-                "decompressionLimit",
+                .decompressionLimit,
                 "the answer from \(url.absoluteString) decompresses to more than 64 times its size; it was not read")
         } catch {
             throw Self.describe(error, url: url, timeout: timeout)
@@ -147,20 +147,20 @@ public final class HTTPTransport: Sendable {
         if let clientError = error as? HTTPClientError {
             switch clientError {
             case .deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout:
-                return .temporary("timeout", "\(target) did not answer within \(timeout)", hint: "Raise --timeout, or check that the server is up.")
+                return .temporary(.timeout, "\(target) did not answer within \(timeout)", hint: "Raise --timeout, or check that the server is up.")
             case .remoteConnectionClosed:
-                return .temporary("connectionClosed", "\(target) closed the connection before answering")
+                return .temporary(.connectionClosed, "\(target) closed the connection before answering")
             default:
                 break
             }
         }
         switch ConnectFailure(error) {
         case .refused:
-            return .unavailable("refused", "\(target) refused the connection: the host is up, but nothing listens on that port")
+            return .unavailable(.refused, "\(target) refused the connection: the host is up, but nothing listens on that port")
         case .noRoute:
-            return .unavailable("noRoute", "\(target): there is no route to \(url.host ?? "the host")", hint: "Check the network connection and the address.")
+            return .unavailable(.noRoute, "\(target): there is no route to \(url.host ?? "the host")", hint: "Check the network connection and the address.")
         case .nameNotResolved:
-            return .unavailable("nxdomain", "\(target): the name \(url.host ?? "") does not resolve", hint: "Check the spelling, or the DNS settings.")
+            return .unavailable(.nxdomain, "\(target): the name \(url.host ?? "") does not resolve", hint: "Check the spelling, or the DNS settings.")
         case nil:
             break
         }
@@ -168,9 +168,9 @@ public final class HTTPTransport: Sendable {
         if text.localizedCaseInsensitiveContains("ssl") || text.localizedCaseInsensitiveContains("tls")
             || text.localizedCaseInsensitiveContains("certificate")
         {
-            return .unavailable("tlsError", "\(target): TLS handshake failed (\(text))", hint: "For a test server with a self-signed certificate, use --insecure.")
+            return .unavailable(.tlsError, "\(target): TLS handshake failed (\(text))", hint: "For a test server with a self-signed certificate, use --insecure.")
         }
-        return .unavailable("unreachable", "cannot reach \(target): \(text)")
+        return .unavailable(.unreachable, "cannot reach \(target): \(text)")
     }
 }
 

@@ -53,7 +53,7 @@ public struct ErrorPayload: Encodable, Sendable {
     public var error: Body
 
     public init(_ error: ConnError) {
-        self.error = Body(code: error.code, message: error.message, hint: error.hint, exitCode: error.exitStatus.rawValue)
+        self.error = Body(code: error.code.rawValue, message: error.message, hint: error.hint, exitCode: error.exitStatus.rawValue)
     }
 
     public init(code: String, message: String, exitCode: Int32) {

@@ -43,7 +43,7 @@ public struct ConnPaths: Sendable, Equatable, Codable {
                 attributes: [.posixPermissions: 0o700])
         } catch {
             throw ConnError(
-                code: "directoryUnavailable",
+                code: .directoryUnavailable,
                 message: "cannot create directory \(directory): \(error.localizedDescription)",
                 hint: "Check the permissions of its parent, or point XDG_DATA_HOME elsewhere.",
                 exitStatus: .unavailable)

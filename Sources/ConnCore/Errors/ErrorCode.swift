@@ -1,0 +1,38 @@
+/// The closed set of error codes conn reports (`error.code` in JSON). Scripts match on them, so
+/// a code, once shipped, keeps its spelling and meaning; add a case rather than reuse one.
+public enum ErrorCode: String, Sendable, CaseIterable, Codable {
+    // The command line and the configuration.
+    case usage, configInvalid, noInput, notUTF8, textTooLarge, fileUnreadable, badTarget, noTargets
+
+    // Reaching a server (the transport's classes, probe's rungs).
+    case nxdomain, noRoute, refused, timeout, tlsError, unreachable, connectionClosed
+    case redirected, tooManyRedirects, responseTooLarge, decompressionLimit
+    case webSocketFailed, webSocketIncomplete
+
+    // What a server answered (HTTPStatusClass decides which).
+    /// 401 or 403: the credentials were refused (77).
+    case authRefused
+    /// 5xx, 408, 409, 425, 429: the server asks to try later (75).
+    case serverError
+    /// Any other status that is not the answer asked for (69).
+    case httpStatus
+
+    // What an answer contained.
+    case badInbox, badTimeAnswer, badNTPAnswer, ntpKissOfDeath
+    case noDateHeader, cachedDate, inconsistentDate, noUsableSamples, uncertaintyTooWide, noOffset
+
+    // The outbox and sending.
+    case rejected, expired, alreadySent, messageBeingSent, stillWaiting, noSuchMessage
+
+    // The inbox cache.
+    case emptyCache
+
+    // Local storage.
+    case databaseUnavailable, databaseReadOnly, databaseLocked, databaseCorrupt, diskFull, ioError, directoryUnavailable
+
+    // Running things.
+    case waitTimedOut, commandFailed, pluginFailed, cancelled
+
+    /// A bug in conn (70).
+    case `internal`
+}
