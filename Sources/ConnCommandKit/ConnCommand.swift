@@ -47,6 +47,8 @@ public enum CommandRunner {
         do {
             try await command.run(in: context)
             return .ok
+        } catch let stopped as StoppedBySignal {
+            return stopped.exitStatus
         } catch let exit as ExitCode {
             return ExitStatus(rawValue: exit.rawValue) ?? .software
         } catch is CancellationError where CommandSession.isEmbedded {

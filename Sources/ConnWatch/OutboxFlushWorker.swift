@@ -70,8 +70,11 @@ struct OutboxFlushWorker: Sendable {
         wakeUps.yield()
     }
 
-    func stop() {
+    /// Takes no more passes, cancels the one in flight and waits for it to record what its
+    /// requests came to (a cancelled request is a retry with the same key; its lease is released).
+    func stop() async {
         wakeUps.finish()
         task.cancel()
+        await task.value
     }
 }

@@ -106,7 +106,6 @@ public struct WatchCommand: ConnCommand {
                 continuation.yield(.outboxPass(pass))
             }
         }
-        defer { flusher?.stop() }
         let checkInterval = DurationParser.parse(interval)!
         let hook = exec.map { WatchHook(command: $0, printer: context.printer) }
 
@@ -158,54 +157,64 @@ public struct WatchCommand: ConnCommand {
             }
         }
 
-        var reported: WatchState?
-        var linkState: ConnectionState?
-        for await trigger in triggers {
-            switch trigger {
-            case .monitor(.looked(let decision, let state)):
-                reported = state
-                if state == .online {
-                    // Becoming online (or starting online): conn's backoff was earned while the
-                    // server could not be reached, so it no longer applies.
-                    flusher?.request(ignoringBackoff: decision.event?.to == .online)
-                }
-                guard var event = decision.event else { continue }
-                if details { event.details = event.to?.details }
-                event.connectionState = linkState
-                try emit(event, context: context)
-                if event.type == .change { hook?.run(event) }
-                if until == event.to?.rawValue { return }
-            case .monitor(.link(let state)):
-                let previous = linkState
-                linkState = state
-                // Reconnect attempts flip between "connecting" and "disconnected": only the
-                // first state, connecting, and a change of connected-ness are events.
-                guard previous == nil || previous!.isConnected != state.isConnected else { continue }
-                try emit(WatchEvent(type: .connectionState, at: Date(), state: reported, connectionState: state), context: context)
-                if until == "connected", state.isConnected { return }
-            case .monitor(.linkEnabled):
-                continue  // watch never switches the link off
-            case .signal(let number):
-                try emit(WatchEvent(type: .stopped, at: Date(), state: reported, connectionState: linkState, reason: number == SIGINT ? "SIGINT" : "SIGTERM"), context: context)
-                // 130/143 are not sysexits codes, so they bypass the command runner; the last
-                // line is already written (stdout is unbuffered).
-                Foundation.exit(128 + number)
-            case .outboxPass(let pass):
-                var event = WatchEvent(type: .outbox, at: Date(), state: reported, connectionState: linkState)
-                event.outbox = WatchOutboxSummary(pass)
-                try emit(event, context: context)
-                if pass.waiting > 0, pass.tally.pause == nil, let due = pass.nextDue { scheduleOutbox(at: due) }
-            case .outboxDue(let number):
-                guard number == outboxGeneration, reported == .online else { continue }
-                flusher?.request(ignoringBackoff: false)
-            case .deadline:
-                try emit(WatchEvent(type: .stopped, at: Date(), state: reported, connectionState: linkState, reason: "timeout"), context: context)
-                throw ConnError.temporary(.waitTimedOut, "\(until ?? "the state") was not reached within \(configuration.timeout)")
-            }
+        // Every way out (a reached --until, a signal, the deadline, an error) goes through here,
+        // so the outbox worker records its in-flight attempts before the process ends.
+        do {
+            try await follow()
+        } catch {
+            await flusher?.stop()
+            throw error
         }
-        // The stream ends only when this task is cancelled (Ctrl-C in `conn repl`).
-        try emit(WatchEvent(type: .stopped, at: Date(), state: reported, connectionState: linkState, reason: "interrupted"), context: context)
-        throw CancellationError()
+        await flusher?.stop()
+
+        func follow() async throws {
+            var reported: WatchState?
+            var linkState: ConnectionState?
+            for await trigger in triggers {
+                switch trigger {
+                case .monitor(.looked(let decision, let state)):
+                    reported = state
+                    if state == .online {
+                        // Becoming online (or starting online): conn's backoff was earned while the
+                        // server could not be reached, so it no longer applies.
+                        flusher?.request(ignoringBackoff: decision.event?.to == .online)
+                    }
+                    guard var event = decision.event else { continue }
+                    if details { event.details = event.to?.details }
+                    event.connectionState = linkState
+                    try emit(event, context: context)
+                    if event.type == .change { hook?.run(event) }
+                    if until == event.to?.rawValue { return }
+                case .monitor(.link(let state)):
+                    let previous = linkState
+                    linkState = state
+                    // Reconnect attempts flip between "connecting" and "disconnected": only the
+                    // first state, connecting, and a change of connected-ness are events.
+                    guard previous == nil || previous!.isConnected != state.isConnected else { continue }
+                    try emit(WatchEvent(type: .connectionState, at: Date(), state: reported, connectionState: state), context: context)
+                    if until == "connected", state.isConnected { return }
+                case .monitor(.linkEnabled):
+                    continue  // watch never switches the link off
+                case .signal(let number):
+                    try emit(WatchEvent(type: .stopped, at: Date(), state: reported, connectionState: linkState, reason: number == SIGINT ? "SIGINT" : "SIGTERM"), context: context)
+                    throw StoppedBySignal(signal: number)
+                case .outboxPass(let pass):
+                    var event = WatchEvent(type: .outbox, at: Date(), state: reported, connectionState: linkState)
+                    event.outbox = WatchOutboxSummary(pass)
+                    try emit(event, context: context)
+                    if pass.waiting > 0, pass.tally.pause == nil, let due = pass.nextDue { scheduleOutbox(at: due) }
+                case .outboxDue(let number):
+                    guard number == outboxGeneration, reported == .online else { continue }
+                    flusher?.request(ignoringBackoff: false)
+                case .deadline:
+                    try emit(WatchEvent(type: .stopped, at: Date(), state: reported, connectionState: linkState, reason: "timeout"), context: context)
+                    throw ConnError.temporary(.waitTimedOut, "\(until ?? "the state") was not reached within \(configuration.timeout)")
+                }
+            }
+            // The stream ends only when this task is cancelled (Ctrl-C in `conn repl`).
+            try emit(WatchEvent(type: .stopped, at: Date(), state: reported, connectionState: linkState, reason: "interrupted"), context: context)
+            throw CancellationError()
+        }
     }
 
     /// Prints an event: JSON Lines, or a line of text with the banner on a terminal.

@@ -117,6 +117,45 @@ struct WatchCommandTests {
         server.stop()
     }
 
+    /// A signal unwinds the command instead of ending the process where it stands: the outbox
+    /// worker's in-flight request is cancelled and recorded (a retry with the same key), so the
+    /// message is pending again and its attempt finished, not left `sending` with a lease and an
+    /// attempt that reads as if its deliverer died.
+    @Test("SIGTERM while a delivery is in flight: 143 after the attempt is recorded; the message is pending again")
+    func signalDuringDelivery() async throws {
+        let closed = URL(string: "http://127.0.0.1:\(try HTTPPorts.closed())")!
+        let queued = try await ConnProcess.run(ConnProcess.connPath, ["send", "--to", "ann@conn.example", "--subject", "held", "--text", "hello"],
+                                               environment: environment(closed))
+        #expect(queued.exitCode == 0, "\(queued.standardError)")
+        // The POST gets a status line, then one byte a second: it stays in flight.
+        let routes: [BadServer.Route] = [
+            .answer("GET", "/health", status: 204, body: ""),
+            BadServer.Route(method: "POST", path: "/messages", status: 200, headers: [["Content-Type", "application/json"]],
+                            body: String(repeating: " ", count: 120), trickle: .init(bytes: 1, intervalMs: 1000)),
+        ]
+        try await BadServer.with(routes) { server in
+            let watcher = try WatchProcess(ConnProcess.connPath, ["watch", "--json", "--no-internet", "--no-link", "--interval", "500ms", "--flush-outbox"],
+                                           environment: environment(server.url))
+            var posted = false
+            for _ in 0..<400 where !posted {
+                try await Task.sleep(for: .milliseconds(50))
+                posted = try server.requests().contains { $0.method == "POST" && $0.path == "/messages" }
+            }
+            #expect(posted, "the watch never tried the message")
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(watcher.stop() == 143)
+            #expect(watcher.events.last?["type"] as? String == "stopped", "\(watcher.events)")
+        }
+        let list = try await ConnProcess.run(ConnProcess.connPath, ["outbox", "list", "--json"], environment: environment(closed))
+        let message = try #require(((try JSONSerialization.jsonObject(with: Data(list.standardOutput.utf8)) as? [String: Any])?["messages"] as? [[String: Any]])?.first)
+        #expect(message["state"] as? String == "pending", "\(message)")
+        let id = try #require(message["id"] as? String)
+        let shown = try await ConnProcess.run(ConnProcess.connPath, ["outbox", "show", id, "--json"], environment: environment(closed))
+        let log = try #require((try JSONSerialization.jsonObject(with: Data(shown.standardOutput.utf8)) as? [String: Any])?["attemptLog"] as? [[String: Any]])
+        let outcomes = log.compactMap { $0["outcome"] as? String }
+        #expect(outcomes.count >= 2 && !outcomes.contains("started"), "\(log)")
+    }
+
     @Test("--flush-outbox without a server is a configuration error (78)")
     func flushOutboxNeedsAServer() async throws {
         let outcome = try await ConnProcess.run(ConnProcess.connPath, ["watch", "--flush-outbox", "--internet-url", "http://127.0.0.1:9/x=204"], environment: home.environment)
