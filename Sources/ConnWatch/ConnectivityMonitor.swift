@@ -8,10 +8,11 @@ import Foundation
 /// closes (a closed socket counts as a definitive cause). Holds that link while it is enabled,
 /// and reconnects it at once when the server comes back instead of after the link's backoff.
 ///
-/// Everything it sees it reports through `onEvent`, in order, from its own task: each look's
-/// decision, each link state, each change of the link's enabled flag.
+/// What to do is `MonitorMachine`'s decision; this class performs it (runs the check, keeps one
+/// timer, holds the link) from one task, and reports everything it sees through `onEvent`, in
+/// order: each look's decision, each link state, each change of the link's enabled flag.
 public final class ConnectivityMonitor: Sendable {
-    public enum Event: Sendable {
+    public enum Event: Sendable, Equatable {
         /// A look: the engine's decision (with an event when something changed) and the state
         /// reported since.
         case looked(WatchEngine.Decision, reported: WatchState?)
@@ -22,11 +23,9 @@ public final class ConnectivityMonitor: Sendable {
     }
 
     private enum Trigger: Sendable {
-        case timer(generation: Int)
+        case input(MonitorMachine.Input)
         case netlink
-        case link(ConnectionState, generation: Int)
         case refresh(CheckedContinuation<Void, Never>)
-        case enableLink(Bool)
     }
 
     /// Whether the kernel's notifications (rtnetlink) could be subscribed to; without them the
@@ -46,15 +45,10 @@ public final class ConnectivityMonitor: Sendable {
         let netlink = NetlinkMonitor()
         hasKernelNotifications = netlink != nil
         task = Task {
-            var engine = engine
-            var linkEnabled = link != nil && linkEnabled
-            var linkState: ConnectionState?
-            var linkDropped = false
-            // One pending timer: a new schedule replaces the old (a task per look, kept, would
-            // grow without bound over hours). Generations drop what a replaced one sends.
-            var generation = 0
+            var machine = MonitorMachine(engine: engine, hasLink: link != nil, linkEnabled: linkEnabled)
+            // One pending timer and one link task at a time (a task per look, kept, would grow
+            // without bound over hours).
             var timer: Task<Void, Never>?
-            var linkGeneration = 0
             var linkTask: Task<Void, Never>?
             let netlinkTask = netlink.map { monitor in
                 Task {
@@ -66,67 +60,45 @@ public final class ConnectivityMonitor: Sendable {
                 linkTask?.cancel()
                 netlinkTask?.cancel()
             }
-            func startLink() {
-                guard let link else { return }
-                linkGeneration += 1
-                let current = linkGeneration
-                linkTask?.cancel()
-                linkTask = Task {
-                    for await state in link.states() { triggers.yield(.link(state, generation: current)) }
+            func perform(_ actions: [MonitorMachine.Action]) async {
+                for action in actions {
+                    switch action {
+                    case .look:
+                        let observation = WatchObservation(await check.run())
+                        await perform(machine.handle(.looked(observation, at: Date())))
+                    case .schedule(let delay, let generation):
+                        timer?.cancel()
+                        timer = Task {
+                            try? await Task.sleep(for: delay)
+                            triggers.yield(.input(.timerFired(generation: generation)))
+                        }
+                    case .startLink(let generation):
+                        linkTask?.cancel()
+                        linkTask = link.map { link in
+                            Task {
+                                for await state in link.states() { triggers.yield(.input(.linkState(state, generation: generation))) }
+                            }
+                        }
+                    case .stopLink:
+                        linkTask?.cancel()
+                    case .report(let event):
+                        onEvent(event)
+                    }
                 }
-            }
-            func look() async {
-                let snapshot = await check.run()
-                let wasReported = engine.reported
-                let decision = engine.observe(WatchObservation(snapshot, linkDropped: linkDropped), at: Date())
-                linkDropped = false
-                generation += 1
-                let current = generation
-                timer?.cancel()
-                timer = Task {
-                    try? await Task.sleep(for: decision.recheckAfter)
-                    triggers.yield(.timer(generation: current))
-                }
-                if decision.event?.to == .online, wasReported != nil, linkEnabled, linkState?.isConnected != true {
-                    startLink()
-                }
-                onEvent(.looked(decision, reported: engine.reported))
             }
 
-            if linkEnabled { startLink() }
-            await look()
+            await perform(machine.handle(.start))
             for await trigger in stream {
                 switch trigger {
-                case .timer(let number):
-                    if number == generation { await look() }
+                case .input(let input):
+                    await perform(machine.handle(input))
                 case .netlink:
                     // Coalesce a burst (a link going down brings its addresses and routes along).
                     try? await Task.sleep(for: .milliseconds(3))
-                    await look()
-                case .link(let state, let number):
-                    guard number == linkGeneration, linkEnabled else { continue }
-                    let previous = linkState
-                    linkState = state
-                    onEvent(.link(state))
-                    // The socket closing (or opening again) is news about the server: look now.
-                    if let previous, previous.isConnected != state.isConnected {
-                        linkDropped = !state.isConnected
-                        await look()
-                    }
+                    await perform(machine.handle(.kernelChanged))
                 case .refresh(let reply):
-                    await look()
+                    await perform(machine.handle(.refreshRequested))
                     reply.resume()
-                case .enableLink(let enabled):
-                    guard link != nil, enabled != linkEnabled else { continue }
-                    linkEnabled = enabled
-                    if enabled {
-                        startLink()
-                    } else {
-                        linkTask?.cancel()
-                        linkGeneration += 1
-                        linkState = nil
-                    }
-                    onEvent(.linkEnabled(enabled))
                 }
             }
         }
@@ -138,7 +110,7 @@ public final class ConnectivityMonitor: Sendable {
     }
 
     public func setLinkEnabled(_ enabled: Bool) {
-        triggers.yield(.enableLink(enabled))
+        triggers.yield(.input(.enableLink(enabled)))
     }
 
     public func stop() {

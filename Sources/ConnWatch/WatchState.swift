@@ -51,15 +51,16 @@ public struct WatchObservation: Sendable, Equatable {
 
     /// Reduces a connectivity snapshot: offline when the links say so; a portal when the
     /// internet check finds one; online when every target answers (or, with no targets, the
-    /// internet does); otherwise the server is unreachable.
-    public init(_ snapshot: ConnectivityCheck.Snapshot, linkDropped: Bool) {
+    /// internet does); otherwise the server is unreachable. Only offline is definitive by
+    /// itself; `MonitorMachine` adds a closed link to the server as a second signal.
+    public init(_ snapshot: ConnectivityCheck.Snapshot) {
         let interface = snapshot.interface?.name
         if let reason = snapshot.offlineReason {
             self.init(state: .offline, reason: reason.rawValue, interface: interface, definitive: true)
             return
         }
         if case .portal = snapshot.internet?.state, !(snapshot.allTargetsReachable && !snapshot.results.isEmpty) {
-            self.init(state: .portal, reason: snapshot.internet?.state.name, interface: interface, definitive: linkDropped)
+            self.init(state: .portal, reason: snapshot.internet?.state.name, interface: interface, definitive: false)
             return
         }
         let internetOK = snapshot.internet.map { $0.state == .online || $0.state == .dnsBroken } ?? true
@@ -69,7 +70,7 @@ public struct WatchObservation: Sendable, Equatable {
         } else {
             let failing = snapshot.results.first { !$0.reachable }
             self.init(state: .serverUnreachable, reason: failing?.verdict ?? snapshot.internet?.state.name,
-                      interface: interface, definitive: linkDropped)
+                      interface: interface, definitive: false)
         }
     }
 }

@@ -1,0 +1,102 @@
+import ConnCore
+import Foundation
+
+/// The decisions of `ConnectivityMonitor`, without its effects: inputs in, actions out, so the
+/// rules (when to look, when to hold or restart the link, what to report) are tested on their
+/// own, as `WatchEngine`'s hysteresis is. The monitor's task performs the actions: it runs the
+/// check, sleeps, holds the WebSocket, and feeds back what happened.
+public struct MonitorMachine: Sendable {
+    public enum Input: Sendable, Equatable {
+        /// The monitor has started.
+        case start
+        /// A timer scheduled by `.schedule` has fired.
+        case timerFired(generation: Int)
+        /// The kernel reported a change of links, addresses or routes (a burst already coalesced).
+        case kernelChanged
+        /// A person asked for a look now (`refresh` in the REPL).
+        case refreshRequested
+        /// A look that `.look` asked for has finished.
+        case looked(WatchObservation, at: Date)
+        /// The link started by `.startLink(generation)` reports a state.
+        case linkState(ConnectionState, generation: Int)
+        /// The link was switched on or off (seed 002's isConnectionEnabled).
+        case enableLink(Bool)
+    }
+
+    public enum Action: Sendable, Equatable {
+        /// Run the connectivity check, then feed `.looked`.
+        case look
+        /// Feed `.timerFired(generation)` after this long; a new schedule replaces the old.
+        case schedule(after: Duration, generation: Int)
+        /// (Re)open the link to the server, tagging its states with this generation.
+        case startLink(generation: Int)
+        /// Close the link.
+        case stopLink
+        /// Tell the monitor's owner.
+        case report(ConnectivityMonitor.Event)
+    }
+
+    private(set) var engine: WatchEngine
+    let hasLink: Bool
+    private(set) var linkEnabled: Bool
+    private(set) var linkState: ConnectionState?
+    /// The link closed since the last look: a second signal that the server is gone.
+    private var linkDropped = false
+    /// Timer and link tasks are replaced, not cancelled in place: what an old one still sends
+    /// carries an old generation and is dropped.
+    private var timerGeneration = 0
+    private var linkGeneration = 0
+
+    public init(engine: WatchEngine, hasLink: Bool, linkEnabled: Bool) {
+        self.engine = engine
+        self.hasLink = hasLink
+        self.linkEnabled = hasLink && linkEnabled
+    }
+
+    public mutating func handle(_ input: Input) -> [Action] {
+        switch input {
+        case .start:
+            return (linkEnabled ? [startLink()] : []) + [.look]
+        case .timerFired(let generation):
+            return generation == timerGeneration ? [.look] : []
+        case .kernelChanged, .refreshRequested:
+            return [.look]
+        case .looked(var observation, let now):
+            if linkDropped, observation.state != .online { observation.definitive = true }
+            linkDropped = false
+            let wasReported = engine.reported
+            let decision = engine.observe(observation, at: now)
+            timerGeneration += 1
+            var actions: [Action] = [.schedule(after: decision.recheckAfter, generation: timerGeneration)]
+            // The server is back: reconnect now rather than when the link's backoff runs out.
+            if decision.event?.to == .online, wasReported != nil, linkEnabled, linkState?.isConnected != true {
+                actions.append(startLink())
+            }
+            actions.append(.report(.looked(decision, reported: engine.reported)))
+            return actions
+        case .linkState(let state, let generation):
+            guard generation == linkGeneration, linkEnabled else { return [] }
+            let previous = linkState
+            linkState = state
+            var actions: [Action] = [.report(.link(state))]
+            // The socket closing (or opening again) is news about the server: look now.
+            if let previous, previous.isConnected != state.isConnected {
+                linkDropped = !state.isConnected
+                actions.append(.look)
+            }
+            return actions
+        case .enableLink(let enabled):
+            guard hasLink, enabled != linkEnabled else { return [] }
+            linkEnabled = enabled
+            if enabled { return [startLink(), .report(.linkEnabled(true))] }
+            linkGeneration += 1
+            linkState = nil
+            return [.stopLink, .report(.linkEnabled(false))]
+        }
+    }
+
+    private mutating func startLink() -> Action {
+        linkGeneration += 1
+        return .startLink(generation: linkGeneration)
+    }
+}

@@ -1,0 +1,116 @@
+import ConnCore
+import Foundation
+import Testing
+@testable import ConnWatch
+
+/// The monitor's rules without its effects: which look, timer and link each input leads to.
+@Suite("monitor machine")
+struct MonitorMachineTests {
+    static let online = WatchObservation(state: .online, reason: nil, interface: "eth0", definitive: false)
+    static let refused = WatchObservation(state: .serverUnreachable, reason: "refused", interface: "eth0", definitive: false)
+    static let connected = ConnectionState.connected(backEndTimeOffsetMS: 12)
+    static let connecting = ConnectionState.disconnected(backEndTimeOffsetMS: nil, isInitializing: true)
+    static let dropped = ConnectionState.disconnected(backEndTimeOffsetMS: 12, isInitializing: false)
+
+    static func machine(link: Bool = true, enabled: Bool = true) -> MonitorMachine {
+        MonitorMachine(engine: WatchEngine(interval: .seconds(30), grace: .zero), hasLink: link, linkEnabled: enabled)
+    }
+
+    /// The events reported by a list of actions.
+    static func reports(_ actions: [MonitorMachine.Action]) -> [ConnectivityMonitor.Event] {
+        actions.compactMap { if case .report(let event) = $0 { event } else { nil } }
+    }
+
+    @Test("start: the link (when enabled) and a look; the look schedules the next and reports the baseline")
+    func start() {
+        var machine = Self.machine()
+        #expect(machine.handle(.start) == [.startLink(generation: 1), .look])
+        let actions = machine.handle(.looked(Self.online, at: Date()))
+        #expect(actions.first == .schedule(after: .seconds(30), generation: 1))
+        #expect(Self.reports(actions).count == 1)
+        guard case .looked(let decision, let reported) = Self.reports(actions).first else { Issue.record("no look reported"); return }
+        #expect(decision.event?.type == .baseline && reported == .online)
+
+        var withoutLink = Self.machine(link: false)
+        #expect(withoutLink.handle(.start) == [.look])
+        var disabled = Self.machine(enabled: false)
+        #expect(disabled.handle(.start) == [.look])
+    }
+
+    @Test("only the newest timer counts; kernel changes and refresh look at once")
+    func timers() {
+        var machine = Self.machine(link: false)
+        _ = machine.handle(.start)
+        _ = machine.handle(.looked(Self.online, at: Date()))  // timer 1
+        _ = machine.handle(.refreshRequested)
+        _ = machine.handle(.looked(Self.online, at: Date()))  // timer 2 replaces it
+        #expect(machine.handle(.timerFired(generation: 1)) == [])
+        #expect(machine.handle(.timerFired(generation: 2)) == [.look])
+        #expect(machine.handle(.kernelChanged) == [.look])
+        #expect(machine.handle(.refreshRequested) == [.look])
+    }
+
+    @Test("the link closing is a second signal: a failed look is rechecked 2 ms later, not a second later")
+    func linkDropConfirms() {
+        let start = Date()
+        var machine = Self.machine()
+        _ = machine.handle(.start)
+        _ = machine.handle(.looked(Self.online, at: start))
+        #expect(machine.handle(.linkState(Self.connecting, generation: 1)) == [.report(.link(Self.connecting))])
+        #expect(machine.handle(.linkState(Self.connected, generation: 1)) == [.report(.link(Self.connected)), .look])
+        _ = machine.handle(.looked(Self.online, at: start.addingTimeInterval(1)))
+        #expect(machine.handle(.linkState(Self.dropped, generation: 1)) == [.report(.link(Self.dropped)), .look])
+        let signalled = machine.handle(.looked(Self.refused, at: start.addingTimeInterval(2)))
+        #expect(signalled.first == .schedule(after: .milliseconds(2), generation: 3), "\(signalled)")
+        // The closed socket counts once: the look after it is an ordinary one again.
+        _ = machine.handle(.looked(Self.online, at: start.addingTimeInterval(3)))
+        let ordinary = machine.handle(.looked(Self.refused, at: start.addingTimeInterval(4)))
+        #expect(ordinary.first == .schedule(after: .seconds(1), generation: 5), "\(ordinary)")
+
+        // Without the closed socket the same observation waits a second for its second look.
+
+        var unsignalled = Self.machine()
+        _ = unsignalled.handle(.start)
+        _ = unsignalled.handle(.looked(Self.online, at: start))
+        guard case .looked(let first, _) = Self.reports(unsignalled.handle(.looked(Self.refused, at: start.addingTimeInterval(2)))).first else {
+            Issue.record("no look reported"); return
+        }
+        #expect(first.event == nil && first.recheckAfter == .seconds(1))
+    }
+
+    @Test("the server back while the link is down: the link restarts at once, with a new generation whose states count")
+    func reconnectOnRecovery() {
+        let start = Date()
+        var machine = Self.machine()
+        _ = machine.handle(.start)
+        _ = machine.handle(.looked(Self.online, at: start))
+        _ = machine.handle(.linkState(Self.connected, generation: 1))
+        _ = machine.handle(.looked(Self.online, at: start))
+        _ = machine.handle(.linkState(Self.dropped, generation: 1))
+        _ = machine.handle(.looked(Self.refused, at: start.addingTimeInterval(1)))
+        let down = Self.reports(machine.handle(.looked(Self.refused, at: start.addingTimeInterval(1.002))))
+        guard case .looked(let confirmed, _) = down.first else { Issue.record("no look reported"); return }
+        #expect(confirmed.event?.to == .serverUnreachable, "\(confirmed)")
+        let back = machine.handle(.looked(Self.online, at: start.addingTimeInterval(5)))
+        #expect(back.contains(.startLink(generation: 2)), "\(back)")
+        // The old link's late states are dropped; the new one's are reported.
+        #expect(machine.handle(.linkState(Self.connected, generation: 1)) == [])
+        #expect(machine.handle(.linkState(Self.connecting, generation: 2)) == [.report(.link(Self.connecting))])
+    }
+
+    @Test("disabling the link stops it and drops its states; enabling starts a new one; a monitor without a link ignores both")
+    func enableAndDisable() {
+        var machine = Self.machine()
+        _ = machine.handle(.start)
+        #expect(machine.handle(.enableLink(true)) == [])
+        #expect(machine.handle(.enableLink(false)) == [.stopLink, .report(.linkEnabled(false))])
+        #expect(machine.handle(.linkState(Self.connected, generation: 1)) == [])
+        #expect(machine.handle(.linkState(Self.connected, generation: 2)) == [])
+        #expect(machine.handle(.enableLink(true)) == [.startLink(generation: 3), .report(.linkEnabled(true))])
+        #expect(machine.handle(.linkState(Self.connecting, generation: 3)) == [.report(.link(Self.connecting))])
+
+        var withoutLink = Self.machine(link: false)
+        #expect(withoutLink.handle(.enableLink(true)) == [])
+        #expect(withoutLink.handle(.enableLink(false)) == [])
+    }
+}
