@@ -1,6 +1,7 @@
 import ConnCore
 import Foundation
 import Logging
+import Synchronization
 
 /// Everything a command needs to run, handed to it instead of globals: the resolved
 /// configuration, where output goes, what the terminal is, and a logger.
@@ -11,6 +12,7 @@ public struct CommandContext: Sendable {
     public let printer: Printer
     public let logger: Logger
     public let verbosity: Verbosity
+    private let ownExitCode = ExitCodeBox()
 
     public init(
         configuration: ConnConfiguration, environment: [String: String], terminal: TerminalFacts,
@@ -27,6 +29,13 @@ public struct CommandContext: Sendable {
         self.logger = Logger(label: "conn") { _ in SinkLogHandler(sink: sink, level: level) }
     }
 
+    /// The exit code of a run that ends without an error: 0, unless the command set its own (the
+    /// REPL's last command or `exit N`; watch's 130/143 after a clean stop on a signal).
+    public var exitCode: Int32 { ownExitCode.value.withLock { $0 } }
+
+    /// Sets the exit code the command ends with when it returns normally.
+    public func setExitCode(_ code: Int32) { ownExitCode.value.withLock { $0 = code } }
+
     /// The configured back end, or an error that tells the user how to configure one.
     public func requireBackEnd() throws -> BackEndEndpoint {
         guard let backEnd = configuration.backEnd else {
@@ -41,4 +50,9 @@ public struct CommandContext: Sendable {
     public func openDatabase(migrations: [DatabaseMigration] = []) throws -> LocalDatabase {
         try LocalDatabase(path: configuration.paths.databaseFile, migrations: migrations)
     }
+}
+
+/// A command's own exit code, shared by the copies of its (value-type) context.
+private final class ExitCodeBox: Sendable {
+    let value = Mutex<Int32>(0)
 }

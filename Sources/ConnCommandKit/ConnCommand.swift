@@ -13,20 +13,24 @@ public protocol ConnCommand: AsyncParsableCommand {
 }
 
 extension ConnCommand {
+    /// ArgumentParser's entry point, for a command run without conn's `EntryPoint` (which calls
+    /// `CommandRunner.execute` itself, with the environment it was given): the process's
+    /// environment, and a non-zero exit code thrown as ArgumentParser expects.
     public func run() async throws {
         let environment = ProcessInfo.processInfo.environment
-        let status = await CommandRunner.execute(
+        let code = await CommandRunner.execute(
             self, environment: environment, sink: StandardOutputSink(),
             terminal: .current(environment: environment))
-        if status != .ok { throw ExitCode(status.rawValue) }
+        if code != 0 { throw ExitCode(code) }
     }
 }
 
 public enum CommandRunner {
-    /// Runs `command` and returns its exit status; every error has been printed by then.
+    /// Runs `command` with `environment` (configuration from its flags, this environment and the
+    /// config file) and returns its exit code; every error has been printed by then.
     public static func execute<Command: ConnCommand>(
         _ command: Command, environment: [String: String], sink: any OutputSink, terminal: TerminalFacts
-    ) async -> ExitStatus {
+    ) async -> Int32 {
         let global = command.global
         let configuration: ConnConfiguration
         do {
@@ -38,7 +42,7 @@ public enum CommandRunner {
                                   terminal: terminal, environment: environment)
             let connError = classify(error)
             printer.error(connError)
-            return connError.exitStatus
+            return connError.exitStatus.rawValue
         }
         let context = CommandContext(
             configuration: configuration, environment: environment, terminal: terminal, sink: sink,
@@ -46,18 +50,14 @@ public enum CommandRunner {
         for warning in configuration.warnings { context.printer.warning(warning) }
         do {
             try await command.run(in: context)
-            return .ok
-        } catch let stopped as StoppedBySignal {
-            return stopped.exitStatus
-        } catch let exit as ExitCode {
-            return ExitStatus(rawValue: exit.rawValue) ?? .software
+            return context.exitCode
         } catch is CancellationError where CommandSession.isEmbedded {
             // Ctrl-C in `conn repl`: the person knows; the command has printed its last line.
-            return .temporaryFailure
+            return ExitStatus.temporaryFailure.rawValue
         } catch {
             let connError = StorageFailure.describe(error, path: configuration.paths.databaseFile) ?? classify(error)
             context.printer.error(connError)
-            return connError.exitStatus
+            return connError.exitStatus.rawValue
         }
     }
 

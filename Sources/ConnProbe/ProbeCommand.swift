@@ -117,7 +117,9 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting {
             if deadline != nil {
                 throw ConnError.temporary(.waitTimedOut, "still unreachable when --wait \(wait!) ran out, after \(attempts) attempts")
             }
-            throw ExitCode(ExitStatus.unavailable.rawValue)
+            // The report says which target failed; the exit code says that one did.
+            context.setExitCode(ExitStatus.unavailable.rawValue)
+            return
         }
         if !trailingCommand.isEmpty {
             // exec would replace the REPL itself.

@@ -54,19 +54,19 @@ public struct ReplCommand: ConnCommand {
         // Without a server, the internet stands in for it.
         let check = ConnectivityCheck(targets: targets, internetEndpoints: targets.isEmpty ? ConnectivityCheck.defaultInternetEndpoints : [],
                                       configuration: configuration)
-        // The REPL's global options apply to every command typed in it: they are handed on the
-        // way the commands read them anyway, as CONN_* environment variables of this process.
+        // The REPL's global options apply to every command typed in it: they are handed on as
+        // the CONN_* variables of the environment those commands run with.
         let inherited: [(String, String?)] = [
             ("server", global.server), ("profile", global.profile), ("config", global.config), ("timeout", global.timeout),
             ("format", global.json ? "json" : global.format?.rawValue), ("color", global.color?.rawValue),
         ]
+        var environment = context.environment
         for (key, value) in inherited {
-            if let value { setenv(ConfigKeys.environmentVariable(for: [key]), value, 1) }
+            if let value { environment[ConfigKeys.environmentVariable(for: [key])] = value }
         }
-        let session = ReplSession(context: context, host: host, check: check, interval: DurationParser.parse(interval)!, link: link, startWithLink: !noLink)
-        let code = await session.run()
+        let session = ReplSession(context: context, host: host, environment: environment, check: check,
+                                  interval: DurationParser.parse(interval)!, link: link, startWithLink: !noLink)
         // The exit code of `exit N` or of the last command, which need not be a sysexits code.
-        fflush(nil)
-        Foundation.exit(code)
+        context.setExitCode(await session.run())
     }
 }

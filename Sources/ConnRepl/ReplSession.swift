@@ -18,6 +18,8 @@ final class ReplSession: Sendable {
 
     private let context: CommandContext
     private let host: ReplHost
+    /// What commands typed here run with: the process's environment and the REPL's flags.
+    private let environment: [String: String]
     private let check: ConnectivityCheck
     private let interval: Duration
     private let link: BackEndLink?
@@ -27,10 +29,12 @@ final class ReplSession: Sendable {
     private let editor = Mutex<LineEditor?>(nil)
     private let startWithLink: Bool
 
-    init(context: CommandContext, host: ReplHost, check: ConnectivityCheck, interval: Duration, link: BackEndLink?, startWithLink: Bool) {
+    init(context: CommandContext, host: ReplHost, environment: [String: String], check: ConnectivityCheck, interval: Duration,
+         link: BackEndLink?, startWithLink: Bool) {
         self.startWithLink = startWithLink
         self.context = context
         self.host = host
+        self.environment = environment
         self.check = check
         self.interval = interval
         self.link = link
@@ -222,8 +226,8 @@ final class ReplSession: Sendable {
 
     /// Runs a conn command in-process, as its own task so Ctrl-C can cancel it.
     private func runCommand(_ arguments: [String]) async -> Int32 {
-        let host = host
-        let task = Task { await CommandSession.$isEmbedded.withValue(true) { await host.run(arguments) } }
+        let host = host, environment = environment
+        let task = Task { await CommandSession.$isEmbedded.withValue(true) { await host.run(arguments, environment) } }
         running.withLock { $0 = task }
         let code = await task.value
         running.withLock { $0 = nil }

@@ -107,7 +107,7 @@ public struct WatchCommand: ConnCommand {
             }
         }
         let checkInterval = DurationParser.parse(interval)!
-        let hook = exec.map { WatchHook(command: $0, printer: context.printer) }
+        let hook = exec.map { WatchHook(command: $0, printer: context.printer, environment: context.environment) }
 
         // Signals: a last line, then 130 or 143. Inside `conn repl` the REPL owns the signals
         // and cancels this task on Ctrl-C instead.
@@ -197,7 +197,9 @@ public struct WatchCommand: ConnCommand {
                     continue  // watch never switches the link off
                 case .signal(let number):
                     try emit(WatchEvent(type: .stopped, at: Date(), state: reported, connectionState: linkState, reason: number == SIGINT ? "SIGINT" : "SIGTERM"), context: context)
-                    throw StoppedBySignal(signal: number)
+                    // 130/143 after a clean stop: returning lets every clean-up run first.
+                    context.setExitCode(128 + number)
+                    return
                 case .outboxPass(let pass):
                     var event = WatchEvent(type: .outbox, at: Date(), state: reported, connectionState: linkState)
                     event.outbox = WatchOutboxSummary(pass)

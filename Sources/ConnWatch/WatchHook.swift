@@ -8,12 +8,14 @@ import Foundation
 struct WatchHook: Sendable {
     let command: String
     let printer: Printer
+    /// The command's environment (inside `conn repl`, with the REPL's flags as CONN_* variables).
+    let environment: [String: String]
 
     func run(_ event: WatchEvent) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", command]
-        process.environment = ProcessInfo.processInfo.environment.merging(event.environment) { $1 }
+        process.environment = environment.merging(event.environment) { $1 }
         let input = Pipe()
         process.standardInput = input
         let printer = self.printer

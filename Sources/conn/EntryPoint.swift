@@ -10,7 +10,7 @@ enum EntryPoint {
     static func main(arguments: [String], environment: [String: String]) async -> Never {
         PluginsCommand.builtInNames = BuiltInModules.commandNames
         ReplCommand.host = ReplHost(
-            run: { arguments in await run(arguments, environment: environment, embedded: true) },
+            run: { arguments, environment in await run(arguments, environment: environment, embedded: true) },
             commandTreeJSON: {
                 // ArgumentParser answers this flag with the tree as JSON, through its "error".
                 do { _ = try ConnRoot.parseAsRoot(["--experimental-dump-help"]) } catch { return ConnRoot.fullMessage(for: error) }
@@ -19,9 +19,10 @@ enum EntryPoint {
         exit(await run(arguments, environment: environment, embedded: false))
     }
 
-    /// Runs one command line: a plugin, or a built-in command. Returns the exit code. Inside
-    /// `conn repl` (`embedded`) help and version print and return too; otherwise ArgumentParser
-    /// prints them and ends the process, as it always has.
+    /// Runs one command line with `environment` (the process's, or the REPL's with its flags):
+    /// a plugin, or a built-in command. Returns the exit code. Inside `conn repl` (`embedded`)
+    /// help and version print and return too; otherwise ArgumentParser prints them and ends the
+    /// process, as it always has.
     static func run(_ arguments: [String], environment: [String: String], embedded: Bool) async -> Int32 {
         let sink = StandardOutputSink()
         let terminal = TerminalFacts.current(environment: environment)
@@ -32,6 +33,9 @@ enum EntryPoint {
         }
         do {
             var command = try TrailingCommandParser.parse(ConnRoot.self, arguments)
+            if let connCommand = command as? any ConnCommand {
+                return await CommandRunner.execute(connCommand, environment: environment, sink: sink, terminal: terminal)
+            }
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

@@ -24,9 +24,9 @@ struct CommandOutputTests {
     ) async throws -> Run {
         let command = try type.parse(arguments)
         let sink = CapturingOutputSink()
-        let status = await CommandRunner.execute(
+        let code = await CommandRunner.execute(
             command, environment: home.environment.merging(env) { $1 }, sink: sink, terminal: terminal)
-        return Run(status: status, standardOutput: sink.standardOutput, standardError: sink.standardError)
+        return Run(status: try #require(ExitStatus(rawValue: code)), standardOutput: sink.standardOutput, standardError: sink.standardError)
     }
 
     @Test func configShowJSONHasStableKeys() async throws {

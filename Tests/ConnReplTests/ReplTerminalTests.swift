@@ -206,6 +206,15 @@ struct ReplScriptTests {
         #expect(plugin.exitCode == 0)
         let last = try await ConnProcess.run(ConnProcess.connPath, ["repl"], environment: withPlugin, input: "hello\n")
         #expect(last.exitCode == 3, "\(last.standardError)")
+        // The REPL's flags travel with the commands' environment, not through the process's
+        // (which a plugin never saw): a plugin typed at the prompt gets the REPL's --server.
+        try home.write("bin/conn-where", "#!/bin/sh\necho \"where:$CONN_SERVER\"\n", mode: 0o755)
+        let replServer = server.url.absoluteString
+        let flags = try await ConnProcess.run(
+            ConnProcess.connPath, ["repl", "--server", replServer], environment: withPlugin.merging(["CONN_SERVER": "http://127.0.0.1:7"]) { $1 },
+            input: "where\n")
+        #expect(flags.standardOutput.contains("where:\(replServer)"), "\(flags.standardOutput) \(flags.standardError)")
+        #expect(!flags.standardOutput.contains("where:http://127.0.0.1:7"), "\(flags.standardOutput)")
         server.stop()
     }
 

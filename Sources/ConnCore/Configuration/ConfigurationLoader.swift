@@ -14,7 +14,7 @@ public struct ConfigurationLoader: Sendable {
     public static let defaultTimeout: Duration = .seconds(10)
     public static let defaultOutboxExpiry: Duration = .seconds(24 * 3600)
 
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(environment: [String: String]) {
         self.environment = environment
     }
 

@@ -23,10 +23,6 @@ public enum ExitStatus: Int32, Sendable, Codable, CaseIterable {
     case permission = 77
     /// The configuration is wrong (EX_CONFIG).
     case configuration = 78
-    /// Stopped by SIGINT, after a clean stop (the shells' 128 + 2; not a sysexits code).
-    case interrupted = 130
-    /// Stopped by SIGTERM, after a clean stop (128 + 15; not a sysexits code).
-    case terminated = 143
 
     /// The short name used in documentation and in JSON errors.
     public var name: String {
@@ -41,8 +37,6 @@ public enum ExitStatus: Int32, Sendable, Codable, CaseIterable {
         case .temporaryFailure: "temporaryFailure"
         case .permission: "permission"
         case .configuration: "configuration"
-        case .interrupted: "interrupted"
-        case .terminated: "terminated"
         }
     }
 }
