@@ -35,8 +35,8 @@ public struct ClockOffsetCommand: ConnCommand {
     @Option(help: "Exchanges to take after the warm-up (http-date: the most requests to make).")
     var samples = 8
 
-    @Option(help: ArgumentHelp("Time between exchanges: 100ms, 1s.", valueName: "duration"))
-    var interval = "100ms"
+    @Option(help: ArgumentHelp("Time between exchanges: 100ms, 1s, or 0 for back to back.", valueName: "duration"))
+    var interval: NonNegativeDuration = "100ms"
 
     @Option(help: ArgumentHelp("For http-date: the URL whose Date header to read (default: the server's health resource).", valueName: "url"))
     var url: String?
@@ -57,7 +57,6 @@ public struct ClockOffsetCommand: ConnCommand {
 
     public func validate() throws {
         guard (1...100).contains(samples) else { throw ValidationError("--samples must be between 1 and 100.") }
-        guard DurationParser.parse(interval) != nil else { throw ValidationError("--interval '\(interval)' is not a duration (\(DurationParser.rangeText)); use 100ms or 1s.") }
         guard precision > 0 else { throw ValidationError("--precision must be positive.") }
         if let maxUncertainty, maxUncertainty <= 0 { throw ValidationError("--max-uncertainty must be positive.") }
         if ClockOffsetMeasurement.hostAndPort(ntpServer, defaultPort: 123) == nil {
@@ -73,7 +72,7 @@ public struct ClockOffsetCommand: ConnCommand {
             return
         }
         let measurement = try await ClockOffsetMeasurement(
-            context: context, method: method, samples: samples, interval: DurationParser.parse(interval)!,
+            context: context, method: method, samples: samples, interval: interval.duration,
             url: url.flatMap(URL.init(string:)), ntpServer: ntpServer, precisionMS: precision
         ).run()
         let estimate = measurement.estimate

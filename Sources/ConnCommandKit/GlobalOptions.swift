@@ -20,8 +20,8 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     @Flag(help: "Short for --format json.")
     public var json = false
 
-    @Option(help: ArgumentHelp("Deadline for each network operation: 10, 2.5, 500ms, 5s, 2m.", valueName: "duration"))
-    public var timeout: String?
+    @Option(help: ArgumentHelp("Deadline for each network operation: seconds (10, 2.5) or 500ms, 5s, 2m; more than 0, at most 3650d.", valueName: "duration"))
+    public var timeout: PositiveDuration?
 
     @Option(help: "When to use colour: auto (only on a terminal, not with NO_COLOR), always, never.")
     public var color: ColorMode?
@@ -44,9 +44,6 @@ public struct GlobalOptions: ParsableArguments, Sendable {
         if verbose && quiet {
             throw ValidationError("--verbose and --quiet contradict each other; give one of them.")
         }
-        if let timeout, DurationParser.parse(timeout).map({ $0 > .zero }) != true {
-            throw ValidationError("--timeout '\(timeout)' is not a positive duration (\(DurationParser.rangeText)); use seconds (10, 2.5) or a unit (500ms, 5s, 2m).")
-        }
         if let server, let problem = BackEndEndpoint.serverURLProblem(server) {
             throw ValidationError("--server '\(URLUserinfo.redacted(server))' \(problem); example: http://127.0.0.1:8080"
                                   + (URLUserinfo.isPresent(in: server) ? ". " + URLUserinfo.hint : ""))
@@ -58,7 +55,7 @@ public struct GlobalOptions: ParsableArguments, Sendable {
         var overrides = ConfigurationOverrides(
             server: server, profile: profile, configFile: config,
             format: json ? OutputFormat.json.rawValue : format?.rawValue,
-            timeout: timeout, color: color?.rawValue)
+            timeout: timeout?.description, color: color?.rawValue)
         if insecure { overrides.insecure = "true" }
         if json && format == nil { overrides.formatFlagName = "--json" }
         return overrides

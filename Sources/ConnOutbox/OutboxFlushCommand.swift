@@ -23,7 +23,7 @@ public struct OutboxFlushCommand: ConnCommand {
 
     @Option(name: .long, defaultAsFlag: "30s", parsing: .next,
             help: ArgumentHelp("Keep retrying until the queue is empty, for up to this long (--wait alone: 30s).", valueName: "duration"))
-    var wait: String? = nil
+    var wait: OptionalValueDuration? = nil
 
     @Option(help: "Requests in flight at once.")
     var concurrency = 8
@@ -32,18 +32,16 @@ public struct OutboxFlushCommand: ConnCommand {
 
     public func validate() throws {
         guard (1...256).contains(concurrency) else { throw ValidationError("--concurrency must be between 1 and 256.") }
-        if let wait, DurationParser.parse(wait).map({ $0 > .zero }) != true {
-            throw ValidationError("--wait '\(wait)' is not a positive duration (\(DurationParser.rangeText)); use 30s, 5m or seconds.")
-        }
+        try wait?.check(option: "--wait")
     }
 
     public func run(in context: CommandContext) async throws {
         let backEnd = try context.requireBackEnd()
         var store = try context.openOutbox()
-        if let wait = wait.flatMap(DurationParser.parse) { store.fitBackoff(within: wait) }
+        if let wait { store.fitBackoff(within: wait.duration) }
         let clock = ContinuousClock()
         let start = clock.now
-        let deadline = wait.flatMap(DurationParser.parse).map { start + $0 }
+        let deadline = wait.map { start + $0.duration }
         let tally = try await HTTPTransport.with(configuration: context.configuration, logger: context.logger) { transport in
             let deliverer = OutboxDeliverer(store: store, transport: transport, url: backEnd.url(for: .messages),
                                             concurrency: concurrency, requestTimeout: context.configuration.timeout)

@@ -35,8 +35,8 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting {
     @Option(name: .customLong("internet-url"), help: ArgumentHelp("An endpoint of the internet check: URL, URL=STATUS or URL=STATUS:TEXT (repeatable).", valueName: "url"))
     var internetURLs: [String] = []
 
-    @Option(help: ArgumentHelp("Keep probing until every target is reachable or this time is up (5s, 2m).", valueName: "duration"))
-    var wait: String?
+    @Option(help: ArgumentHelp("Keep probing until every target is reachable or this time is up: 5s, 2m, or seconds (more than 0).", valueName: "duration"))
+    var wait: PositiveDuration?
 
     @Option(help: "How many targets to probe at once.")
     var concurrency = 32
@@ -58,9 +58,6 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting {
 
     public func validate() throws {
         guard (1...1024).contains(concurrency) else { throw ValidationError("--concurrency must be between 1 and 1024.") }
-        if let wait, DurationParser.parse(wait).map({ $0 > .zero }) != true {
-            throw ValidationError("--wait '\(wait)' is not a positive duration (\(DurationParser.rangeText)); use 5s, 2m or seconds.")
-        }
         for code in expectStatus where !(100...599).contains(code) {
             throw ValidationError("--expect-status \(code) is not an HTTP status (100-599).")
         }
@@ -80,10 +77,7 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting {
                 context.printer.note("no server is configured: checking the internet (pass a target or --server to probe one)")
             }
         }
-        let deadline = try wait.map { text -> ContinuousClock.Instant in
-            guard let duration = DurationParser.parse(text) else { throw ValidationError("bad --wait") }
-            return ContinuousClock.now + duration
-        }
+        let deadline = wait.map { ContinuousClock.now + $0.duration }
 
         let expectation = Prober.Expectation(statuses: expectStatus.isEmpty ? nil : Set(expectStatus), bodyContains: expectBody)
         let prober = Prober(timeout: configuration.timeout, insecure: configuration.insecure,

@@ -27,19 +27,13 @@ public struct ReplCommand: ConnCommand {
 
     @OptionGroup public var global: GlobalOptions
 
-    @Option(help: ArgumentHelp("How often the monitor checks while online.", valueName: "duration"))
-    var interval = "30s"
+    @Option(help: ArgumentHelp("How often the monitor checks while online: 500ms, 5s, 2m (more than 0).", valueName: "duration"))
+    var interval: PositiveDuration = "30s"
 
     @Flag(name: .customLong("no-link"), help: "Start with the live link to the server off (`connect` turns it on).")
     var noLink = false
 
     public init() {}
-
-    public func validate() throws {
-        guard let duration = DurationParser.parse(interval), duration > .zero else {
-            throw ValidationError("--interval '\(interval)' is not a duration (\(DurationParser.rangeText)); use 500ms, 5s, 2m.")
-        }
-    }
 
     public func run(in context: CommandContext) async throws {
         guard let host = Self.host else { throw ConnError.internalError("the REPL was started without a command host") }
@@ -57,7 +51,7 @@ public struct ReplCommand: ConnCommand {
         // The REPL's global options apply to every command typed in it: they are handed on as
         // the CONN_* variables of the environment those commands run with.
         let inherited: [(String, String?)] = [
-            ("server", global.server), ("profile", global.profile), ("config", global.config), ("timeout", global.timeout),
+            ("server", global.server), ("profile", global.profile), ("config", global.config), ("timeout", global.timeout?.description),
             ("format", global.json ? "json" : global.format?.rawValue), ("color", global.color?.rawValue),
         ]
         var environment = context.environment
@@ -65,7 +59,7 @@ public struct ReplCommand: ConnCommand {
             if let value { environment[ConfigKeys.environmentVariable(for: [key])] = value }
         }
         let session = ReplSession(context: context, host: host, environment: environment, check: check,
-                                  interval: DurationParser.parse(interval)!, link: link, startWithLink: !noLink)
+                                  interval: interval.duration, link: link, startWithLink: !noLink)
         // The exit code of `exit N` or of the last command, which need not be a sysexits code.
         context.setExitCode(await session.run())
     }

@@ -39,14 +39,12 @@ public struct SendCommand: ConnCommand {
 
     @Option(name: .long, defaultAsFlag: "30s", parsing: .next,
             help: ArgumentHelp("Keep retrying until the message is sent or failed, for up to this long (--wait alone: 30s).", valueName: "duration"))
-    var wait: String? = nil
+    var wait: OptionalValueDuration? = nil
 
     public init() {}
 
     public func validate() throws {
-        if let wait, DurationParser.parse(wait).map({ $0 > .zero }) != true {
-            throw ValidationError("--wait '\(wait)' is not a positive duration (\(DurationParser.rangeText)); use 30s, 5m or seconds.")
-        }
+        try wait?.check(option: "--wait")
     }
 
     public func run(in context: CommandContext) async throws {
@@ -55,7 +53,7 @@ public struct SendCommand: ConnCommand {
             text: try DraftReader.text(text: text, file: file, standardInputIsTerminal: context.terminal.standardInputIsTerminal),
             responseToUid: try DraftReader.replyTo(replyTo))
         var store = try context.openOutbox()
-        if let wait = wait.flatMap(DurationParser.parse) { store.fitBackoff(within: wait) }
+        if let wait { store.fitBackoff(within: wait.duration) }
         let clock = ContinuousClock()
         let start = clock.now
 
@@ -80,7 +78,7 @@ public struct SendCommand: ConnCommand {
             let outcome = await deliverer.attempt(queued)
             try store.record([(queued, outcome)], owner: deliverer.owner, now: Date())
             var current = try store.message(id: queued.id) ?? queued
-            if current.state == .pending, let wait = wait.flatMap(DurationParser.parse) {
+            if current.state == .pending, let wait = wait?.duration {
                 context.printer.note("\(current.shortID) not sent yet (\(TerminalSanitizer.sanitize(current.lastError ?? "", keepNewlines: false))); retrying for up to \(wait)")
                 var retrying = deliverer
                 retrying.requestTimeout = context.configuration.timeout

@@ -31,11 +31,11 @@ public struct WatchCommand: ConnCommand {
     @Argument(help: ArgumentHelp("Hosts (host:port) or URLs to watch.", valueName: "target"))
     var targets: [String] = []
 
-    @Option(help: ArgumentHelp("How often to probe while online.", valueName: "duration"))
-    var interval = "30s"
+    @Option(help: ArgumentHelp("How often to probe while online: 500ms, 5s, 2m (more than 0).", valueName: "duration"))
+    var interval: PositiveDuration = "30s"
 
-    @Option(help: ArgumentHelp("Report a failure only once it has lasted this long (flaps shorter than this are not reported).", valueName: "duration"))
-    var grace = "0"
+    @Option(help: ArgumentHelp("Report a failure only once it has lasted this long (flaps shorter than this are not reported): 0, 500ms, 5s.", valueName: "duration"))
+    var grace: NonNegativeDuration = "0"
 
     @Flag(help: "Check the internet too (default when no target and no server is given).")
     var internet = false
@@ -66,11 +66,6 @@ public struct WatchCommand: ConnCommand {
     static let untilStates = WatchState.allCases.map(\.rawValue) + ["connected"]
 
     public func validate() throws {
-        for (name, value) in [("--interval", interval), ("--grace", grace)] {
-            guard let duration = DurationParser.parse(value), duration >= .zero, name == "--grace" || duration > .zero else {
-                throw ValidationError("\(name) '\(value)' is not a duration (\(DurationParser.rangeText)); use 500ms, 5s, 2m.")
-            }
-        }
         if let until, !Self.untilStates.contains(until) {
             throw ValidationError("--until '\(until)' is not a state; use one of: \(Self.untilStates.joined(separator: ", ")).")
         }
@@ -106,7 +101,7 @@ public struct WatchCommand: ConnCommand {
                 continuation.yield(.outboxPass(pass))
             }
         }
-        let checkInterval = DurationParser.parse(interval)!
+        let checkInterval = interval.duration
         let hook = exec.map { WatchHook(command: $0, printer: context.printer, environment: context.environment) }
 
         // Signals: a last line, then 130 or 143. Inside `conn repl` the REPL owns the signals
@@ -125,7 +120,7 @@ public struct WatchCommand: ConnCommand {
         defer { signalSources.forEach { $0.cancel() } }
 
         let link = noLink ? nil : backEnd.map { BackEndLink($0, configuration: configuration, logger: context.logger) }
-        let monitor = ConnectivityMonitor(check: check, engine: WatchEngine(interval: checkInterval, grace: DurationParser.parse(grace)!), link: link) { event in
+        let monitor = ConnectivityMonitor(check: check, engine: WatchEngine(interval: checkInterval, grace: grace.duration), link: link) { event in
             continuation.yield(.monitor(event))
         }
         defer { monitor.stop() }

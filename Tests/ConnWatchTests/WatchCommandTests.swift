@@ -164,7 +164,9 @@ struct WatchCommandTests {
     }
 
     @Test("bad options are named", arguments: [
-        (["--interval", "soon"], "--interval 'soon' is not a duration"),
+        (["--interval", "soon"], "The value 'soon' is invalid for '--interval <duration>'"),
+        (["--interval", "0"], "The value '0' is invalid for '--interval <duration>'"),
+        (["--grace=-1s"], "The value '-1s' is invalid for '--grace <duration>'"),
         (["--until", "maybe"], "--until 'maybe' is not a state"),
     ])
     func badOptions(arguments: [String], message: String) async throws {
