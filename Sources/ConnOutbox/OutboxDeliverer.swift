@@ -53,19 +53,7 @@ public struct OutboxDeliverer: Sendable {
 
     /// Delivers the claimed messages, `concurrency` at a time, and records the outcomes.
     public func deliver(_ messages: [OutboxMessage]) async throws -> [(message: OutboxMessage, outcome: DeliveryOutcome)] {
-        var results: [(message: OutboxMessage, outcome: DeliveryOutcome)] = []
-        results.reserveCapacity(messages.count)
-        await withTaskGroup(of: (OutboxMessage, DeliveryOutcome).self) { group in
-            var next = messages.makeIterator()
-            for _ in 0..<concurrency {
-                guard let message = next.next() else { break }
-                group.addTask { (message, await attempt(message)) }
-            }
-            while let result = await group.next() {
-                results.append(result)
-                if let message = next.next() { group.addTask { (message, await attempt(message)) } }
-            }
-        }
+        let results = await messages.concurrentMap(limit: concurrency) { message in (message: message, outcome: await attempt(message)) }
         try store.record(results, owner: owner, now: Date())
         return results
     }

@@ -4,7 +4,9 @@ import GRDB
 
 /// One message in the outbox, as stored.
 public struct OutboxMessage: Sendable, Equatable {
-    public enum State: String, Sendable, CaseIterable, Codable {
+    /// Stored as its raw value; SQL takes it as a bound argument (`\(State.pending)` in GRDB's
+    /// interpolation), so a state is spelled in one place.
+    public enum State: String, Sendable, CaseIterable, Codable, DatabaseValueConvertible {
         /// Waiting for delivery (shown as "sending", as Wire does).
         case pending
         /// Leased by one deliverer that is sending it now.
@@ -13,7 +15,7 @@ public struct OutboxMessage: Sendable, Equatable {
         case failed
     }
 
-    public enum FailureReason: String, Sendable, Codable {
+    public enum FailureReason: String, Sendable, Codable, DatabaseValueConvertible {
         /// The server refused the message itself (400, 413, 422…): resending it unchanged will not help.
         case rejected
         /// The server refused the credentials (401, 403); the queue is paused.
@@ -89,6 +91,8 @@ public struct OutboxAttempt: Sendable, Equatable, Encodable {
     public var finishedAt: Date?
     /// started (never finished: its deliverer died) | sent | retry | rejected | auth
     public var outcome: String
+    /// The outcome of an attempt that has begun and not yet ended.
+    static let started = "started"
     public var httpStatus: Int?
     public var code: String?
     public var detail: String?

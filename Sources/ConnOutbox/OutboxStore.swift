@@ -33,14 +33,15 @@ public struct OutboxStore: Sendable {
     public func enqueue(_ draft: OutboxDraft, now: Date, leaseTo owner: LeaseOwner? = nil, lease: Duration = .seconds(60)) throws -> OutboxMessage {
         let id = UUID().uuidString.lowercased()
         return try database.writer.write { db in
-            try db.execute(
-                sql: """
-                    INSERT INTO outboxMessage(id, toAddress, subject, text, responseToUid, createdAt, state, attempts, nextAttemptAt, lastAttemptAt, leaseOwner, leaseExpiresAt)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [id, draft.to, draft.subject, draft.text, draft.responseToUid, now.timeIntervalSince1970,
-                            owner == nil ? "pending" : "sending", owner == nil ? 0 : 1, now.timeIntervalSince1970,
-                            owner == nil ? nil : now.timeIntervalSince1970, owner?.description, owner.map { _ in now.addingTimeInterval(lease.seconds).timeIntervalSince1970 }])
+            let nowSeconds = now.timeIntervalSince1970
+            let state: OutboxMessage.State = owner == nil ? .pending : .sending
+            let leaseUntil = owner.map { _ in now.addingTimeInterval(lease.seconds).timeIntervalSince1970 }
+            try db.execute(literal: """
+                INSERT INTO outboxMessage(id, toAddress, subject, text, responseToUid, createdAt, state, attempts, nextAttemptAt,
+                                          lastAttemptAt, leaseOwner, leaseExpiresAt)
+                VALUES (\(id), \(draft.to), \(draft.subject), \(draft.text), \(draft.responseToUid), \(nowSeconds), \(state),
+                        \(owner == nil ? 0 : 1), \(nowSeconds), \(owner == nil ? nil : nowSeconds), \(owner?.description), \(leaseUntil))
+                """)
             if let owner { try Self.logAttemptStart(db, id: id, number: 1, owner: owner, now: now) }
             return try Self.fetch(db, id: id)!
         }
@@ -71,8 +72,8 @@ public struct OutboxStore: Sendable {
             if let pause = try activePause(db) { return Claim(messages: [], pause: pause, expired: 0) }
             let expired = try expireOverdue(db, now: now)
             let nowSeconds = now.timeIntervalSince1970
-            var filter = "state = 'pending' AND (notBefore IS NULL OR notBefore <= :now)"
-            var arguments: [String: (any DatabaseValueConvertible)?] = ["now": nowSeconds, "limit": limit]
+            var filter = "state = :pending AND (notBefore IS NULL OR notBefore <= :now)"
+            var arguments: [String: (any DatabaseValueConvertible)?] = ["pending": OutboxMessage.State.pending, "now": nowSeconds, "limit": limit]
             if let passStart {
                 filter += " AND (lastAttemptAt IS NULL OR lastAttemptAt < :passStart)"
                 arguments["passStart"] = passStart.timeIntervalSince1970
@@ -91,13 +92,17 @@ public struct OutboxStore: Sendable {
                 ids += try reclaimable(db, scope: scope, owner: owner, now: now, limit: limit - ids.count)
             }
             let leaseUntil = now.addingTimeInterval(lease.seconds).timeIntervalSince1970
+            // Prepared once for the whole batch.
             let update = try db.makeStatement(sql: """
-                UPDATE outboxMessage SET state = 'sending', leaseOwner = ?, leaseExpiresAt = ?, lastAttemptAt = ?, attempts = attempts + 1
-                WHERE id = ? RETURNING attempts
+                UPDATE outboxMessage SET state = :sending, leaseOwner = :owner, leaseExpiresAt = :leaseUntil, lastAttemptAt = :now,
+                attempts = attempts + 1
+                WHERE id = :id RETURNING attempts
                 """)
             var messages: [OutboxMessage] = []
             for id in ids {
-                guard let number = try Int.fetchOne(update, arguments: [owner.description, leaseUntil, nowSeconds, id]) else { continue }
+                let arguments: StatementArguments = ["sending": OutboxMessage.State.sending, "owner": owner.description,
+                                                     "leaseUntil": leaseUntil, "now": nowSeconds, "id": id]
+                guard let number = try Int.fetchOne(update, arguments: arguments) else { continue }
                 try Self.logAttemptStart(db, id: id, number: number, owner: owner, now: now)
                 if let message = try Self.fetch(db, id: id) { messages.append(message) }
             }
@@ -107,16 +112,14 @@ public struct OutboxStore: Sendable {
 
     /// Messages leased by a deliverer that is gone: its lease expired, or it died on this host.
     private func reclaimable(_ db: Database, scope: ClaimScope, owner: LeaseOwner, now: Date, limit: Int) throws -> [String] {
-        var sql = "SELECT id, leaseOwner, leaseExpiresAt FROM outboxMessage WHERE state = 'sending' AND leaseOwner IS NOT ?"
-        var arguments: StatementArguments = [owner.description]
+        var query: SQL = "SELECT id, leaseOwner, leaseExpiresAt FROM outboxMessage WHERE state = \(OutboxMessage.State.sending) AND leaseOwner IS NOT \(owner.description)"
         if case .ids(let ids) = scope {
-            sql += " AND id IN (SELECT value FROM json_each(?))"
-            _ = arguments.append(contentsOf: [try Self.jsonArray(ids)])
+            query += " AND id IN (SELECT value FROM json_each(\(try Self.jsonArray(ids))))"
         }
-        sql += " ORDER BY createdAt LIMIT 1000"
+        query += " ORDER BY createdAt LIMIT 1000"
         var ids: [String] = []
         var liveness: [String: Bool] = [:]
-        for row in try Row.fetchAll(db, sql: sql, arguments: arguments) where ids.count < limit {
+        for row in try SQLRequest<Row>(literal: query).fetchAll(db) where ids.count < limit {
             let holder: String? = row["leaseOwner"]
             let expiresAt: Double? = row["leaseExpiresAt"]
             if let expiresAt, expiresAt > now.timeIntervalSince1970, let holder {
@@ -135,44 +138,47 @@ public struct OutboxStore: Sendable {
         try database.writer.write { db in
             let nowSeconds = now.timeIntervalSince1970
             for (message, outcome) in results {
-                try db.execute(
-                    sql: """
-                        UPDATE outboxAttempt SET finishedAt = ?, outcome = ?, httpStatus = ?, code = ?, detail = ?
-                        WHERE messageId = ? AND number = ? AND leaseOwner = ?
-                        """,
-                    arguments: [nowSeconds, outcome.label, outcome.status, outcome.code, outcome.message,
-                                message.id, message.attempts, owner.description])
-                let held = "id = ? AND state = 'sending' AND leaseOwner = ?"
+                try db.execute(literal: """
+                    UPDATE outboxAttempt SET finishedAt = \(nowSeconds), outcome = \(outcome.label), httpStatus = \(outcome.status),
+                    code = \(outcome.code), detail = \(outcome.message)
+                    WHERE messageId = \(message.id) AND number = \(message.attempts) AND leaseOwner = \(owner.description)
+                    """)
+                // Any outcome but "sent" counts only while this deliverer still holds the lease.
+                let held: SQL = "id = \(message.id) AND state = \(OutboxMessage.State.sending) AND leaseOwner = \(owner.description)"
+                let released: SQL = "leaseOwner = NULL, leaseExpiresAt = NULL"
                 switch outcome {
                 case .sent(let uid, let dateTime, _, _):
-                    try db.execute(
-                        sql: """
-                            UPDATE outboxMessage SET state = 'sent', sentAt = ?, serverUid = ?, serverDateTime = ?, failureReason = NULL,
-                            lastErrorCode = NULL, lastError = NULL, leaseOwner = NULL, leaseExpiresAt = NULL, notBefore = NULL
-                            WHERE id = ? AND state != 'sent'
-                            """,
-                        arguments: [nowSeconds, uid, dateTime, message.id])
+                    try db.execute(literal: """
+                        UPDATE outboxMessage SET state = \(OutboxMessage.State.sent), sentAt = \(nowSeconds), serverUid = \(uid),
+                        serverDateTime = \(dateTime), failureReason = NULL, lastErrorCode = NULL, lastError = NULL, \(released), notBefore = NULL
+                        WHERE id = \(message.id) AND state != \(OutboxMessage.State.sent)
+                        """)
                 case .retry(let code, let text, _, let retryAfter):
                     let expiresAt = message.createdAt.addingTimeInterval(expiry.seconds)
                     if expiresAt <= now {
-                        try db.execute(
-                            sql: "UPDATE outboxMessage SET state = 'failed', failureReason = 'expired', lastErrorCode = ?, lastError = ?, leaseOwner = NULL, leaseExpiresAt = NULL WHERE \(held)",
-                            arguments: [code, "not delivered within \(Self.describe(expiry)); last error: \(text)", message.id, owner.description])
+                        let error = "not delivered within \(TimeFormatting.exact(expiry)); last error: \(text)"
+                        try db.execute(literal: """
+                            UPDATE outboxMessage SET state = \(OutboxMessage.State.failed), failureReason = \(OutboxMessage.FailureReason.expired),
+                            lastErrorCode = \(code), lastError = \(error), \(released) WHERE \(held)
+                            """)
                     } else {
-                        let next = now.addingTimeInterval(backoff.delay(afterAttempt: message.attempts).seconds)
+                        let next = now.addingTimeInterval(backoff.delay(afterAttempt: message.attempts).seconds).timeIntervalSince1970
                         let notBefore = retryAfter.map { now.addingTimeInterval($0.seconds).timeIntervalSince1970 }
-                        try db.execute(
-                            sql: "UPDATE outboxMessage SET state = 'pending', nextAttemptAt = ?, notBefore = ?, lastErrorCode = ?, lastError = ?, leaseOwner = NULL, leaseExpiresAt = NULL WHERE \(held)",
-                            arguments: [next.timeIntervalSince1970, notBefore, code, text, message.id, owner.description])
+                        try db.execute(literal: """
+                            UPDATE outboxMessage SET state = \(OutboxMessage.State.pending), nextAttemptAt = \(next), notBefore = \(notBefore),
+                            lastErrorCode = \(code), lastError = \(text), \(released) WHERE \(held)
+                            """)
                     }
                 case .rejected(let code, let text, _):
-                    try db.execute(
-                        sql: "UPDATE outboxMessage SET state = 'failed', failureReason = 'rejected', lastErrorCode = ?, lastError = ?, leaseOwner = NULL, leaseExpiresAt = NULL WHERE \(held)",
-                        arguments: [code, text, message.id, owner.description])
+                    try db.execute(literal: """
+                        UPDATE outboxMessage SET state = \(OutboxMessage.State.failed), failureReason = \(OutboxMessage.FailureReason.rejected),
+                        lastErrorCode = \(code), lastError = \(text), \(released) WHERE \(held)
+                        """)
                 case .auth(let code, let text, _):
-                    try db.execute(
-                        sql: "UPDATE outboxMessage SET state = 'failed', failureReason = 'auth', lastErrorCode = ?, lastError = ?, leaseOwner = NULL, leaseExpiresAt = NULL WHERE \(held)",
-                        arguments: [code, text, message.id, owner.description])
+                    try db.execute(literal: """
+                        UPDATE outboxMessage SET state = \(OutboxMessage.State.failed), failureReason = \(OutboxMessage.FailureReason.auth),
+                        lastErrorCode = \(code), lastError = \(text), \(released) WHERE \(held)
+                        """)
                     let key = try AuthPause.fingerprintKey(db, create: true)!
                     let pause = AuthPause(since: now, message: text, tokenFingerprint: AuthPause.fingerprint(of: token, key: key))
                     try LocalDatabase.setMetaValue(db, AuthPause.metaKey, pause.stored)
@@ -189,13 +195,14 @@ public struct OutboxStore: Sendable {
         // A read-only database is shown as it was stored: bringing it up to date would write.
         guard !database.isReadOnly else { return 0 }
         return try database.writer.write { db in
-            let abandoned = try Row.fetchAll(db, sql: "SELECT id, leaseOwner, leaseExpiresAt FROM outboxMessage WHERE state = 'sending'").filter { row in
+            let sending: SQL = "SELECT id, leaseOwner, leaseExpiresAt FROM outboxMessage WHERE state = \(OutboxMessage.State.sending)"
+            let abandoned = try SQLRequest<Row>(literal: sending).fetchAll(db).filter { row in
                 let expiresAt = (row["leaseExpiresAt"] as Double?).map(Date.init(timeIntervalSince1970:))
                 return !Self.leaseIsLive(holder: row["leaseOwner"], expiresAt: expiresAt, now: now)
             }
             for row in abandoned {
-                try db.execute(sql: "UPDATE outboxMessage SET state = 'pending', leaseOwner = NULL, leaseExpiresAt = NULL WHERE id = ?",
-                               arguments: [row["id"] as String])
+                let id: String = row["id"]
+                try db.execute(literal: "UPDATE outboxMessage SET state = \(OutboxMessage.State.pending), leaseOwner = NULL, leaseExpiresAt = NULL WHERE id = \(id)")
             }
             return try expireOverdue(db, now: now)
         }
@@ -203,13 +210,13 @@ public struct OutboxStore: Sendable {
 
     private func expireOverdue(_ db: Database, now: Date) throws -> Int {
         let cutoff = now.addingTimeInterval(-expiry.seconds).timeIntervalSince1970
-        try db.execute(
-            sql: """
-                UPDATE outboxMessage SET state = 'failed', failureReason = 'expired', leaseOwner = NULL, leaseExpiresAt = NULL,
-                lastError = 'not delivered within \(Self.describe(expiry))' || COALESCE('; last error: ' || lastError, '')
-                WHERE createdAt <= ? AND (state = 'pending' OR (state = 'sending' AND leaseExpiresAt <= ?))
-                """,
-            arguments: [cutoff, now.timeIntervalSince1970])
+        let notice = "not delivered within \(TimeFormatting.exact(expiry))"
+        try db.execute(literal: """
+            UPDATE outboxMessage SET state = \(OutboxMessage.State.failed), failureReason = \(OutboxMessage.FailureReason.expired),
+            leaseOwner = NULL, leaseExpiresAt = NULL, lastError = \(notice) || COALESCE('; last error: ' || lastError, '')
+            WHERE createdAt <= \(cutoff) AND (state = \(OutboxMessage.State.pending)
+                                             OR (state = \(OutboxMessage.State.sending) AND leaseExpiresAt <= \(now.timeIntervalSince1970)))
+            """)
         return db.changesCount
     }
 
@@ -221,7 +228,10 @@ public struct OutboxStore: Sendable {
         if let pause = try pauseOfThisToken(db) { return pause }
         guard try LocalDatabase.metaValue(db, AuthPause.metaKey) != nil else { return nil }
         try db.execute(sql: "DELETE FROM meta WHERE key = ?", arguments: [AuthPause.metaKey])
-        try db.execute(sql: "UPDATE outboxMessage SET state = 'pending', failureReason = NULL, nextAttemptAt = 0 WHERE state = 'failed' AND failureReason = 'auth'")
+        try db.execute(literal: """
+            UPDATE outboxMessage SET state = \(OutboxMessage.State.pending), failureReason = NULL, nextAttemptAt = 0
+            WHERE state = \(OutboxMessage.State.failed) AND failureReason = \(OutboxMessage.FailureReason.auth)
+            """)
         return nil
     }
 
@@ -241,14 +251,10 @@ public struct OutboxStore: Sendable {
 
     public func list(states: [OutboxMessage.State]? = nil) throws -> [OutboxMessage] {
         try database.writer.read { db in
-            var sql = "SELECT \(OutboxMessage.columns) FROM outboxMessage"
-            var arguments: StatementArguments = []
-            if let states {
-                sql += " WHERE state IN (\(states.map { _ in "?" }.joined(separator: ", ")))"
-                arguments = StatementArguments(states.map(\.rawValue))
-            }
-            sql += " ORDER BY createdAt, id"
-            return try Row.fetchAll(db, sql: sql, arguments: arguments).map(OutboxMessage.init(row:))
+            var query: SQL = "SELECT \(sql: OutboxMessage.columns) FROM outboxMessage"
+            if let states { query += " WHERE state IN \(states)" }
+            query += " ORDER BY createdAt, id"
+            return try SQLRequest<Row>(literal: query).fetchAll(db).map(OutboxMessage.init(row:))
         }
     }
 
@@ -269,11 +275,11 @@ public struct OutboxStore: Sendable {
     /// Waiting replies to any of `uids`, for showing them in their inbox thread.
     public func replies(to uids: [String]) throws -> [OutboxMessage] {
         try database.writer.read { db in
-            try Row.fetchAll(
-                db,
-                sql: "SELECT \(OutboxMessage.columns) FROM outboxMessage WHERE state != 'sent' AND responseToUid IN (SELECT value FROM json_each(?)) ORDER BY createdAt",
-                arguments: [try Self.jsonArray(uids)]
-            ).map(OutboxMessage.init(row:))
+            let uidList = try Self.jsonArray(uids)
+            return try SQLRequest<Row>(literal: """
+                SELECT \(sql: OutboxMessage.columns) FROM outboxMessage
+                WHERE state != \(OutboxMessage.State.sent) AND responseToUid IN (SELECT value FROM json_each(\(uidList))) ORDER BY createdAt
+                """).fetchAll(db).map(OutboxMessage.init(row:))
         }
     }
 
@@ -329,12 +335,11 @@ public struct OutboxStore: Sendable {
                     throw ConnError.temporary(.messageBeingSent, "message \(message.shortID) is being sent right now by \(message.leaseOwner ?? "another process")", hint: "Wait for that attempt to end, then look again with `conn outbox show \(message.shortID)`.")
                 default:
                     // A fresh expiry window: a resent message gets the full time again.
-                    try db.execute(
-                        sql: """
-                            UPDATE outboxMessage SET state = 'pending', failureReason = NULL, nextAttemptAt = ?, notBefore = NULL,
-                            leaseOwner = NULL, leaseExpiresAt = NULL, createdAt = ? WHERE id = ?
-                            """,
-                        arguments: [now.timeIntervalSince1970, now.timeIntervalSince1970, id])
+                    let nowSeconds = now.timeIntervalSince1970
+                    try db.execute(literal: """
+                        UPDATE outboxMessage SET state = \(OutboxMessage.State.pending), failureReason = NULL, nextAttemptAt = \(nowSeconds),
+                        notBefore = NULL, leaseOwner = NULL, leaseExpiresAt = NULL, createdAt = \(nowSeconds) WHERE id = \(id)
+                        """)
                     updated.append(try Self.fetch(db, id: id)!)
                 }
             }
@@ -353,8 +358,8 @@ public struct OutboxStore: Sendable {
                     throw ConnError.temporary(.messageBeingSent, "message \(message.shortID) is being sent right now; it cannot be deleted",
                                               hint: "Wait for the attempt to end; if it fails, delete it then.")
                 }
-                try db.execute(sql: "DELETE FROM outboxAttempt WHERE messageId = ?", arguments: [id])
-                try db.execute(sql: "DELETE FROM outboxMessage WHERE id = ?", arguments: [id])
+                // Its attempts go with it: outboxAttempt.messageId cascades (GRDB enables foreign keys).
+                try db.execute(literal: "DELETE FROM outboxMessage WHERE id = \(id)")
                 deleted.append(message)
             }
             return deleted
@@ -370,8 +375,10 @@ public struct OutboxStore: Sendable {
 
     private static func logAttemptStart(_ db: Database, id: String, number: Int, owner: LeaseOwner, now: Date) throws {
         try db.execute(
-            sql: "INSERT INTO outboxAttempt(messageId, number, leaseOwner, startedAt, outcome) VALUES (?, ?, ?, ?, 'started')",
-            arguments: [id, number, owner.description, now.timeIntervalSince1970])
+            literal: """
+                INSERT INTO outboxAttempt(messageId, number, leaseOwner, startedAt, outcome)
+                VALUES (\(id), \(number), \(owner.description), \(now.timeIntervalSince1970), \(OutboxAttempt.started))
+                """)
     }
 
     /// Whether a lease still protects its message: not expired, and its holder not known dead.
@@ -384,13 +391,6 @@ public struct OutboxStore: Sendable {
     private static func jsonArray(_ values: [String]) throws -> String {
         String(decoding: try JSONEncoder().encode(values), as: UTF8.self)
     }
-
-    static func describe(_ duration: Duration) -> String {
-        let seconds = duration.seconds
-        if seconds >= 3600, seconds.truncatingRemainder(dividingBy: 3600) == 0 { return "\(Int(seconds / 3600)) h" }
-        if seconds >= 60, seconds.truncatingRemainder(dividingBy: 60) == 0 { return "\(Int(seconds / 60)) min" }
-        return seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
-    }
 }
 
 extension OutboxStore {
@@ -399,11 +399,11 @@ extension OutboxStore {
     public func nextWakeUp(respectingBackoff: Bool) throws -> Date? {
         try database.writer.read { db in
             let due = respectingBackoff ? "MAX(nextAttemptAt, COALESCE(notBefore, 0))" : "COALESCE(notBefore, 0)"
-            let seconds = try Double.fetchOne(db, sql: """
+            let seconds = try SQLRequest<Double?>(literal: """
                 SELECT MIN(t) FROM (
-                  SELECT \(due) AS t FROM outboxMessage WHERE state = 'pending'
-                  UNION ALL SELECT leaseExpiresAt FROM outboxMessage WHERE state = 'sending')
-                """)
+                  SELECT \(sql: due) AS t FROM outboxMessage WHERE state = \(OutboxMessage.State.pending)
+                  UNION ALL SELECT leaseExpiresAt FROM outboxMessage WHERE state = \(OutboxMessage.State.sending))
+                """).fetchOne(db) ?? nil
             return seconds.map(Date.init(timeIntervalSince1970:))
         }
     }
@@ -411,7 +411,7 @@ extension OutboxStore {
     /// How many messages are still on their way (pending or being sent).
     public func waitingCount() throws -> Int {
         try database.writer.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outboxMessage WHERE state IN ('pending', 'sending')") ?? 0
+            try SQLRequest<Int>(literal: "SELECT COUNT(*) FROM outboxMessage WHERE state IN \([OutboxMessage.State.pending, .sending])").fetchOne(db) ?? 0
         }
     }
 }

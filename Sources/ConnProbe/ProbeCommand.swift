@@ -85,7 +85,8 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting {
         let runner = ProbeRunner(prober: prober, concurrency: concurrency)
 
         var attempts = 0
-        var backoff = Duration.milliseconds(250)
+        // Between tries: 250 ms, doubling up to 5 s.
+        let backoff = Backoff(base: .milliseconds(250), cap: .seconds(5))
         var report: ProbeReport
         while true {
             attempts += 1
@@ -98,12 +99,11 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting {
             guard let deadline, !allReachable else { break }
             let remaining = deadline - ContinuousClock.now
             if remaining <= .zero { break }
-            let pause = min(backoff, remaining)
+            let pause = min(backoff.ceiling(afterAttempt: attempts), remaining)
             let failing = results.filter { !$0.reachable }.map { "\($0.target) (\($0.verdict))" }
                 + (internetOK ? [] : ["internet (\(connectivity!.state.name))"])
-            context.printer.note("waiting: \(failing.joined(separator: ", ")); next try in \(ProbeReport.format(pause.milliseconds))")
+            context.printer.note("waiting: \(failing.joined(separator: ", ")); next try in \(TimeFormatting.timing(milliseconds: pause.milliseconds))")
             try await Task.sleep(for: pause)
-            backoff = min(backoff * 2, .seconds(5))
         }
         try context.printer.emit(report)
 

@@ -25,7 +25,7 @@ struct ProbeReport: Encodable, TextRenderable {
             var facts: [String] = []
             if let status = result.httpStatus { facts.append("HTTP \(status)") }
             for rung in result.rungs where rung.ok && rung.name != "route" {
-                if let ms = rung.ms, rung.name != "dns" || ms > 0 { facts.append("\(rung.name) \(Self.format(ms))") }
+                if let ms = rung.ms, rung.name != "dns" || ms > 0 { facts.append("\(rung.name) \(TimeFormatting.timing(milliseconds: ms))") }
             }
             if let interface = result.interface {
                 facts.append("via \(TerminalSanitizer.sanitize(interface.name, keepNewlines: false)) (\(interface.kind.rawValue)\(interface.expensive ? ", metered" : ""))")
@@ -35,16 +35,12 @@ struct ProbeReport: Encodable, TextRenderable {
             lines.append("\(mark) \(style.bold(name))  \(verdict)\(detail)" + (facts.isEmpty ? "" : style.dim("  [" + facts.joined(separator: " · ") + "]")))
             if showLadder {
                 for rung in result.rungs {
-                    let time = rung.ms.map { Self.format($0) } ?? "—"
+                    let time = rung.ms.map { TimeFormatting.timing(milliseconds: $0) } ?? "—"
                     let rungMark = rung.ok ? style.green("ok  ") : style.red("FAIL")
                     lines.append("    \(rung.name.padding(toLength: 5, withPad: " ", startingAt: 0)) \(rungMark) \(time.padding(toLength: 9, withPad: " ", startingAt: 0)) \(TerminalSanitizer.sanitize(rung.detail, keepNewlines: false))")
                 }
             }
         }
         return lines.joined(separator: "\n") + "\n"
-    }
-
-    static func format(_ ms: Double) -> String {
-        ms < 10 ? String(format: "%.2fms", ms) : ms < 1000 ? String(format: "%.0fms", ms) : String(format: "%.2fs", ms / 1000)
     }
 }

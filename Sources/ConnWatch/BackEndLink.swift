@@ -34,7 +34,9 @@ public struct BackEndLink: Sendable {
         AsyncStream { continuation in
             let task = Task {
                 var lastOffset: Int?
-                var backoff = Duration.milliseconds(250)
+                // Reconnect after 250 ms, doubling up to 10 s; from 250 ms again after a connection.
+                let backoff = Backoff(base: .milliseconds(250), cap: .seconds(10))
+                var failedAttempts = 0
                 while !Task.isCancelled {
                     continuation.yield(.disconnected(backEndTimeOffsetMS: lastOffset, isInitializing: true))
                     let seen = await holdOpen { offset in
@@ -42,9 +44,8 @@ public struct BackEndLink: Sendable {
                     }
                     if let seen { lastOffset = seen }
                     continuation.yield(.disconnected(backEndTimeOffsetMS: lastOffset, isInitializing: false))
-                    if seen != nil { backoff = .milliseconds(250) }
-                    try? await Task.sleep(for: backoff)
-                    backoff = min(backoff * 2, .seconds(10))
+                    failedAttempts = seen == nil ? failedAttempts + 1 : 1
+                    try? await Task.sleep(for: backoff.ceiling(afterAttempt: failedAttempts))
                 }
                 continuation.finish()
             }

@@ -1,3 +1,4 @@
+import ConnCore
 import Foundation
 
 /// The hysteresis of `conn watch`, as a pure state machine: observations in, events and the
@@ -17,7 +18,8 @@ public struct WatchEngine: Sendable {
     public private(set) var reported: WatchState?
     private var downSince: Date?
     private var suspect: (observation: WatchObservation, since: Date, looks: Int)?
-    private var failureBackoff: Duration = .seconds(1)
+    /// Rechecks since the current failure was reported: 1 s, doubling up to the interval.
+    private var failedRechecks = 0
 
     public init(interval: Duration, grace: Duration) {
         self.interval = interval
@@ -47,7 +49,7 @@ public struct WatchEngine: Sendable {
             reported = .online
             downSince = nil
             suspect = nil
-            failureBackoff = .seconds(1)
+            failedRechecks = 0
             return Decision(event: .init(type: .change, at: now, from: previous, observation: observation, downtimeMs: downtime),
                             recheckAfter: interval)
         }
@@ -65,7 +67,7 @@ public struct WatchEngine: Sendable {
             reported = observation.state
             if downSince == nil { downSince = since }
             suspect = nil
-            failureBackoff = .seconds(1)
+            failedRechecks = 0
             return Decision(event: .init(type: .change, at: now, from: previous, observation: observation, downtimeMs: nil),
                             recheckAfter: nextFailureBackoff())
         }
@@ -73,10 +75,8 @@ public struct WatchEngine: Sendable {
         return Decision(event: nil, recheckAfter: max(looks >= 2 ? .zero : second, graceLeft))
     }
 
-    /// After a failure: 1 s, doubling up to the interval.
     private mutating func nextFailureBackoff() -> Duration {
-        let current = min(failureBackoff, interval)
-        failureBackoff = min(failureBackoff * 2, interval)
-        return current
+        failedRechecks += 1
+        return Backoff(base: .seconds(1), cap: interval).ceiling(afterAttempt: failedRechecks)
     }
 }

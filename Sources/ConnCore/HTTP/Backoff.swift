@@ -1,8 +1,9 @@
 import Foundation
 
-/// When to try again after a failed attempt: exponential backoff with full jitter (a random
-/// delay between zero and base·2^(attempt-1), capped), so many clients coming back after an
-/// outage do not all retry at the same instant.
+/// When to try again after a failed attempt: base·2^(attempt-1), capped. The outbox draws a
+/// random delay below that ceiling (full jitter), so many clients coming back after an outage do
+/// not all retry at the same instant; a single watcher of one thing (the monitor's rechecks, the
+/// link's reconnects, probe --wait) waits the ceiling itself.
 public struct Backoff: Sendable {
     public var base: Duration
     public var cap: Duration
