@@ -9,7 +9,8 @@ let strictSwift: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
 
 let package = Package(
     name: "conn",
-    platforms: [.macOS(.v15)],
+    // Linux only (rtnetlink, Glibc, getifaddrs, GNU readline): no Apple platform is declared,
+    // because none is supported.
     products: [
         .executable(name: "conn", targets: ["conn"]),
         .executable(name: "conn-server", targets: ["conn-server"]),

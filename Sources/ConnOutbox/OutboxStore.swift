@@ -3,7 +3,7 @@ import Foundation
 import GRDB
 
 /// The outbox in the local database. Every change is one IMMEDIATE transaction (GRDB's default
-/// for a pool), so any number of conn processes can share it: a message is claimed by exactly one
+/// for a writable connection), so any number of conn processes can share it: a message is claimed by exactly one
 /// deliverer through its lease, and a lease whose holder died is taken over.
 public struct OutboxStore: Sendable {
     public let database: LocalDatabase

@@ -41,7 +41,7 @@ public struct ConnectivityCheck: Sendable {
         if case .offline(let reason) = verdict?.state {
             offline = reason
         } else if !results.isEmpty, !results.contains(where: \.reachable) {
-            let reason = LinkState.offlineReason()
+            let reason = InterfaceScan.offlineReason()
             // Only a missing interface, carrier or address is certain; "no route" must come
             // from the probes themselves.
             if reason != .noRoute || results.allSatisfy({ $0.failure == .noRoute }) { offline = reason }

@@ -88,7 +88,7 @@ struct InternetCheck {
         }.compactMap { $0 }
         var verdict = Self.judge(results)
         if case .offline = verdict.state {
-            let reason = LinkState.offlineReason()
+            let reason = InterfaceScan.offlineReason()
             verdict.state = .offline(reason)
             verdict.explanation = Self.offlineExplanation(reason)
         }

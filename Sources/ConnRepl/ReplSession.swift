@@ -11,7 +11,7 @@ final class ReplSession: Sendable {
     static let builtIns = ["ack", "connect", "disconnect", "exit", "help", "quit", "refresh", "status"]
 
     private struct State {
-        var status: ConnectionStatus?
+        var status: ReplStatus?
         var rule = WarningRule()
         var lastExitCode: Int32 = 0
     }
@@ -25,7 +25,7 @@ final class ReplSession: Sendable {
     private let link: BackEndLink?
     private let state = Mutex(State())
     private let running = Mutex<Task<Int32, Never>?>(nil)
-    private let monitor = Mutex<ConnectionMonitor?>(nil)
+    private let monitor = Mutex<ReplStatusTracker?>(nil)
     private let editor = Mutex<LineEditor?>(nil)
     private let startWithLink: Bool
 
@@ -103,20 +103,20 @@ final class ReplSession: Sendable {
     // MARK: Status
 
     private func startMonitor() {
-        let monitor = ConnectionMonitor(check: check, interval: interval, link: link, linkEnabled: startWithLink) { [self] status in
+        let monitor = ReplStatusTracker(check: check, interval: interval, link: link, linkEnabled: startWithLink) { [self] status in
             statusChanged(status)
         }
         self.monitor.withLock { $0 = monitor }
     }
 
     /// The monitor, started on first use in plain mode (scripts that never ask pay nothing).
-    private func currentMonitor() -> ConnectionMonitor {
+    private func currentMonitor() -> ReplStatusTracker {
         if let monitor = monitor.withLock({ $0 }) { return monitor }
         startMonitor()
         return monitor.withLock { $0! }
     }
 
-    private func statusChanged(_ status: ConnectionStatus) {
+    private func statusChanged(_ status: ReplStatus) {
         let (showWarning, recovered) = state.withLock { state in
             let wasConnected = state.status?.hasConnection
             state.status = status
@@ -130,7 +130,7 @@ final class ReplSession: Sendable {
     }
 
     /// "conn online › ", the state coloured (readline is told the escapes take no room).
-    func prompt(for status: ConnectionStatus?) -> String {
+    func prompt(for status: ReplStatus?) -> String {
         let word = status?.promptWord ?? "…"
         var colored = word
         if style.enabled {
@@ -141,7 +141,7 @@ final class ReplSession: Sendable {
         return "conn \(colored)\(connecting) \(context.terminal.isUTF8 ? "›" : ">") "
     }
 
-    private func banner(for status: ConnectionStatus) -> String {
+    private func banner(for status: ReplStatus) -> String {
         let text = status.state?.banner ?? "Not connected to the server."
         return style.red(style.bold("▌ " + text)) + style.dim("  (`ack` hides this, `status` tells more)")
     }

@@ -18,7 +18,7 @@ struct StatusReport: Encodable, TextRenderable {
     let checkedAt: Date?
     let warning: Warning
 
-    init(status: ConnectionStatus, warning: WarningRule) {
+    init(status: ReplStatus, warning: WarningRule) {
         state = status.state?.rawValue
         reason = status.reason
         interface = status.interface

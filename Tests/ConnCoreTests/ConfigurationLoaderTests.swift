@@ -25,6 +25,36 @@ struct ConfigurationLoaderTests {
         try ConfigurationLoader(environment: home.environment.merging(env) { $1 }).load(overrides)
     }
 
+    /// A good and a bad text for each setting of the table: a setting added without a line here
+    /// fails this test, so every one is read from the file and from CONN_<KEY>, and refused
+    /// with its key and source named.
+    static let samples: [String: (good: String, bad: String?)] = [
+        "format": ("json", "xml"), "color": ("never", "sometimes"), "timeout": ("2.5", "soon"),
+        "outboxExpiry": ("7d", "-1s"), "insecure": ("yes", "maybe"), "email": ("me@example.com", nil),
+        "token": ("tok", nil), "pluginsWithToken": ("deploy, sync", nil),
+    ]
+
+    @Test("every setting of the table: known in the file, read from the file and its environment variable, a bad value named")
+    func everySetting() throws {
+        #expect(Set(ConfigSetting.all.map(\.key)) == Set(Self.samples.keys))
+        #expect(Set(ConfigKeys.settings) == Set(["server"] + ConfigSetting.all.map(\.key)))
+        for setting in ConfigSetting.all {
+            let (good, bad) = try #require(Self.samples[setting.key], "no sample for \(setting.key)")
+            let home = try TemporaryDirectory()
+            let fromEnvironment = try load(home, env: [setting.environmentVariable: good])
+            #expect(fromEnvironment.sources[setting.key] == .environment(setting.environmentVariable), "\(setting.key)")
+            try home.write("config/conn/config.yaml", "\(setting.key): '\(good)'\n")
+            let fromFile = try load(home)
+            #expect(fromFile.sources[setting.key] == .file(path: home.configFile, line: 1), "\(setting.key)")
+            #expect(fromFile.warnings.isEmpty, "\(setting.key): \(fromFile.warnings)")
+            if let bad {
+                let error = try #require(#expect(throws: ConnError.self) { try load(home, env: [setting.environmentVariable: bad]) })
+                #expect(error.exitStatus == .configuration && error.message.hasPrefix("\(setting.key) '\(bad)' (from environment variable \(setting.environmentVariable))"),
+                        "\(error.message)")
+            }
+        }
+    }
+
     @Test func defaultsWithoutAnyFile() throws {
         let home = try TemporaryDirectory()
         let configuration = try load(home)

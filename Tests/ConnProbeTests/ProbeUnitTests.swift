@@ -140,18 +140,18 @@ struct InternetVerdictTests {
 
 @Suite("Offline reasons")
 struct OfflineReasonTests {
-    typealias Interface = LinkState.Interface
+    typealias Interface = InterfaceScan.Interface
     let lo = Interface(name: "lo", up: true, running: true, loopback: true, usableAddresses: 2)
 
     @Test func eachReasonFromTheInterfaces() {
-        #expect(LinkState.offlineReason([lo]) == .noInterface)
-        #expect(LinkState.offlineReason([lo, Interface(name: "eth0", up: false, running: false, loopback: false, usableAddresses: 0)]) == .noInterface)
-        #expect(LinkState.offlineReason([lo, Interface(name: "eth0", up: true, running: false, loopback: false, usableAddresses: 1)]) == .noCarrier)
-        #expect(LinkState.offlineReason([lo, Interface(name: "eth0", up: true, running: true, loopback: false, usableAddresses: 0)]) == .noAddress)
-        #expect(LinkState.offlineReason([lo, Interface(name: "eth0", up: true, running: true, loopback: false, usableAddresses: 1)]) == .noRoute)
+        #expect(InterfaceScan.offlineReason([lo]) == .noInterface)
+        #expect(InterfaceScan.offlineReason([lo, Interface(name: "eth0", up: false, running: false, loopback: false, usableAddresses: 0)]) == .noInterface)
+        #expect(InterfaceScan.offlineReason([lo, Interface(name: "eth0", up: true, running: false, loopback: false, usableAddresses: 1)]) == .noCarrier)
+        #expect(InterfaceScan.offlineReason([lo, Interface(name: "eth0", up: true, running: true, loopback: false, usableAddresses: 0)]) == .noAddress)
+        #expect(InterfaceScan.offlineReason([lo, Interface(name: "eth0", up: true, running: true, loopback: false, usableAddresses: 1)]) == .noRoute)
     }
 
     @Test func thisMachineHasLoopback() {
-        #expect(LinkState.current().contains { $0.loopback && $0.up })
+        #expect(InterfaceScan.current().contains { $0.loopback && $0.up })
     }
 }

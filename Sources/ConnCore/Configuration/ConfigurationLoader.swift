@@ -11,9 +11,6 @@ import Foundation
 public struct ConfigurationLoader: Sendable {
     public var environment: [String: String]
 
-    public static let defaultTimeout: Duration = .seconds(10)
-    public static let defaultOutboxExpiry: Duration = .seconds(24 * 3600)
-
     public init(environment: [String: String]) {
         self.environment = environment
     }
@@ -69,53 +66,19 @@ public struct ConfigurationLoader: Sendable {
             backEnd = nil
         }
 
-        let format = try choice(value("format"), key: "format", sources: sources, default: OutputFormat.text)
-        let color = try choice(value("color"), key: "color", sources: sources, default: ColorMode.auto)
-
-        var timeout = Self.defaultTimeout
-        if let text = try value("timeout") {
-            guard let parsed = DurationParser.parse(text), parsed > .zero else {
-                throw ConnError.configuration(
-                    "timeout '\(text)' (from \(sources["timeout"]!)) is not a positive duration (\(DurationParser.rangeText))",
-                    hint: "Use seconds (10, 2.5) or a unit: 500ms, 5s, 2m.")
+        var configuration = ConnConfiguration(
+            profile: profile, configFile: file.path, configFileExists: file.document != nil, backEnd: backEnd, paths: paths,
+            sources: sources, warnings: file.warnings)
+        for setting in ConfigSetting.all {
+            if let text = try value(setting.key) {
+                try setting.read(text, sources[setting.key]!, &configuration)
+            } else {
+                sources[setting.key] = .defaultValue
             }
-            timeout = parsed
         }
-
-        var outboxExpiry = Self.defaultOutboxExpiry
-        if let text = try value("outboxExpiry") {
-            guard let parsed = DurationParser.parse(text), parsed > .zero else {
-                throw ConnError.configuration(
-                    "outboxExpiry '\(text)' (from \(sources["outboxExpiry"]!)) is not a positive duration (\(DurationParser.rangeText))",
-                    hint: "Use a unit: 30m, 24h, 7d.")
-            }
-            outboxExpiry = parsed
-        }
-
-        var insecure = false
-        if let text = try value("insecure") {
-            guard let parsed = Self.parseBool(text) else {
-                throw ConnError.configuration(
-                    "insecure '\(text)' (from \(sources["insecure"]!)) is not true or false")
-            }
-            insecure = parsed
-        }
-
-        let email = try value("email")
-        let token = try value("token").flatMap { $0.isEmpty ? nil : $0 }
-        let pluginsWithToken = try value("pluginsWithToken").map {
-            $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        } ?? []
-        for key in ["profile", "server", "format", "color", "timeout", "insecure", "email", "token", "outboxExpiry", "pluginsWithToken"]
-        where sources[key] == nil {
-            sources[key] = .defaultValue
-        }
-
-        return ConnConfiguration(
-            profile: profile, configFile: file.path, configFileExists: file.document != nil,
-            backEnd: backEnd, email: email, token: token, format: format, color: color,
-            timeout: timeout, insecure: insecure, outboxExpiry: outboxExpiry, pluginsWithToken: pluginsWithToken, paths: paths, sources: sources,
-            warnings: file.warnings)
+        for key in ["profile", "server"] where sources[key] == nil { sources[key] = .defaultValue }
+        configuration.sources = sources
+        return configuration
     }
 
     /// Finds, reads and checks the config file. A file named explicitly must exist; the default
@@ -155,25 +118,6 @@ public struct ConfigurationLoader: Sendable {
             throw ConnError.configuration("\(path): \(error)")
         }
         return ConfigFileLayer(path: path, document: document, snapshot: snapshot, warnings: warnings)
-    }
-
-    private func choice<Choice: RawRepresentable & CaseIterable>(
-        _ text: String?, key: String, sources: [String: ValueSource], default defaultValue: Choice
-    ) throws -> Choice where Choice.RawValue == String {
-        guard let text else { return defaultValue }
-        guard let parsed = Choice(rawValue: text.lowercased()) else {
-            throw ConnError.configuration(
-                "\(key) '\(text)' (from \(sources[key]!)) is not one of: \(Choice.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-        return parsed
-    }
-
-    static func parseBool(_ text: String) -> Bool? {
-        switch text.lowercased() {
-        case "true", "yes", "on", "1": true
-        case "false", "no", "off", "0": false
-        default: nil
-        }
     }
 
     private static func permissions(of path: String) -> Int? {

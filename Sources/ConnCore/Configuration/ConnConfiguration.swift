@@ -1,6 +1,7 @@
 import Foundation
 
 /// The resolved configuration a command runs with: every value validated, each with its source.
+/// The plain settings' defaults are their fields' initial values; `ConfigSetting.all` reads them.
 public struct ConnConfiguration: Sendable {
     /// The profile in use (`default` unless chosen).
     public var profile: String
@@ -12,21 +13,33 @@ public struct ConnConfiguration: Sendable {
     public var email: String?
     /// The bearer token. Never printed: use `redactedToken` for display.
     public var token: String?
-    public var format: OutputFormat
-    public var color: ColorMode
+    public var format = OutputFormat.text
+    public var color = ColorMode.auto
     /// The deadline for one network operation.
-    public var timeout: Duration
+    public var timeout: Duration = .seconds(10)
     /// Accept TLS certificates that do not verify (self-signed test servers). Off unless asked for.
-    public var insecure: Bool
+    public var insecure = false
     /// How long the outbox keeps retrying a message before marking it failed(expired).
-    public var outboxExpiry: Duration
+    public var outboxExpiry: Duration = .seconds(24 * 3600)
     /// The plugins (by name, as in `conn NAME`) that get the token in `CONN_TOKEN`; others never do.
-    public var pluginsWithToken: [String]
+    public var pluginsWithToken: [String] = []
     public var paths: ConnPaths
     /// Where each top-level value came from, keyed by config key (`server`, `resources.inbox`, …).
     public var sources: [String: ValueSource]
     /// Things worth telling the user that do not stop the command (unknown keys, loose permissions).
     public var warnings: [String]
+
+    /// A configuration with every plain setting at its default.
+    init(profile: String, configFile: String, configFileExists: Bool, backEnd: BackEndEndpoint?, paths: ConnPaths,
+         sources: [String: ValueSource], warnings: [String]) {
+        self.profile = profile
+        self.configFile = configFile
+        self.configFileExists = configFileExists
+        self.backEnd = backEnd
+        self.paths = paths
+        self.sources = sources
+        self.warnings = warnings
+    }
 
     /// The token bound to the configured server's origin: the only way a request gets it.
     public var credentials: Credentials? { Credentials(token: token, server: backEnd?.baseURL) }

@@ -4,7 +4,7 @@ import ConnWatch
 import Foundation
 
 /// What the REPL knows about the connection: the monitor's verdict and the live link.
-public struct ConnectionStatus: Sendable, Equatable {
+public struct ReplStatus: Sendable, Equatable {
     /// nil until the first look has finished.
     public var state: WatchState?
     public var reason: String?

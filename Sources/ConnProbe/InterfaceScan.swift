@@ -4,7 +4,7 @@ import Foundation
 /// Why a device with no route out is offline, read from its interfaces (getifaddrs): none up
 /// besides loopback → noInterface; up but none running (no carrier, cable out, Wi-Fi not
 /// associated) → noCarrier; running but without a usable address → noAddress; else noRoute.
-enum LinkState {
+enum InterfaceScan {
     struct Interface: Equatable {
         var name: String
         var up: Bool

@@ -1,0 +1,77 @@
+import Foundation
+
+/// One plain setting of the configuration: its key (in the file, and as `CONN_<KEY>` in the
+/// environment), how its text is read and checked, and the field of `ConnConfiguration` it fills
+/// (whose declaration holds the default). `server`, `resources` and `profile` are read by the
+/// loader itself: they depend on one another.
+///
+/// Adding a setting: a field in `ConnConfiguration`, an entry in `all`, and the docs (README,
+/// `config show`). The file's known keys, the environment variable and "from default" in
+/// `config show` follow from the entry.
+public struct ConfigSetting: Sendable {
+    public let key: String
+    /// Reads the text of the setting into the configuration, or throws the error that names
+    /// the key, the value and its source.
+    let read: @Sendable (_ text: String, _ source: ValueSource, _ configuration: inout ConnConfiguration) throws -> Void
+
+    public var environmentVariable: String { ConfigKeys.environmentVariable(for: [key]) }
+
+    /// In the order they are checked: the first bad value is the one reported.
+    public static let all: [ConfigSetting] = [
+        .choice("format", \.format),
+        .choice("color", \.color),
+        .duration("timeout", \.timeout, hint: "Use seconds (10, 2.5) or a unit: 500ms, 5s, 2m."),
+        .duration("outboxExpiry", \.outboxExpiry, hint: "Use a unit: 30m, 24h, 7d."),
+        .flag("insecure", \.insecure),
+        .text("email", \.email, emptyIsUnset: false),
+        .text("token", \.token, emptyIsUnset: true),
+        .list("pluginsWithToken", \.pluginsWithToken),
+    ]
+
+    /// Free text.
+    static func text(_ key: String, _ field: WritableKeyPath<ConnConfiguration, String?> & Sendable, emptyIsUnset: Bool) -> ConfigSetting {
+        ConfigSetting(key: key) { text, _, configuration in configuration[keyPath: field] = emptyIsUnset && text.isEmpty ? nil : text }
+    }
+
+    /// One of an enumeration's raw values, in any case.
+    static func choice<Choice: RawRepresentable & CaseIterable & Sendable>(
+        _ key: String, _ field: WritableKeyPath<ConnConfiguration, Choice> & Sendable
+    ) -> ConfigSetting where Choice.RawValue == String {
+        ConfigSetting(key: key) { text, source, configuration in
+            guard let value = Choice(rawValue: text.lowercased()) else {
+                throw ConnError.configuration(
+                    "\(key) '\(text)' (from \(source)) is not one of: \(Choice.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            configuration[keyPath: field] = value
+        }
+    }
+
+    /// A positive duration (`DurationParser`).
+    static func duration(_ key: String, _ field: WritableKeyPath<ConnConfiguration, Duration> & Sendable, hint: String) -> ConfigSetting {
+        ConfigSetting(key: key) { text, source, configuration in
+            guard let value = DurationParser.parse(text), value > .zero else {
+                throw ConnError.configuration(
+                    "\(key) '\(text)' (from \(source)) is not a positive duration (\(DurationParser.rangeText))", hint: hint)
+            }
+            configuration[keyPath: field] = value
+        }
+    }
+
+    /// true/false (also yes/no, on/off, 1/0).
+    static func flag(_ key: String, _ field: WritableKeyPath<ConnConfiguration, Bool> & Sendable) -> ConfigSetting {
+        ConfigSetting(key: key) { text, source, configuration in
+            switch text.lowercased() {
+            case "true", "yes", "on", "1": configuration[keyPath: field] = true
+            case "false", "no", "off", "0": configuration[keyPath: field] = false
+            default: throw ConnError.configuration("\(key) '\(text)' (from \(source)) is not true or false")
+            }
+        }
+    }
+
+    /// A comma-separated list; blanks dropped.
+    static func list(_ key: String, _ field: WritableKeyPath<ConnConfiguration, [String]> & Sendable) -> ConfigSetting {
+        ConfigSetting(key: key) { text, _, configuration in
+            configuration[keyPath: field] = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+    }
+}
