@@ -221,11 +221,13 @@ let package = Package(
             dependencies: ["ConnCore", "ConnCommandKit", "ConnConfigCommands", "ConnPlugins", "ConnTestSupport"],
             swiftSettings: strictSwift
         ),
-        // Drives the real conn-server over HTTP and WebSocket on loopback.
+        // conn-server: its routes in-process (HummingbirdTesting), and the real process over HTTP and WebSocket on loopback.
         .testTarget(
             name: "ConnServerTests",
             dependencies: [
-                "conn-server", "ConnProtocol", "ConnTestSupport",
+                "conn-server", "ConnServer", "ConnProtocol", "ConnTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

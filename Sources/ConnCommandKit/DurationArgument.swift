@@ -5,23 +5,22 @@ import ConnCore
 /// most 3650 days. ArgumentParser parses and checks it once, before the command runs; the
 /// command reads `.duration`, and help and messages show the value as it was written.
 ///
-/// Two kinds, because zero means something only for some options: `PositiveDuration` for
+/// Two bounds, because zero means something only for some options: `PositiveDuration` for
 /// timeouts, waits and intervals, `NonNegativeDuration` where 0 is a value (`--grace 0`: report
 /// at once; `clock-offset --interval 0`: back to back).
-public protocol DurationArgument: ExpressibleByArgument, ExpressibleByStringLiteral, CustomStringConvertible, Sendable, Equatable {
-    var duration: Duration { get }
+public struct BoundedDuration<Bound: DurationBound>: ExpressibleByArgument, ExpressibleByStringLiteral, CustomStringConvertible,
+    Sendable, Equatable
+{
+    public let duration: Duration
     /// The text as written (`30s`), for help's "default:" and for messages.
-    var description: String { get }
-    init(checkedDuration duration: Duration, text: String)
-    static var allowsZero: Bool { get }
-}
+    public let description: String
 
-extension DurationArgument {
     public init?(argument: String) {
-        guard let duration = DurationParser.parse(argument), duration > .zero || (Self.allowsZero && duration == .zero) else {
+        guard let duration = DurationParser.parse(argument), duration > .zero || (Bound.allowsZero && duration == .zero) else {
             return nil
         }
-        self.init(checkedDuration: duration, text: argument)
+        self.duration = duration
+        self.description = argument
     }
 
     /// A default written in the source (`var interval: PositiveDuration = "30s"`).
@@ -33,29 +32,23 @@ extension DurationArgument {
     public var defaultValueDescription: String { description }
 }
 
-/// More than zero: timeouts, waits, check intervals.
-public struct PositiveDuration: DurationArgument {
-    public let duration: Duration
-    public let description: String
+/// Whether a `BoundedDuration` may be zero.
+public protocol DurationBound: Sendable {
+    static var allowsZero: Bool { get }
+}
+
+public enum MoreThanZero: DurationBound {
     public static let allowsZero = false
-
-    public init(checkedDuration duration: Duration, text: String) {
-        self.duration = duration
-        self.description = text
-    }
 }
 
-/// Zero or more.
-public struct NonNegativeDuration: DurationArgument {
-    public let duration: Duration
-    public let description: String
+public enum ZeroOrMore: DurationBound {
     public static let allowsZero = true
-
-    public init(checkedDuration duration: Duration, text: String) {
-        self.duration = duration
-        self.description = text
-    }
 }
+
+/// More than zero: timeouts, waits, check intervals.
+public typealias PositiveDuration = BoundedDuration<MoreThanZero>
+/// Zero or more.
+public typealias NonNegativeDuration = BoundedDuration<ZeroOrMore>
 
 /// A positive duration for an option that may also stand alone (`--wait`, `--wait 5m`).
 ///

@@ -46,9 +46,15 @@ public final class ConnServer: Sendable {
         }
     }
 
+    /// The protocol's resources (health, inbox, messages, time) with the auth and error
+    /// middleware: what `run` serves, and what tests drive in-process.
+    public func routes() -> Router<BasicRequestContext> {
+        ServerRoutes.build(store: store, clock: clock, hub: hub, options: options)
+    }
+
     /// Serves until SIGINT or SIGTERM. `onListening` gets the bound address once the socket is open.
     public func run(onListening: @escaping @Sendable (_ host: String, _ port: Int) async -> Void) async throws {
-        let responder = ServerRoutes.build(store: store, clock: clock, hub: hub, options: options).buildResponder()
+        let responder = routes().buildResponder()
         let injector = FaultInjector(plan: options.faults)
         let session = WebSocketSession(hub: hub, clock: clock, logger: logger)
         let token = options.token

@@ -13,9 +13,6 @@ struct InboxCommandTests {
         try await ConnProcess.run(ConnProcess.connPath, ["inbox"] + arguments, environment: home.environment.merging(env) { $1 })
     }
 
-    func json(_ outcome: ProcessOutcome) throws -> [String: Any] {
-        try #require(JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [String: Any], "\(outcome.standardError)")
-    }
 
     static let seed003 = """
         {"inbox": [{"uid": "1", "from": "matt@gmail.com", "to": "jhon@gmail.com", "subject": "subject 1",
@@ -29,16 +26,16 @@ struct InboxCommandTests {
             let env = ["CONN_SERVER": url.absoluteString]
             var outcome = try await conn(["fetch", "--json"], env: env)
             #expect(outcome.exitCode == 0, "\(outcome.standardError)")
-            var report = try json(outcome)
+            var report = try outcome.json()
             #expect(report["new"] as? Int == 1 && report["notModified"] as? Bool == false)
             outcome = try await conn(["fetch", "--json"], env: env)
-            report = try json(outcome)
+            report = try outcome.json()
             #expect(report["notModified"] as? Bool == true)
         }
         // The server is gone: the cache still answers.
         let list = try await conn(["list", "--json"])
         #expect(list.exitCode == 0)
-        let conversations = try #require(try json(list)["conversations"] as? [[String: Any]])
+        let conversations = try #require(try list.json()["conversations"] as? [[String: Any]])
         #expect(conversations.count == 1)
         #expect(conversations[0]["subject"] as? String == "subject 1")
         #expect(conversations[0]["lastDateTime"] as? String == "Today")
@@ -112,7 +109,7 @@ struct InboxCommandTests {
         #expect(!outcome.standardOutput.contains("└─"))
         #expect(outcome.standardOutput.contains("994 deeper replies not drawn"))
         outcome = try await conn(["thread", "c500", "--json"])
-        let messages = try #require(try json(outcome)["messages"] as? [[String: Any]])
+        let messages = try #require(try outcome.json()["messages"] as? [[String: Any]])
         #expect(messages.count == 1000)
         #expect(messages.last?["depth"] as? Int == 999)
         #expect(messages.last?["parentUid"] as? String == "c998")
@@ -125,14 +122,14 @@ struct InboxCommandTests {
             let fetched = try await conn(["fetch"], env: ["CONN_SERVER": url.absoluteString])
             #expect(fetched.exitCode == 0, "\(fetched.standardError)")
         }
-        let page1 = try #require(try json(try await conn(["list", "--json", "--limit", "5"]))["conversations"] as? [[String: Any]])
-        let page2 = try #require(try json(try await conn(["list", "--json", "--limit", "5", "--offset", "5"]))["conversations"] as? [[String: Any]])
+        let page1 = try #require(try (try await conn(["list", "--json", "--limit", "5"])).json()["conversations"] as? [[String: Any]])
+        let page2 = try #require(try (try await conn(["list", "--json", "--limit", "5", "--offset", "5"])).json()["conversations"] as? [[String: Any]])
         #expect(page1.count == 5 && page2.count == 5)
         #expect(Set(page1.compactMap { $0["rootUid"] as? String }).isDisjoint(with: page2.compactMap { $0["rootUid"] as? String }))
-        let matt = try #require(try json(try await conn(["list", "--json", "--limit", "500", "--from", "matt@"]))["conversations"] as? [[String: Any]])
+        let matt = try #require(try (try await conn(["list", "--json", "--limit", "500", "--from", "matt@"])).json()["conversations"] as? [[String: Any]])
         #expect(!matt.isEmpty)
         #expect(matt.allSatisfy { ($0["participants"] as? [String])?.contains { $0.hasPrefix("matt@") } == true })
-        let none = try #require(try json(try await conn(["list", "--json", "--search", "no such words here"]))["conversations"] as? [[String: Any]])
+        let none = try #require(try (try await conn(["list", "--json", "--search", "no such words here"])).json()["conversations"] as? [[String: Any]])
         #expect(none.isEmpty)
         #expect(try await conn(["list", "--since", "whenever"]).exitCode == 64)
     }

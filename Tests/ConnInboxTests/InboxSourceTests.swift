@@ -12,10 +12,6 @@ struct InboxSourceTests {
         return String(decoding: try JSONSerialization.data(withJSONObject: ["inbox": records]), as: UTF8.self)
     }
 
-    func conn(_ arguments: [String], home: TemporaryDirectory, server: URL) async throws -> ProcessOutcome {
-        try await ConnProcess.run(ConnProcess.connPath, arguments, environment: home.environment.merging(["CONN_SERVER": server.absoluteString]) { $1 })
-    }
-
     func subjects(_ outcome: ProcessOutcome) throws -> [String: String] {
         let object = try #require(JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [String: Any], "\(outcome.standardError)")
         let conversations = try #require(object["conversations"] as? [[String: Any]])
@@ -32,24 +28,24 @@ struct InboxSourceTests {
                                                   body: try Self.inbox([("1", "from B"), ("3", "only on B")]))]
         try await BadServer.with(routesA) { serverA in
             try await BadServer.with(routesB, host: "127.0.0.2") { serverB in
-                #expect(try await conn(["inbox", "fetch"], home: home, server: serverA.url).exitCode == 0)
-                #expect(try subjects(try await conn(["inbox", "list", "--json"], home: home, server: serverA.url)) == ["1": "from A", "2": "only on A"])
+                #expect(try await home.conn(["inbox", "fetch"], server: serverA.url).exitCode == 0)
+                #expect(try subjects(try await home.conn(["inbox", "list", "--json"], server: serverA.url)) == ["1": "from A", "2": "only on A"])
 
-                let fetchedB = try await conn(["inbox", "fetch"], home: home, server: serverB.url)
+                let fetchedB = try await home.conn(["inbox", "fetch"], server: serverB.url)
                 #expect(fetchedB.exitCode == 0, "\(fetchedB.standardError)")
                 #expect(try serverB.requests().allSatisfy { $0.header("If-None-Match") == nil }, "A's ETag was sent to B")
-                let listedB = try await conn(["inbox", "list", "--json"], home: home, server: serverB.url)
+                let listedB = try await home.conn(["inbox", "list", "--json"], server: serverB.url)
                 #expect(try subjects(listedB) == ["1": "from B", "3": "only on B"])
                 let object = try #require(JSONSerialization.jsonObject(with: Data(listedB.standardOutput.utf8)) as? [String: Any])
                 #expect(object["cacheSource"] as? String == serverB.url.absoluteString + "/inbox")
 
                 // Configured for A again, the cache still holds B's inbox: listed, with a warning.
-                let stale = try await conn(["inbox", "list"], home: home, server: serverA.url)
+                let stale = try await home.conn(["inbox", "list"], server: serverA.url)
                 #expect(stale.standardError.contains("holds the inbox of \(serverB.url.absoluteString)/inbox"), "\(stale.standardError)")
                 // Back to A: its own ETag is sent again only once the cache is A's.
-                #expect(try await conn(["inbox", "fetch"], home: home, server: serverA.url).exitCode == 0)
+                #expect(try await home.conn(["inbox", "fetch"], server: serverA.url).exitCode == 0)
                 #expect(try serverA.requests().allSatisfy { $0.header("If-None-Match") == nil })
-                #expect(try await conn(["inbox", "fetch"], home: home, server: serverA.url).exitCode == 0)
+                #expect(try await home.conn(["inbox", "fetch"], server: serverA.url).exitCode == 0)
                 #expect(try serverA.requests().last?.header("If-None-Match") == "\"a1\"")
             }
         }

@@ -5,24 +5,20 @@ import Testing
 /// The `conn` binary as a user and a script see it: processes, PATH, files, exit codes.
 @Suite("conn on the command line")
 struct CommandLineTests {
-    func conn(_ arguments: [String], home: TemporaryDirectory, env: [String: String] = [:]) async throws -> ProcessOutcome {
-        try await ConnProcess.run(ConnProcess.connPath, arguments, environment: home.environment.merging(env) { $1 })
-    }
-
     @Test func helpShowsTheCommandTreeAndExitCodes() async throws {
         let home = try TemporaryDirectory()
-        let result = try await conn(["--help"], home: home)
+        let result = try await home.conn(["--help"])
         #expect(result.exitCode == 0)
         for word in ["config", "plugins", "Exit codes", "78 configuration error"] {
             #expect(result.standardOutput.contains(word), "help lacks \(word)")
         }
-        let version = try await conn(["--version"], home: home)
+        let version = try await home.conn(["--version"])
         #expect(version.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3)
     }
 
     @Test func configShowJSONIsValidJSONOnStdout() async throws {
         let home = try TemporaryDirectory()
-        let result = try await conn(["config", "show", "--format", "json"], home: home, env: ["CONN_SERVER": "http://127.0.0.1:8080"])
+        let result = try await home.conn(["config", "show", "--format", "json"], env: ["CONN_SERVER": "http://127.0.0.1:8080"])
         #expect(result.exitCode == 0)
         #expect(result.standardError.isEmpty)
         let json = try #require(JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
@@ -42,19 +38,19 @@ struct CommandLineTests {
         try home.write("config/conn/config.yaml", text)
         let clock = ContinuousClock()
         let start = clock.now
-        let result = try await conn(["config", "show"], home: home)
+        let result = try await home.conn(["config", "show"])
         #expect(result.exitCode == 78, "\(result.standardError)")
         #expect(result.standardError.contains(home.configFile) && result.standardError.contains("aliases"), "\(result.standardError)")
         // Without the bound it ran for minutes; the bound is a count, not a time, so any finish proves it.
         #expect(start.duration(to: clock.now) < .seconds(60))
         try home.write("config/conn/config.yaml", "l: &l [x, x, x, x, x, x, x, x, x, x]\nm: &m [*l, *l, *l, *l, *l, *l, *l, *l, *l, *l]\nn: [*m, *m, *m, *m, *m, *m, *m, *m, *m, *m, *m, *m]\n")
-        #expect(try await conn(["config", "show"], home: home).exitCode == 78)
+        #expect(try await home.conn(["config", "show"]).exitCode == 78)
     }
 
     @Test func malformedConfigExits78NamingFileAndLine() async throws {
         let home = try TemporaryDirectory()
         try home.write("config/conn/config.yaml", "server: http://a\ntimeout: 5\n  bad indent: x\n")
-        let result = try await conn(["config", "show"], home: home)
+        let result = try await home.conn(["config", "show"])
         #expect(result.exitCode == 78)
         #expect(result.standardOutput.isEmpty)
         #expect(result.standardError.contains("\(home.configFile):3:"), "stderr: \(result.standardError)")
@@ -62,10 +58,10 @@ struct CommandLineTests {
 
     @Test func unknownCommandIsAUsageErrorWithASuggestion() async throws {
         let home = try TemporaryDirectory()
-        var result = try await conn(["confg", "show"], home: home)
+        var result = try await home.conn(["confg", "show"])
         #expect(result.exitCode == 64)
         #expect(result.standardError.contains("Did you mean 'config'?"))
-        result = try await conn(["confg", "--json"], home: home)
+        result = try await home.conn(["confg", "--json"])
         #expect(result.exitCode == 64)
         let object = try #require(JSONSerialization.jsonObject(with: Data(result.standardError.utf8)) as? [String: Any])
         #expect((object["error"] as? [String: Any])?["exitCode"] as? Int == 64)
@@ -73,7 +69,7 @@ struct CommandLineTests {
 
     @Test func badOptionValueIsAUsageError() async throws {
         let home = try TemporaryDirectory()
-        let result = try await conn(["config", "show", "--timeout", "soon"], home: home)
+        let result = try await home.conn(["config", "show", "--timeout", "soon"])
         #expect(result.exitCode == 64)
         // ArgumentParser's message for a value its type refuses, with the option's help: the format.
         #expect(result.standardError.contains("The value 'soon' is invalid for '--timeout <duration>'"), "\(result.standardError)")

@@ -117,10 +117,6 @@ struct CredentialScopeTests {
 struct URLUserinfoTests {
     static let password = "pw-9f27c1e"
 
-    func conn(_ arguments: [String], home: TemporaryDirectory, env: [String: String] = [:]) async throws -> ProcessOutcome {
-        try await ConnProcess.run(ConnProcess.connPath, arguments, environment: home.environment.merging(env) { $1 })
-    }
-
     func expectRefused(_ outcome: ProcessOutcome, _ code: Int32, _ what: String) {
         #expect(outcome.exitCode == code, "\(what): exit \(outcome.exitCode) \(outcome.standardError)")
         #expect(outcome.standardError.contains("user name or password"), "\(what): \(outcome.standardError)")
@@ -132,15 +128,15 @@ struct URLUserinfoTests {
         let home = try TemporaryDirectory()
         let url = "http://alice:\(Self.password)@127.0.0.1:1"
         for command in [["probe"], ["inbox", "fetch"], ["send", "--to", "a@b.cc", "--subject", "s", "--text", "t"], ["config", "show"]] {
-            expectRefused(try await conn(command + ["--server", url], home: home), 64, "\(command) --server")
-            expectRefused(try await conn(command, home: home, env: ["CONN_SERVER": url]), 78, "\(command) CONN_SERVER")
+            expectRefused(try await home.conn(command + ["--server", url]), 64, "\(command) --server")
+            expectRefused(try await home.conn(command, env: ["CONN_SERVER": url]), 78, "\(command) CONN_SERVER")
         }
-        expectRefused(try await conn(["inbox", "fetch"], home: home, env: ["CONN_SERVER": "http://127.0.0.1:1", "CONN_RESOURCES_INBOX": url + "/inbox"]), 78, "resource")
-        expectRefused(try await conn(["probe", url + "/health"], home: home), 64, "probe target")
-        expectRefused(try await conn(["clock-offset", "--method", "http-date", "--url", url], home: home), 64, "clock-offset --url")
-        expectRefused(try await conn(["probe", "--internet-url", url + "/"], home: home), 64, "--internet-url")
+        expectRefused(try await home.conn(["inbox", "fetch"], env: ["CONN_SERVER": "http://127.0.0.1:1", "CONN_RESOURCES_INBOX": url + "/inbox"]), 78, "resource")
+        expectRefused(try await home.conn(["probe", url + "/health"]), 64, "probe target")
+        expectRefused(try await home.conn(["clock-offset", "--method", "http-date", "--url", url]), 64, "clock-offset --url")
+        expectRefused(try await home.conn(["probe", "--internet-url", url + "/"]), 64, "--internet-url")
         try home.write("config/conn/config.yaml", "server: \(url)\n")
-        expectRefused(try await conn(["config", "show"], home: home), 78, "config file")
+        expectRefused(try await home.conn(["config", "show"]), 78, "config file")
         #expect(!FileManager.default.fileExists(atPath: home.path + "/data/conn/conn.sqlite"), "a refused send queued something")
     }
 
@@ -151,7 +147,7 @@ struct URLUserinfoTests {
     func storedURLsRedacted() async throws {
         let home = try TemporaryDirectory()
         let database = home.path + "/data/conn/conn.sqlite"
-        let created = try await conn(["outbox", "list"], home: home, env: ["CONN_SERVER": "http://127.0.0.1:1"])
+        let created = try await home.conn(["outbox", "list"], env: ["CONN_SERVER": "http://127.0.0.1:1"])
         #expect(created.exitCode == 0, "\(created.standardError)")
         let url = "http://alice:\(Self.password)@127.0.0.1:1"
         let script = """
@@ -167,7 +163,7 @@ struct URLUserinfoTests {
         #expect(planted.exitCode == 0, "\(planted.standardError)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: database)).range(of: Data(Self.password.utf8)) != nil, "the planted rows are not in the file")
 
-        let listed = try await conn(["outbox", "list", "--json"], home: home, env: ["CONN_SERVER": "http://127.0.0.1:1"])
+        let listed = try await home.conn(["outbox", "list", "--json"], env: ["CONN_SERVER": "http://127.0.0.1:1"])
         #expect(listed.exitCode == 0, "\(listed.standardError)")
         #expect(!listed.standardOutput.contains(Self.password), "\(listed.standardOutput)")
         #expect(listed.standardOutput.contains("http://***@127.0.0.1:1/messages"), "\(listed.standardOutput)")

@@ -7,10 +7,6 @@ import Testing
 /// corrupt database 65 with the way out, a decompression bomb 65.
 @Suite("storage and decoding failures are classified")
 struct StorageFailureTests {
-    func conn(_ arguments: [String], home: TemporaryDirectory, env: [String: String] = [:]) async throws -> ProcessOutcome {
-        try await ConnProcess.run(ConnProcess.connPath, arguments, environment: home.environment.merging(env) { $1 })
-    }
-
     static let closedServer = "http://127.0.0.1:1"
 
     @Test("disk full during send: 74, 'no space left', not 'a bug in conn'", .enabled(if: getuid() == 0, "needs root to mount a small tmpfs"))
@@ -22,10 +18,10 @@ struct StorageFailureTests {
         try #require(mounted.exitCode == 0, "mount: \(mounted.standardError)")
         defer { _ = umount(data) }
         // Create the database, then fill the disk.
-        #expect(try await conn(["outbox", "list"], home: home).exitCode == 0)
+        #expect(try await home.conn(["outbox", "list"]).exitCode == 0)
         _ = try await ConnProcess.run("/bin/sh", ["-c", "dd if=/dev/zero of='\(data)/fill' bs=4k 2>/dev/null; true"], environment: [:])
         let text = try home.write("text.txt", String(repeating: "x", count: 600_000))
-        let sent = try await conn(["send", "--to", "a@b.cc", "--subject", "s", "--file", text], home: home, env: ["CONN_SERVER": Self.closedServer])
+        let sent = try await home.conn(["send", "--to", "a@b.cc", "--subject", "s", "--file", text], env: ["CONN_SERVER": Self.closedServer])
         #expect(sent.exitCode == 74, "exit \(sent.exitCode): \(sent.standardError)")
         #expect(sent.standardError.contains("no space left") || sent.standardError.contains("I/O"), "\(sent.standardError)")
         #expect(!sent.standardError.contains("bug in conn"))
@@ -35,7 +31,7 @@ struct StorageFailureTests {
     func corruptDatabase() async throws {
         let home = try TemporaryDirectory()
         let path = try home.write("data/conn/conn.sqlite", String(repeating: "not a database at all ", count: 500))
-        let listed = try await conn(["outbox", "list"], home: home)
+        let listed = try await home.conn(["outbox", "list"])
         #expect(listed.exitCode == 65, "exit \(listed.exitCode): \(listed.standardError)")
         #expect(listed.standardError.contains(path) && listed.standardError.contains("mv "), "\(listed.standardError)")
     }
@@ -43,7 +39,7 @@ struct StorageFailureTests {
     @Test("a database locked by another process past the busy timeout: 75, 'locked', not 69")
     func lockedDatabase() async throws {
         let home = try TemporaryDirectory()
-        #expect(try await conn(["outbox", "list"], home: home).exitCode == 0)
+        #expect(try await home.conn(["outbox", "list"]).exitCode == 0)
         let path = home.path + "/data/conn/conn.sqlite"
         // Another process holds an exclusive lock for longer than conn's 10 s busy timeout.
         let holder = Process()
@@ -54,7 +50,7 @@ struct StorageFailureTests {
         try holder.run()
         defer { holder.terminate() }
         _ = pipe.fileHandleForReading.availableData  // "locked"
-        let sent = try await conn(["send", "--to", "a@b.cc", "--subject", "s", "--text", "t"], home: home, env: ["CONN_SERVER": Self.closedServer])
+        let sent = try await home.conn(["send", "--to", "a@b.cc", "--subject", "s", "--text", "t"], env: ["CONN_SERVER": Self.closedServer])
         #expect(sent.exitCode == 75, "exit \(sent.exitCode): \(sent.standardError)")
         #expect(sent.standardError.contains("locked"), "\(sent.standardError)")
     }
@@ -66,8 +62,8 @@ struct StorageFailureTests {
         try await BadServer.with([.answer("GET", "/inbox", status: 200, body: inbox)]) { server in
             let home = try TemporaryDirectory()
             let env = ["CONN_SERVER": server.url.absoluteString]
-            #expect(try await conn(["inbox", "fetch"], home: home, env: env).exitCode == 0)
-            _ = try await conn(["send", "--to", "a@b.cc", "--subject", "queued", "--text", "t"], home: home, env: ["CONN_SERVER": Self.closedServer])
+            #expect(try await home.conn(["inbox", "fetch"], env: env).exitCode == 0)
+            _ = try await home.conn(["send", "--to", "a@b.cc", "--subject", "queued", "--text", "t"], env: ["CONN_SERVER": Self.closedServer])
             let path = home.path + "/data/conn/conn.sqlite"
             _ = try await ConnProcess.run("/bin/chown", ["-R", "nobody", home.path], environment: [:])
             chmod(path, 0o444)
@@ -92,7 +88,7 @@ struct StorageFailureTests {
     func decompressionBomb() async throws {
         try await BadServer.with([BadServer.Route(method: "GET", path: "/inbox", status: 200, headers: [["Content-Type", "application/json"]], gzipZeros: 50_000_000)]) { server in
             let home = try TemporaryDirectory()
-            let fetched = try await conn(["inbox", "fetch"], home: home, env: ["CONN_SERVER": server.url.absoluteString])
+            let fetched = try await home.conn(["inbox", "fetch"], env: ["CONN_SERVER": server.url.absoluteString])
             #expect(fetched.exitCode == 65, "exit \(fetched.exitCode): \(fetched.standardError)")
             #expect(fetched.standardError.contains("decompresses to more than"), "\(fetched.standardError)")
         }

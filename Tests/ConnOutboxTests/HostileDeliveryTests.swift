@@ -11,27 +11,17 @@ struct HostileDeliveryTests {
 
     init() throws { home = try TemporaryDirectory() }
 
-    func conn(_ arguments: [String], server: URL, env: [String: String] = [:]) async throws -> ProcessOutcome {
-        var environment = home.environment.merging(env) { $1 }
-        environment["CONN_SERVER"] = server.absoluteString
-        return try await ConnProcess.run(ConnProcess.connPath, arguments, environment: environment)
-    }
-
-    func json(_ outcome: ProcessOutcome) throws -> [String: Any] {
-        try #require(JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [String: Any],
-                     "stdout: \(outcome.standardOutput) stderr: \(outcome.standardError)")
-    }
 
     static let send = ["send", "--to", "ada@example.com", "--subject", "hello", "--text", "the text", "--json"]
 
     /// Sends once against `server`; expects the message queued (not sent) with `code` as its last error.
     func expectQueued(_ server: URL, code: String, env: [String: String] = [:]) async throws -> String {
-        let outcome = try await conn(Self.send, server: server, env: env)
+        let outcome = try await home.conn(Self.send, server: server, env: env)
         #expect(outcome.exitCode == 0, "\(outcome.standardError)")
-        let report = try json(outcome)
+        let report = try outcome.json()
         #expect(report["state"] as? String == "pending", "\(report)")
         let id = try #require(report["id"] as? String)
-        let shown = try json(try await conn(["outbox", "show", id, "--json"], server: server))
+        let shown = try (try await home.conn(["outbox", "show", id, "--json"], server: server)).json()
         #expect(shown["state"] as? String == "pending")
         #expect(shown["lastErrorCode"] as? String == code, "\(shown)")
         return id
@@ -57,9 +47,9 @@ struct HostileDeliveryTests {
         }
 
         let server = try BackgroundServer()
-        let flushed = try await conn(["outbox", "flush", "--json"], server: server.url)
+        let flushed = try await home.conn(["outbox", "flush", "--json"], server: server.url)
         #expect(flushed.exitCode == 0, "\(flushed.standardError)")
-        #expect(try json(flushed)["sent"] as? Int == 4)
+        #expect(try flushed.json()["sent"] as? Int == 4)
         #expect(try server.inbox().count == 4)
     }
 
@@ -80,9 +70,9 @@ struct HostileDeliveryTests {
     @Test("send --wait against a portal ends 75 (still waiting), not 0")
     func waitAgainstPortal() async throws {
         let portalServer = try BackgroundServer(["--portal"])
-        let outcome = try await conn(Self.send + ["--wait", "2s"], server: portalServer.url)
+        let outcome = try await home.conn(Self.send + ["--wait", "2s"], server: portalServer.url)
         #expect(outcome.exitCode == 75, "\(outcome.standardError)")
-        #expect(try json(outcome)["state"] as? String == "pending")
+        #expect(try outcome.json()["state"] as? String == "pending")
         #expect(outcome.standardError.contains("HTML page"), "\(outcome.standardError)")
     }
 }

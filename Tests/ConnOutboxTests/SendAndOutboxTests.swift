@@ -11,21 +11,11 @@ struct SendAndOutboxTests {
 
     init() throws { home = try TemporaryDirectory() }
 
-    func conn(_ arguments: [String], server: URL? = nil, env: [String: String] = [:], input: String = "") async throws -> ProcessOutcome {
-        var environment = home.environment.merging(env) { $1 }
-        if let server { environment["CONN_SERVER"] = server.absoluteString }
-        return try await ConnProcess.run(ConnProcess.connPath, arguments, environment: environment, input: input)
-    }
-
-    func json(_ outcome: ProcessOutcome) throws -> [String: Any] {
-        try #require(JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [String: Any],
-                     "stdout: \(outcome.standardOutput) stderr: \(outcome.standardError)")
-    }
 
     func outbox() async throws -> [[String: Any]] {
-        let listed = try await conn(["outbox", "list", "--json"])
+        let listed = try await home.conn(["outbox", "list", "--json"])
         #expect(listed.exitCode == 0, "\(listed.standardError)")
-        return try #require(try json(listed)["messages"] as? [[String: Any]])
+        return try #require(try listed.json()["messages"] as? [[String: Any]])
     }
 
     var databasePath: String { home.path + "/data/conn/conn.sqlite" }
@@ -37,9 +27,9 @@ struct SendAndOutboxTests {
     @Test("sent at once when the server is up: id, state and server uid; the server has it once")
     func sendsAtOnce() async throws {
         let server = try BackgroundServer()
-        let outcome = try await conn(Self.send("hello"), server: server.url)
+        let outcome = try await home.conn(Self.send("hello"), server: server.url)
         #expect(outcome.exitCode == 0, "\(outcome.standardError)")
-        let report = try json(outcome)
+        let report = try outcome.json()
         #expect(report["state"] as? String == "sent")
         #expect(report["serverUid"] as? String == "m1")
         let id = try #require(report["id"] as? String)
@@ -52,25 +42,25 @@ struct SendAndOutboxTests {
     func queuedWhileDown() async throws {
         let port = try HTTPPorts.closed()
         let down = URL(string: "http://127.0.0.1:\(port)")!
-        let queued = try await conn(Self.send("later"), server: down)
+        let queued = try await home.conn(Self.send("later"), server: down)
         #expect(queued.exitCode == 0, "\(queued.standardError)")
-        #expect(try json(queued)["state"] as? String == "pending")
+        #expect(try queued.json()["state"] as? String == "pending")
         #expect(queued.standardError.contains("queued, not sent yet") && queued.standardError.contains("refused"))
-        let text = try await conn(["outbox", "list"])
+        let text = try await home.conn(["outbox", "list"])
         #expect(text.standardOutput.contains("sending") && text.standardOutput.contains("later"))
 
-        let flushDown = try await conn(["outbox", "flush", "--json"], server: down)
+        let flushDown = try await home.conn(["outbox", "flush", "--json"], server: down)
         #expect(flushDown.exitCode == 75)
-        #expect(try json(flushDown)["waiting"] as? Int == 1)
+        #expect(try flushDown.json()["waiting"] as? Int == 1)
 
         let server = try BackgroundServer(["--port", String(port)])
-        let flushed = try await conn(["outbox", "flush", "--json"], server: server.url)
+        let flushed = try await home.conn(["outbox", "flush", "--json"], server: server.url)
         #expect(flushed.exitCode == 0, "\(flushed.standardError)")
-        let report = try json(flushed)
+        let report = try flushed.json()
         #expect(report["sent"] as? Int == 1 && report["waiting"] as? Int == 0)
         #expect(try await outbox().map { $0["state"] as? String } == ["sent"])
         #expect(try server.inbox().count == 1)
-        let again = try await conn(["outbox", "flush"], server: server.url)
+        let again = try await home.conn(["outbox", "flush"], server: server.url)
         #expect(again.exitCode == 0 && again.standardOutput == "nothing to deliver\n")
     }
 
@@ -78,7 +68,7 @@ struct SendAndOutboxTests {
     func waitCapsEarnedBackoff() async throws {
         let port = try HTTPPorts.closed()
         let down = URL(string: "http://127.0.0.1:\(port)")!
-        let queued = try await conn(Self.send("often failed"), server: down)
+        let queued = try await home.conn(Self.send("often failed"), server: down)
         #expect(queued.exitCode == 0, "\(queued.standardError)")
         // Nine failed attempts before: the next backoff could be anything up to 256 s.
         let database = try DatabaseQueue(path: databasePath)
@@ -97,22 +87,22 @@ struct SendAndOutboxTests {
     func droppedResponsesStoreOnce() async throws {
         let data = home.path + "/server.sqlite"
         let lossy = try BackgroundServer(["--data", data, "--drop-response-rate", "1"])
-        let first = try await conn(Self.send("once"), server: lossy.url, env: ["CONN_TIMEOUT": "2s"])
+        let first = try await home.conn(Self.send("once"), server: lossy.url, env: ["CONN_TIMEOUT": "2s"])
         #expect(first.exitCode == 0)
-        #expect(try json(first)["state"] as? String == "pending")
-        let retried = try await conn(["outbox", "flush"], server: lossy.url, env: ["CONN_TIMEOUT": "2s"])
+        #expect(try first.json()["state"] as? String == "pending")
+        let retried = try await home.conn(["outbox", "flush"], server: lossy.url, env: ["CONN_TIMEOUT": "2s"])
         #expect(retried.exitCode == 75)
         lossy.stop()
         // The same store, answers no longer dropped: the third attempt is answered with a replay.
         let server = try BackgroundServer(["--data", data, "--port", String(lossy.port)])
-        let flushed = try await conn(["outbox", "flush"], server: server.url)
+        let flushed = try await home.conn(["outbox", "flush"], server: server.url)
         #expect(flushed.exitCode == 0, "\(flushed.standardError)")
         let inbox = try server.inbox()
         #expect(inbox.filter { $0["subject"] as? String == "once" }.count == 1)
         let message = try #require(try await outbox().first)
         #expect(message["attempts"] as? Int == 3)
-        let shown = try await conn(["outbox", "show", String((message["id"] as! String).prefix(6)), "--json"])
-        let log = try #require(try json(shown)["attemptLog"] as? [[String: Any]])
+        let shown = try await home.conn(["outbox", "show", String((message["id"] as! String).prefix(6)), "--json"])
+        let log = try #require(try shown.json()["attemptLog"] as? [[String: Any]])
         #expect(log.map { $0["outcome"] as? String } == ["retry", "retry", "sent"])
         #expect((log.last?["detail"] as? String)?.contains("replayed") == true)
     }
@@ -123,9 +113,9 @@ struct SendAndOutboxTests {
         // eight failures in a row (0.07 % a message); at 60 % and 30 s it was a few percent.
         let server = try BackgroundServer(["--fail-rate", "0.4"])
         for index in 0..<3 {
-            let outcome = try await conn(Self.send("flaky \(index)", extra: ["--wait", "60s"]), server: server.url)
+            let outcome = try await home.conn(Self.send("flaky \(index)", extra: ["--wait", "60s"]), server: server.url)
             #expect(outcome.exitCode == 0, "\(outcome.standardError)")
-            #expect(try json(outcome)["state"] as? String == "sent")
+            #expect(try outcome.json()["state"] as? String == "sent")
         }
         let subjects = try server.inbox().compactMap { $0["subject"] as? String }
         #expect(subjects.sorted() == (0..<3).map { "flaky \($0)" })
@@ -144,52 +134,52 @@ struct SendAndOutboxTests {
     func rejected() async throws {
         let data = home.path + "/server.sqlite"
         let strict = try BackgroundServer(["--data", data, "--max-body-bytes", "200"])
-        let big = try await conn(["send", "--to", "ada@example.com", "--subject", "big", "--text", String(repeating: "x", count: 500), "--json"], server: strict.url)
+        let big = try await home.conn(["send", "--to", "ada@example.com", "--subject", "big", "--text", String(repeating: "x", count: 500), "--json"], server: strict.url)
         #expect(big.exitCode == 65)
         #expect(big.standardError.contains("rejected") && big.standardError.contains("413"))
-        let report = try json(big)
+        let report = try big.json()
         #expect(report["state"] as? String == "failed" && report["failureReason"] as? String == "rejected")
         #expect(report["actions"] as? [String] == ["resend", "delete"])
         let id = try #require(report["id"] as? String)
         strict.stop()
 
         let roomy = try BackgroundServer(["--data", data, "--port", String(strict.port)])
-        let resent = try await conn(["outbox", "resend", String(id.prefix(8)), "--json"], server: roomy.url)
+        let resent = try await home.conn(["outbox", "resend", String(id.prefix(8)), "--json"], server: roomy.url)
         #expect(resent.exitCode == 0, "\(resent.standardError)")
-        let messages = try #require(try json(resent)["messages"] as? [[String: Any]])
+        let messages = try #require(try resent.json()["messages"] as? [[String: Any]])
         #expect(messages.first?["id"] as? String == id && messages.first?["state"] as? String == "sent")
 
         // The local copy changed after the server stored it: the same key with another body is 422.
-        let sentOnce = try await conn(Self.send("edited"), server: roomy.url)
-        let editedID = try #require(try json(sentOnce)["id"] as? String)
+        let sentOnce = try await home.conn(Self.send("edited"), server: roomy.url)
+        let editedID = try #require(try sentOnce.json()["id"] as? String)
         let database = try DatabaseQueue(path: databasePath)
         try await database.write { db in
             try db.execute(sql: "UPDATE outboxMessage SET text = 'changed', state = 'pending' WHERE id = ?", arguments: [editedID])
         }
-        let clash = try await conn(["outbox", "flush", "--json"], server: roomy.url)
+        let clash = try await home.conn(["outbox", "flush", "--json"], server: roomy.url)
         #expect(clash.exitCode == 65)
-        let failed = try await conn(["outbox", "list", "--state", "failed", "--json"])
-        let failedMessages = try #require(try json(failed)["messages"] as? [[String: Any]])
+        let failed = try await home.conn(["outbox", "list", "--state", "failed", "--json"])
+        let failedMessages = try #require(try failed.json()["messages"] as? [[String: Any]])
         #expect(failedMessages.map { $0["lastErrorCode"] as? String } == ["idempotencyKeyReused"])
     }
 
     @Test("401: failed(auth), exit 77, the queue pauses; the right token lifts the pause and delivers")
     func authPause() async throws {
         let server = try BackgroundServer(["--token", "right"])
-        let refused = try await conn(Self.send("first"), server: server.url, env: ["CONN_TOKEN": "wrong"])
+        let refused = try await home.conn(Self.send("first"), server: server.url, env: ["CONN_TOKEN": "wrong"])
         #expect(refused.exitCode == 77)
-        #expect(try json(refused)["failureReason"] as? String == "auth")
-        let second = try await conn(Self.send("second"), server: server.url, env: ["CONN_TOKEN": "wrong"])
+        #expect(try refused.json()["failureReason"] as? String == "auth")
+        let second = try await home.conn(Self.send("second"), server: server.url, env: ["CONN_TOKEN": "wrong"])
         #expect(second.exitCode == 0)
         #expect(second.standardError.contains("paused"))
-        #expect(try json(second)["state"] as? String == "pending")
-        let paused = try await conn(["outbox", "flush"], server: server.url, env: ["CONN_TOKEN": "wrong"])
+        #expect(try second.json()["state"] as? String == "pending")
+        let paused = try await home.conn(["outbox", "flush"], server: server.url, env: ["CONN_TOKEN": "wrong"])
         #expect(paused.exitCode == 77)
         #expect(try server.inbox(token: "right").isEmpty)
 
-        let fixed = try await conn(["outbox", "flush", "--json"], server: server.url, env: ["CONN_TOKEN": "right"])
+        let fixed = try await home.conn(["outbox", "flush", "--json"], server: server.url, env: ["CONN_TOKEN": "right"])
         #expect(fixed.exitCode == 0, "\(fixed.standardError)")
-        #expect(try json(fixed)["sent"] as? Int == 2)
+        #expect(try fixed.json()["sent"] as? Int == 2)
         #expect(try server.inbox(token: "right").count == 2)
     }
 
@@ -197,11 +187,11 @@ struct SendAndOutboxTests {
     func expiry() async throws {
         let down = URL(string: "http://127.0.0.1:\(try HTTPPorts.closed())")!
         let env = ["CONN_OUTBOX_EXPIRY": "1s"]
-        #expect(try await conn(Self.send("stale"), server: down, env: env).exitCode == 0)
+        #expect(try await home.conn(Self.send("stale"), server: down, env: env).exitCode == 0)
         try await Task.sleep(for: .milliseconds(1_200))
-        let flushed = try await conn(["outbox", "flush", "--json"], server: down, env: env)
+        let flushed = try await home.conn(["outbox", "flush", "--json"], server: down, env: env)
         #expect(flushed.exitCode == 0)
-        #expect(try json(flushed)["expired"] as? Int == 1)
+        #expect(try flushed.json()["expired"] as? Int == 1)
         let message = try #require(try await outbox().first)
         #expect(message["failureReason"] as? String == "expired")
         #expect((message["lastError"] as? String)?.hasPrefix("not delivered within 1 s; last error: ") == true)
@@ -216,7 +206,7 @@ struct SendAndOutboxTests {
         (["--to", "ada@example.com", "--subject", "s", "--text", "t", "--wait", "soon"], 64, "--wait 'soon' is not a positive duration"),
     ])
     func badInput(arguments: [String], code: Int32, message: String) async throws {
-        let outcome = try await conn(["send"] + arguments, server: URL(string: "http://127.0.0.1:9")!)
+        let outcome = try await home.conn(["send"] + arguments, server: URL(string: "http://127.0.0.1:9")!)
         #expect(outcome.exitCode == code, "\(outcome.standardError)")
         #expect(outcome.standardError.contains(message), "\(outcome.standardError)")
         #expect(try await outbox().isEmpty)
@@ -226,11 +216,11 @@ struct SendAndOutboxTests {
     func textSources() async throws {
         let server = try BackgroundServer()
         let file = try home.write("body.txt", "from a file\nsecond line\n")
-        #expect(try await conn(["send", "--to", "ada@example.com", "--subject", "file", "--file", file], server: server.url).exitCode == 0)
-        #expect(try await conn(["send", "--to", "ada@example.com", "--subject", "stdin"], server: server.url, input: "from stdin").exitCode == 0)
+        #expect(try await home.conn(["send", "--to", "ada@example.com", "--subject", "file", "--file", file], server: server.url).exitCode == 0)
+        #expect(try await home.conn(["send", "--to", "ada@example.com", "--subject", "stdin"], server: server.url, input: "from stdin").exitCode == 0)
         let locked = try home.write("locked.txt", "secret", mode: 0o000)
         if getuid() != 0 {
-            let refused = try await conn(["send", "--to", "ada@example.com", "--subject", "x", "--file", locked], server: server.url)
+            let refused = try await home.conn(["send", "--to", "ada@example.com", "--subject", "x", "--file", locked], server: server.url)
             #expect(refused.exitCode == 66)
         }
         let texts = Dictionary(uniqueKeysWithValues: try server.inbox().map { ($0["subject"] as! String, $0["text"] as! String) })
@@ -247,7 +237,7 @@ struct SendAndOutboxTests {
             environment: environment)
         #expect(piped.standardOutput.contains("exit=65"), "\(piped.standardOutput) \(piped.standardError)")
         #expect(piped.standardError.contains("larger than the limit"), "\(piped.standardError)")
-        let zero = try await conn(["send", "--to", "ada@example.com", "--subject", "zero", "--file", "/dev/zero"])
+        let zero = try await home.conn(["send", "--to", "ada@example.com", "--subject", "zero", "--file", "/dev/zero"])
         #expect(zero.exitCode == 65, "\(zero.standardError)")
         if FileManager.default.fileExists(atPath: databasePath) {
             let queued = try await outbox()
@@ -258,15 +248,15 @@ struct SendAndOutboxTests {
     @Test("delete: refused without --yes and no terminal; refused while a live deliverer holds it; then done")
     func delete() async throws {
         let down = URL(string: "http://127.0.0.1:\(try HTTPPorts.closed())")!
-        let queued = try await conn(Self.send("doomed"), server: down)
-        let id = try #require(try json(queued)["id"] as? String)
-        let unconfirmed = try await conn(["outbox", "delete", String(id.prefix(8))])
+        let queued = try await home.conn(Self.send("doomed"), server: down)
+        let id = try #require(try queued.json()["id"] as? String)
+        let unconfirmed = try await home.conn(["outbox", "delete", String(id.prefix(8))])
         #expect(unconfirmed.exitCode == 64 && unconfirmed.standardError.contains("--yes"))
-        let deleted = try await conn(["outbox", "delete", String(id.prefix(8)), "--yes", "--json"])
+        let deleted = try await home.conn(["outbox", "delete", String(id.prefix(8)), "--yes", "--json"])
         #expect(deleted.exitCode == 0)
-        #expect(try json(deleted)["deleted"] as? [String] == [id])
+        #expect(try deleted.json()["deleted"] as? [String] == [id])
         #expect(try await outbox().isEmpty)
-        let unknown = try await conn(["outbox", "delete", "abcdef", "--yes"])
+        let unknown = try await home.conn(["outbox", "delete", "abcdef", "--yes"])
         #expect(unknown.exitCode == 69 && unknown.standardError.contains("no outbox message with id 'abcdef'"))
     }
 
@@ -288,18 +278,18 @@ struct SendAndOutboxTests {
             id = try? await outbox().first { $0["state"] as? String == "sending" }?["id"] as? String
         }
         let leased = try #require(id)
-        let refused = try await conn(["outbox", "delete", leased, "--yes"])
+        let refused = try await home.conn(["outbox", "delete", leased, "--yes"])
         #expect(refused.exitCode == 75 && refused.standardError.contains("being sent"))
-        let notResent = try await conn(["outbox", "resend", leased])
+        let notResent = try await home.conn(["outbox", "resend", leased])
         #expect(notResent.exitCode == 75 && notResent.standardError.contains("being sent right now"))
         kill(sender.processIdentifier, SIGKILL)
         sender.waitUntilExit()
         // The request may already sit in the server's socket: let the server handle it, then flush.
         server.signal(SIGCONT)
-        let flushed = try await conn(["outbox", "flush", "--json"], server: server.url)
+        let flushed = try await home.conn(["outbox", "flush", "--json"], server: server.url)
         #expect(flushed.exitCode == 0, "\(flushed.standardError)")
         #expect(try server.inbox().filter { $0["subject"] as? String == "in flight" }.count == 1)
-        let shown = try await conn(["outbox", "show", leased])
+        let shown = try await home.conn(["outbox", "show", leased])
         #expect(shown.standardOutput.contains("interrupted (its deliverer stopped)"))
     }
 
@@ -310,20 +300,20 @@ struct SendAndOutboxTests {
                         "text": "first", "responseToUid": "", "dateTime": "Today"}]}
             """)
         let server = try BackgroundServer(["--seed", seed])
-        #expect(try await conn(["inbox", "fetch"], server: server.url).exitCode == 0)
+        #expect(try await home.conn(["inbox", "fetch"], server: server.url).exitCode == 0)
         let down = URL(string: "http://127.0.0.1:\(try HTTPPorts.closed())")!
-        let reply = try await conn(Self.send("Re: subject 1", extra: ["--reply-to", "1"]), server: down)
-        let id = try #require(try json(reply)["id"] as? String)
-        let thread = try await conn(["inbox", "thread", "1"])
+        let reply = try await home.conn(Self.send("Re: subject 1", extra: ["--reply-to", "1"]), server: down)
+        let id = try #require(try reply.json()["id"] as? String)
+        let thread = try await home.conn(["inbox", "thread", "1"])
         #expect(thread.standardOutput.contains("in your outbox"))
         #expect(thread.standardOutput.contains("sending  reply to uid 1 → ada@example.com  Re: subject 1  id \(id.prefix(8))"))
-        let threadJSON = try json(try await conn(["inbox", "thread", "1", "--json"]))
+        let threadJSON = try (try await home.conn(["inbox", "thread", "1", "--json"])).json()
         let waiting = try #require(threadJSON["outbox"] as? [[String: Any]])
         #expect(waiting.map { $0["id"] as? String } == [id] && waiting.first?["state"] as? String == "pending")
 
-        #expect(try await conn(["outbox", "flush"], server: server.url).exitCode == 0)
-        #expect(try await conn(["inbox", "fetch"], server: server.url).exitCode == 0)
-        let after = try json(try await conn(["inbox", "thread", "1", "--json"]))
+        #expect(try await home.conn(["outbox", "flush"], server: server.url).exitCode == 0)
+        #expect(try await home.conn(["inbox", "fetch"], server: server.url).exitCode == 0)
+        let after = try (try await home.conn(["inbox", "thread", "1", "--json"])).json()
         #expect((after["outbox"] as? [Any])?.isEmpty == true)
         let messages = try #require(after["messages"] as? [[String: Any]])
         #expect(messages.map { $0["subject"] as? String } == ["subject 1", "Re: subject 1"])

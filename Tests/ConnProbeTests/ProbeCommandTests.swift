@@ -15,9 +15,6 @@ struct ProbeCommandTests {
         try await ConnProcess.run(ConnProcess.connPath, ["probe"] + arguments, environment: home.environment.merging(env) { $1 })
     }
 
-    func json(_ outcome: ProcessOutcome) throws -> [String: Any] {
-        try #require(JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [String: Any], "\(outcome.standardError)")
-    }
 
     /// Runs `conn probe --json ARGS…` inside a namespace and times it.
     func timedProbe(in namespace: NetworkNamespace, _ arguments: [String]) async throws -> (ProcessOutcome, Duration) {
@@ -29,7 +26,7 @@ struct ProbeCommandTests {
     }
 
     func results(_ outcome: ProcessOutcome) throws -> [[String: Any]] {
-        try #require(try json(outcome)["results"] as? [[String: Any]])
+        try #require(try outcome.json()["results"] as? [[String: Any]])
     }
 
     @Test("no target: the configured server's health resource; exit 0 with every rung")
@@ -79,7 +76,7 @@ struct ProbeCommandTests {
 
             let internet = try await probe(["--json", "--internet-url", "\(url.absoluteString)/health=204"])
             #expect(internet.exitCode == 69)
-            let connectivity = try #require(try json(internet)["connectivity"] as? [String: Any])
+            let connectivity = try #require(try internet.json()["connectivity"] as? [String: Any])
             #expect(connectivity["state"] as? String == "portal")
             #expect(connectivity["portalURL"] as? String == "\(url.absoluteString)/health")
         }
@@ -94,7 +91,7 @@ struct ProbeCommandTests {
             let broken = try await probe(["--json", "--internet-url", "\(url.absoluteString)/health=204",
                                           "--internet-url", "http://conn-check.invalid:\(port)/health=204"])
             #expect(broken.exitCode == 69)
-            let connectivity = try json(broken)["connectivity"] as? [String: Any]
+            let connectivity = try broken.json()["connectivity"] as? [String: Any]
             #expect(connectivity?["state"] as? String == "dnsBroken")
             #expect(connectivity?["ipv4"] as? Bool == true)
         }
@@ -137,7 +134,7 @@ struct ProbeCommandTests {
             let outcome = try await probe(["--wait", "30s", "--json", "--server", "http://127.0.0.1:\(port)"])
             probeDone.set()
             #expect(outcome.exitCode == 0, "\(outcome.standardError)")
-            #expect((try json(outcome)["attempts"] as? Int ?? 0) > 1)
+            #expect((try outcome.json()["attempts"] as? Int ?? 0) > 1)
             #expect(outcome.standardError.contains("waiting: http://127.0.0.1:\(port)/health (refused)"))
             try await group.waitForAll()
         }
@@ -205,7 +202,7 @@ struct ProbeCommandTests {
                                                    "--internet-url", "http://192.0.2.10/x=204"])
         let outcome = try await ConnProcess.run(program, arguments, environment: home.environment)
         #expect(outcome.exitCode == 69)
-        let connectivity = try #require(try json(outcome)["connectivity"] as? [String: Any])
+        let connectivity = try #require(try outcome.json()["connectivity"] as? [String: Any])
         #expect(connectivity["state"] as? String == "offline")
         #expect(connectivity["reason"] as? String == "noInterface")
     }

@@ -51,3 +51,28 @@ public enum ConnProcess {
             exitCode: code, standardOutput: result.standardOutput, standardError: result.standardError)
     }
 }
+
+extension ProcessOutcome {
+    /// Standard output that is not the JSON a test expected, with both streams for the report.
+    public struct NotJSON: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Standard output as one JSON object (a command's `--json` answer).
+    public func json() throws -> [String: Any] {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(standardOutput.utf8)) as? [String: Any] else {
+            throw NotJSON(description: "stdout is not a JSON object: \(standardOutput.prefix(2000)) stderr: \(standardError.prefix(2000))")
+        }
+        return object
+    }
+
+    /// Standard error as the JSON error object of `--json` mode (`{"error":{…}}`).
+    public func jsonError() throws -> [String: Any] {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(standardError.utf8)) as? [String: Any],
+            let error = object["error"] as? [String: Any]
+        else {
+            throw NotJSON(description: "stderr is not a JSON error: \(standardError.prefix(2000))")
+        }
+        return error
+    }
+}

@@ -30,3 +30,13 @@ public final class TemporaryDirectory {
 
     public var configFile: String { path + "/config/conn/config.yaml" }
 }
+
+extension TemporaryDirectory {
+    /// Runs the real `conn ARGS…` with this directory as HOME and XDG base, `server` as
+    /// CONN_SERVER, `env` on top, and `input` on stdin.
+    public func conn(_ arguments: [String], server: URL? = nil, env: [String: String] = [:], input: String = "") async throws -> ProcessOutcome {
+        var variables = environment
+        if let server { variables["CONN_SERVER"] = server.absoluteString }
+        return try await ConnProcess.run(ConnProcess.connPath, arguments, environment: variables.merging(env) { $1 }, input: input)
+    }
+}
