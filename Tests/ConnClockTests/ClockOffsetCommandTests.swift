@@ -93,7 +93,8 @@ struct ClockOffsetCommandTests {
         #expect(outcome.exitCode == 0)
         let deviceTime = try #require(json["deviceTime"] as? String)
         let date = try #require(try? Date(deviceTime, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
-        #expect(abs(date.timeIntervalSince1970 * 1000 - (1_795_380_311_432 - offset.rounded())) <= 1)  // ms formatting truncates
+        // Exact to the millisecond: the back-end time minus the offset rounded to a millisecond.
+        #expect(Int64((date.timeIntervalSince1970 * 1000).rounded()) == 1_795_380_311_432 - Int64(offset.rounded()), "\(deviceTime), offset \(offset)")
         let (bad, _) = try await measure(["--convert", "next tuesday"])
         #expect(bad.exitCode == 64)
     }

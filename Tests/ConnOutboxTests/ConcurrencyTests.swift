@@ -26,7 +26,7 @@ struct ConcurrencyTests {
 
     @Test("8 processes × 200 sends against a server failing 20% of requests, 2 flushers alongside: every message stored exactly once")
     func concurrentSenders() async throws {
-        let server = try BackgroundServer(["--fail-rate", "0.2"])
+        let server = try await BackgroundServer.start(["--fail-rate", "0.2"])
         let environment = environment(server.url)
         let senders = 8, perSender = 200
         let failures = try await withThrowingTaskGroup(of: [String].self) { group in
@@ -89,7 +89,7 @@ struct ConcurrencyTests {
             try await group.waitForAll()
         }
         // A slow server, so kills land while requests are in flight.
-        let server = try BackgroundServer(["--port", String(downPort), "--latency-ms", "20"])
+        let server = try await BackgroundServer.start(["--port", String(downPort), "--latency-ms", "20"])
         var kills = 0
         for round in 0..<6 {
             let flusher = Process()

@@ -35,7 +35,7 @@ struct HostileDeliveryTests {
             #expect(try portal.requests().filter { $0.method == "POST" }.count == 1)
         }
         // conn-server's own portal mode, and a 2xx JSON answer that accepts nothing.
-        let portalServer = try BackgroundServer(["--portal"])
+        let portalServer = try await BackgroundServer.start(["--portal"])
         _ = try await expectQueued(portalServer.url, code: "portal")
         try await BadServer.with([.answer("POST", "/messages", status: 200, body: #"{"ok":true}"#)]) { liar in
             _ = try await expectQueued(liar.url, code: "unprovenDelivery")
@@ -46,7 +46,7 @@ struct HostileDeliveryTests {
             _ = try await expectQueued(liar.url, code: "unprovenDelivery")
         }
 
-        let server = try BackgroundServer()
+        let server = try await BackgroundServer.start()
         let flushed = try await home.conn(["outbox", "flush", "--json"], server: server.url)
         #expect(flushed.exitCode == 0, "\(flushed.standardError)")
         #expect(try flushed.json()["sent"] as? Int == 4)
@@ -69,7 +69,7 @@ struct HostileDeliveryTests {
 
     @Test("send --wait against a portal ends 75 (still waiting), not 0")
     func waitAgainstPortal() async throws {
-        let portalServer = try BackgroundServer(["--portal"])
+        let portalServer = try await BackgroundServer.start(["--portal"])
         let outcome = try await home.conn(Self.send + ["--wait", "2s"], server: portalServer.url)
         #expect(outcome.exitCode == 75, "\(outcome.standardError)")
         #expect(try outcome.json()["state"] as? String == "pending")

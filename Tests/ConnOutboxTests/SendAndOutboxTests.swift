@@ -26,7 +26,7 @@ struct SendAndOutboxTests {
 
     @Test("sent at once when the server is up: id, state and server uid; the server has it once")
     func sendsAtOnce() async throws {
-        let server = try BackgroundServer()
+        let server = try await BackgroundServer.start()
         let outcome = try await home.conn(Self.send("hello"), server: server.url)
         #expect(outcome.exitCode == 0, "\(outcome.standardError)")
         let report = try outcome.json()
@@ -53,7 +53,7 @@ struct SendAndOutboxTests {
         #expect(flushDown.exitCode == 75)
         #expect(try flushDown.json()["waiting"] as? Int == 1)
 
-        let server = try BackgroundServer(["--port", String(port)])
+        let server = try await BackgroundServer.start(["--port", String(port)])
         let flushed = try await home.conn(["outbox", "flush", "--json"], server: server.url)
         #expect(flushed.exitCode == 0, "\(flushed.standardError)")
         let report = try flushed.json()
@@ -76,25 +76,25 @@ struct SendAndOutboxTests {
         let environment = home.environment.merging(["CONN_SERVER": down.absoluteString]) { $1 }
         async let flushed = ConnProcess.run(ConnProcess.connPath, ["outbox", "flush", "--wait", "8s", "--json"], environment: environment)
         try await Task.sleep(for: .milliseconds(1_500))
-        let server = try BackgroundServer(["--port", String(port)])
+        let server = try await BackgroundServer.start(["--port", String(port)])
         let outcome = try await flushed
         #expect(outcome.exitCode == 0, "\(outcome.standardError)")
         #expect(try server.inbox().count == 1)
-        server.stop()
+        await server.stop()
     }
 
     @Test("responses dropped: retried with the same key; the server stores the message once")
     func droppedResponsesStoreOnce() async throws {
         let data = home.path + "/server.sqlite"
-        let lossy = try BackgroundServer(["--data", data, "--drop-response-rate", "1"])
+        let lossy = try await BackgroundServer.start(["--data", data, "--drop-response-rate", "1"])
         let first = try await home.conn(Self.send("once"), server: lossy.url, env: ["CONN_TIMEOUT": "2s"])
         #expect(first.exitCode == 0)
         #expect(try first.json()["state"] as? String == "pending")
         let retried = try await home.conn(["outbox", "flush"], server: lossy.url, env: ["CONN_TIMEOUT": "2s"])
         #expect(retried.exitCode == 75)
-        lossy.stop()
+        await lossy.stop()
         // The same store, answers no longer dropped: the third attempt is answered with a replay.
-        let server = try BackgroundServer(["--data", data, "--port", String(lossy.port)])
+        let server = try await BackgroundServer.start(["--data", data, "--port", String(lossy.port)])
         let flushed = try await home.conn(["outbox", "flush"], server: server.url)
         #expect(flushed.exitCode == 0, "\(flushed.standardError)")
         let inbox = try server.inbox()
@@ -111,7 +111,7 @@ struct SendAndOutboxTests {
     func waitThroughFailures() async throws {
         // 40 % failures and 60 s: with backoff doubling from 1 s, not getting through needs
         // eight failures in a row (0.07 % a message); at 60 % and 30 s it was a few percent.
-        let server = try BackgroundServer(["--fail-rate", "0.4"])
+        let server = try await BackgroundServer.start(["--fail-rate", "0.4"])
         for index in 0..<3 {
             let outcome = try await home.conn(Self.send("flaky \(index)", extra: ["--wait", "60s"]), server: server.url)
             #expect(outcome.exitCode == 0, "\(outcome.standardError)")
@@ -133,7 +133,7 @@ struct SendAndOutboxTests {
     @Test("413 and 422 are rejected (65), the message kept with Resend and Delete; resend keeps the id")
     func rejected() async throws {
         let data = home.path + "/server.sqlite"
-        let strict = try BackgroundServer(["--data", data, "--max-body-bytes", "200"])
+        let strict = try await BackgroundServer.start(["--data", data, "--max-body-bytes", "200"])
         let big = try await home.conn(["send", "--to", "ada@example.com", "--subject", "big", "--text", String(repeating: "x", count: 500), "--json"], server: strict.url)
         #expect(big.exitCode == 65)
         #expect(big.standardError.contains("rejected") && big.standardError.contains("413"))
@@ -141,9 +141,9 @@ struct SendAndOutboxTests {
         #expect(report["state"] as? String == "failed" && report["failureReason"] as? String == "rejected")
         #expect(report["actions"] as? [String] == ["resend", "delete"])
         let id = try #require(report["id"] as? String)
-        strict.stop()
+        await strict.stop()
 
-        let roomy = try BackgroundServer(["--data", data, "--port", String(strict.port)])
+        let roomy = try await BackgroundServer.start(["--data", data, "--port", String(strict.port)])
         let resent = try await home.conn(["outbox", "resend", String(id.prefix(8)), "--json"], server: roomy.url)
         #expect(resent.exitCode == 0, "\(resent.standardError)")
         let messages = try #require(try resent.json()["messages"] as? [[String: Any]])
@@ -165,7 +165,7 @@ struct SendAndOutboxTests {
 
     @Test("401: failed(auth), exit 77, the queue pauses; the right token lifts the pause and delivers")
     func authPause() async throws {
-        let server = try BackgroundServer(["--token", "right"])
+        let server = try await BackgroundServer.start(["--token", "right"])
         let refused = try await home.conn(Self.send("first"), server: server.url, env: ["CONN_TOKEN": "wrong"])
         #expect(refused.exitCode == 77)
         #expect(try refused.json()["failureReason"] as? String == "auth")
@@ -214,7 +214,7 @@ struct SendAndOutboxTests {
 
     @Test("text from a file or stdin; an unreadable file is refused")
     func textSources() async throws {
-        let server = try BackgroundServer()
+        let server = try await BackgroundServer.start()
         let file = try home.write("body.txt", "from a file\nsecond line\n")
         #expect(try await home.conn(["send", "--to", "ada@example.com", "--subject", "file", "--file", file], server: server.url).exitCode == 0)
         #expect(try await home.conn(["send", "--to", "ada@example.com", "--subject", "stdin"], server: server.url, input: "from stdin").exitCode == 0)
@@ -262,7 +262,7 @@ struct SendAndOutboxTests {
 
     @Test("a frozen server holds a send mid-request: delete and resend refuse; after kill -9 of the sender the next flush delivers exactly once")
     func crashAfterCommit() async throws {
-        let server = try BackgroundServer()
+        let server = try await BackgroundServer.start()
         server.signal(SIGSTOP)
         let sender = Process()
         sender.executableURL = URL(fileURLWithPath: ConnProcess.connPath)
@@ -299,7 +299,7 @@ struct SendAndOutboxTests {
             {"inbox": [{"uid": "1", "from": "matt@gmail.com", "to": "jhon@gmail.com", "subject": "subject 1",
                         "text": "first", "responseToUid": "", "dateTime": "Today"}]}
             """)
-        let server = try BackgroundServer(["--seed", seed])
+        let server = try await BackgroundServer.start(["--seed", seed])
         #expect(try await home.conn(["inbox", "fetch"], server: server.url).exitCode == 0)
         let down = URL(string: "http://127.0.0.1:\(try HTTPPorts.closed())")!
         let reply = try await home.conn(Self.send("Re: subject 1", extra: ["--reply-to", "1"]), server: down)

@@ -19,7 +19,7 @@ struct ReplTerminalTests {
 
     @Test("the banner appears above a half-typed line when the server stops; ack hides it; refresh shows it again; reconnecting resets it")
     func bannerAckRefreshReconnect() async throws {
-        let server = try BackgroundServer()
+        let server = try await BackgroundServer.start()
         let terminal = try repl(server.url)
         try await terminal.waitFor(20, "the online prompt") { $0.hasSuffix("conn online ›") }
         try terminal.type("inbox li")
@@ -49,7 +49,7 @@ struct ReplTerminalTests {
         }
         #expect(refreshed.contains("state: serverUnreachable (refused)"), "\(refreshed)")
 
-        let restarted = try BackgroundServer(["--port", String(server.port)])
+        let restarted = try await BackgroundServer.start(["--port", String(server.port)])
         try await terminal.waitFor(15, "reconnection") { $0.contains("connected to the server again") && $0.hasSuffix("conn online ›") }
         try terminal.type("status")
         try terminal.press("Enter")
@@ -60,12 +60,12 @@ struct ReplTerminalTests {
         try await terminal.waitFor(20, "the banner after reconnecting") { $0.components(separatedBy: "Can't reach the server").count == 4 }
         try terminal.press("C-d")
         try await terminal.waitFor(15, "the exit") { _ in (try? terminal.exitStatus()) != nil }
-        restarted.stop()
+        await restarted.stop()
     }
 
     @Test("history is kept across runs; Tab completes commands, options and cached uids")
     func historyAndCompletion() async throws {
-        let server = try BackgroundServer(["--generate", "20"])
+        let server = try await BackgroundServer.start(["--generate", "20"])
         // A cached inbox to complete uids from.
         let fetched = try await ConnProcess.run(ConnProcess.connPath, ["inbox", "fetch"], environment: environment(server.url))
         #expect(fetched.exitCode == 0, "\(fetched.standardError)")
@@ -101,12 +101,12 @@ struct ReplTerminalTests {
         try second.press("Enter")
         try await second.waitFor(15, "the exit") { _ in (try? second.exitStatus()) != nil }
         #expect(try second.exitStatus() == 3)
-        server.stop()
+        await server.stop()
     }
 
     @Test("Ctrl-C stops a running command and the REPL goes on; errors print and the REPL goes on; disconnect and connect the link")
     func interruptErrorsAndLink() async throws {
-        let server = try BackgroundServer()
+        let server = try await BackgroundServer.start()
         let terminal = try repl(server.url)
         try await terminal.waitFor(20, "the prompt") { $0.hasSuffix("conn online ›") }
         try terminal.type("watch --no-internet")
@@ -149,7 +149,7 @@ struct ReplTerminalTests {
         #expect(linked, "\(finalScreen)")
         try terminal.press("C-d")
         try await terminal.waitFor(15, "the exit") { _ in (try? terminal.exitStatus()) != nil }
-        server.stop()
+        await server.stop()
     }
 }
 
@@ -159,7 +159,7 @@ struct ReplScriptTests {
     @Test("commands from stdin run in order; errors do not stop it; the exit code is the last command's")
     func plainLines() async throws {
         let home = try TemporaryDirectory()
-        let server = try BackgroundServer()
+        let server = try await BackgroundServer.start()
         let environment = home.environment.merging(["CONN_SERVER": server.url.absoluteString]) { $1 }
         let script = """
             config show --json
@@ -215,13 +215,13 @@ struct ReplScriptTests {
             input: "where\n")
         #expect(flags.standardOutput.contains("where:\(replServer)"), "\(flags.standardOutput) \(flags.standardError)")
         #expect(!flags.standardOutput.contains("where:http://127.0.0.1:7"), "\(flags.standardOutput)")
-        server.stop()
+        await server.stop()
     }
 
     @Test("`status` says when the connection was last checked, though nothing changed since the first look")
     func statusIsFresh() async throws {
         let home = try TemporaryDirectory()
-        let server = try BackgroundServer()
+        let server = try await BackgroundServer.start()
         let environment = home.environment.merging(["CONN_SERVER": server.url.absoluteString]) { $1 }
         // The watch in between only lets two seconds pass (it waits for an offline that never
         // comes); the monitor looks every 200 ms meanwhile and finds the same state each time.
@@ -238,6 +238,6 @@ struct ReplScriptTests {
         let second = try #require((statuses[1]["checkedAt"] as? String).flatMap(formatter.date(from:)))
         #expect(statuses[0]["state"] as? String == "online" && statuses[1]["state"] as? String == "online")
         #expect(second.timeIntervalSince(first) > 1.5, "\(outcome.standardOutput)")
-        server.stop()
+        await server.stop()
     }
 }

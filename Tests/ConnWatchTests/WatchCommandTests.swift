@@ -19,7 +19,7 @@ struct WatchCommandTests {
 
     @Test("baseline first; a killed server is noticed through its socket closing; restarted, online again with the downtime; SIGTERM ends with a last line and 143")
     func serverDiesAndReturns() async throws {
-        let server = try BackgroundServer()
+        let server = try await BackgroundServer.start()
         let watcher = try WatchProcess(ConnProcess.connPath, ["watch", "--json", "--no-internet", "--interval", "60s"], environment: environment(server.url))
         let baseline = try #require(try await watcher.await { $0["type"] as? String == "baseline" })
         #expect(baseline["to"] as? String == "online")
@@ -27,12 +27,12 @@ struct WatchCommandTests {
         let killedAt = Date()
         server.signal(SIGKILL)
         // With a 60 s interval only the socket closing can make this quick.
-        let down = try #require(try await watcher.await(5, Self.change(to: "serverUnreachable")))
+        let down = try #require(try await watcher.await(5, Self.change(to: "serverUnreachable")), "port \(server.port): \(watcher.events)")
         #expect(down["reason"] as? String == "refused")
         #expect(Date().timeIntervalSince(killedAt) < 3)
         #expect((down["connectionState"] as? [String: Any])?["status"] as? String == "disconnected")
-        server.stop()
-        let restarted = try BackgroundServer(["--port", String(server.port)])
+        await server.stop()
+        let restarted = try await BackgroundServer.start(["--port", String(server.port)])
         let up = try #require(try await watcher.await(15, Self.change(to: "online")))
         #expect((up["downtimeMs"] as? Double ?? 0) > 0)
         #expect(watcher.stop() == 143)
@@ -40,12 +40,12 @@ struct WatchCommandTests {
         // Changes only: one baseline, one change down, one change up.
         #expect(watcher.events.filter { $0["type"] as? String == "change" }.count == 2)
         #expect(watcher.events.filter { $0["type"] as? String == "baseline" }.count == 1)
-        restarted.stop()
+        await restarted.stop()
     }
 
     @Test("--exec gets the event in CONN_EVENT_* and as JSON on stdin, never in the command string")
     func execHook() async throws {
-        let server = try BackgroundServer()
+        let server = try await BackgroundServer.start()
         let record = home.path + "/hook.txt"
         let hook = "{ printf '%s %s %s\\n' \"$CONN_EVENT_FROM\" \"$CONN_EVENT_TO\" \"$CONN_EVENT_REASON\"; cat; } >> '\(record)'"
         let watcher = try WatchProcess(ConnProcess.connPath, ["watch", "--json", "--no-internet", "--no-link", "--interval", "300ms", "--exec", hook],
@@ -62,7 +62,7 @@ struct WatchCommandTests {
         #expect(text.hasPrefix("online serverUnreachable refused\n"))
         #expect(text.contains("\"to\":\"serverUnreachable\"") && text.contains("\"type\":\"change\""))
         _ = watcher.stop()
-        server.stop()
+        await server.stop()
     }
 
     @Test("--until online waits for a server that starts later (0); an unreached state with --timeout is 75")
@@ -74,11 +74,11 @@ struct WatchCommandTests {
         // The server starts only once the baseline says it is not there.
         let baseline = try #require(try await watcher.await(20) { $0["type"] as? String == "baseline" })
         #expect(baseline["to"] as? String == "serverUnreachable")
-        let server = try BackgroundServer(["--port", String(port)])
+        let server = try await BackgroundServer.start(["--port", String(port)])
         _ = try #require(try await watcher.await(20, Self.change(to: "online")))
         watcher.process.waitUntilExit()
         #expect(watcher.process.terminationStatus == 0)
-        server.stop()
+        await server.stop()
 
         let never = try await ConnProcess.run(ConnProcess.connPath, ["watch", "--until", "offline", "--no-internet", "--no-link", "--timeout", "1s", "--json"],
                                               environment: environment(url))
@@ -102,7 +102,7 @@ struct WatchCommandTests {
         // Nothing can be delivered yet, so no outbox line.
         #expect(!watcher.events.contains { $0["type"] as? String == "outbox" })
         // Half of all requests fail with 500 or 503 + Retry-After: the watch must come back to them.
-        let server = try BackgroundServer(["--port", String(port), "--fail-rate", "0.5"])
+        let server = try await BackgroundServer.start(["--port", String(port), "--fail-rate", "0.5"])
         let done = try #require(try await watcher.await(60) { ($0["outbox"] as? [String: Any])?["waiting"] as? Int == 0 })
         #expect(done["to"] as? String == "online")
         let passes = watcher.events.compactMap { $0["outbox"] as? [String: Any] }
@@ -114,7 +114,7 @@ struct WatchCommandTests {
         let messages = try #require((try JSONSerialization.jsonObject(with: Data(list.standardOutput.utf8)) as? [String: Any])?["messages"] as? [[String: Any]])
         let states = messages.compactMap { $0["state"] as? String }
         #expect(states == Array(repeating: "sent", count: 5))
-        server.stop()
+        await server.stop()
     }
 
     /// A signal unwinds the command instead of ending the process where it stands: the outbox
@@ -183,7 +183,7 @@ struct WatchCommandTests {
         let interface: String
         let server: BackgroundServer
 
-        init() throws {
+        init() async throws {
             client = try NetworkNamespace()
             serverSide = try NetworkNamespace()
             interface = "vc" + client.name.suffix(8)
@@ -193,7 +193,7 @@ struct WatchCommandTests {
             try client.exec(["ip", "link", "set", interface, "up"])
             try serverSide.exec(["ip", "addr", "add", "10.77.0.2/24", "dev", peer])
             try serverSide.exec(["ip", "link", "set", peer, "up"])
-            server = try BackgroundServer(["--host", "10.77.0.2"], wrapper: [NetworkNamespace.ipPath, "netns", "exec", serverSide.name])
+            server = try await BackgroundServer.start(["--host", "10.77.0.2"], wrapper: [NetworkNamespace.ipPath, "netns", "exec", serverSide.name])
         }
 
         func watch(_ options: [String], environment: [String: String]) throws -> WatchProcess {
@@ -204,7 +204,7 @@ struct WatchCommandTests {
 
     @Test("in a namespace: link down → offline (noInterface) within milliseconds of the event; link up → online", .enabled(if: NetworkNamespace.available, "needs root and ip netns"))
     func linkDownAndUp() async throws {
-        let pair = try VethPair()
+        let pair = try await VethPair()
         let watcher = try pair.watch(["--interval", "60s", "--timeout", "2s"], environment: home.environment)
         _ = try #require(try await watcher.await(10) { $0["type"] as? String == "baseline" && $0["to"] as? String == "online" })
         _ = try #require(try await watcher.await(10) { ($0["connectionState"] as? [String: Any])?["status"] as? String == "connected" })
@@ -214,12 +214,12 @@ struct WatchCommandTests {
         try pair.client.exec(["ip", "link", "set", pair.interface, "up"])
         _ = try #require(try await watcher.await(10, Self.change(to: "online")))
         #expect(watcher.stop() == 143)
-        pair.server.stop()
+        await pair.server.stop()
     }
 
     @Test("in a namespace: the route removed → offline (noRoute); the address removed → offline (noAddress); each back → online", .enabled(if: NetworkNamespace.available, "needs root and ip netns"))
     func routeAndAddressRemoved() async throws {
-        let pair = try VethPair()
+        let pair = try await VethPair()
         // A 60 s interval: only the kernel's notification can make these quick.
         let watcher = try pair.watch(["--interval", "60s", "--timeout", "2s", "--no-link"], environment: home.environment)
         _ = try #require(try await watcher.await(10) { $0["type"] as? String == "baseline" && $0["to"] as? String == "online" })
@@ -236,12 +236,12 @@ struct WatchCommandTests {
         _ = try #require(try await watcher.await(5) { Self.change(to: "online")($0) && ($0["at"] as? String ?? "") > (noAddress["at"] as? String ?? "") })
         #expect(watcher.events.filter { $0["type"] as? String == "change" }.count == 4)
         #expect(watcher.stop() == 143)
-        pair.server.stop()
+        await pair.server.stop()
     }
 
     @Test("in a namespace: a link flap shorter than --grace gives no event; a longer outage does", .enabled(if: NetworkNamespace.available, "needs root and ip netns"))
     func flapWithinGrace() async throws {
-        let pair = try VethPair()
+        let pair = try await VethPair()
         // A grace far longer than the flap: on a loaded machine starting `ip` for the second
         // command alone has taken over a second (seen: a 300 ms flap lasting 1.6 s).
         let watcher = try pair.watch(["--interval", "60s", "--timeout", "2s", "--no-link", "--grace", "5s"], environment: home.environment)
@@ -262,7 +262,7 @@ struct WatchCommandTests {
         let down = try #require(try await watcher.await(15, Self.change(to: "offline")))
         #expect(down["reason"] as? String == "noInterface")
         #expect(watcher.stop() == 143)
-        pair.server.stop()
+        await pair.server.stop()
     }
 }
 

@@ -16,9 +16,19 @@ public enum JSONOutput {
         return encoder
     }
 
-    /// `2026-11-22T20:01:02.345Z`
+    /// `2026-11-22T20:01:02.345Z`, to the nearest millisecond. The milliseconds are written from
+    /// integers: a fractional second in binary (…311.432 is …311.43199…) came out of the
+    /// formatter truncated, one millisecond short.
     public static func timestamp(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt))
+        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
+        guard milliseconds.magnitude < 1e15 else {  // beyond year 33658: no exact integer split needed
+            return date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt))
+        }
+        let total = Int64(milliseconds)
+        let seconds = total >= 0 ? total / 1000 : (total - 999) / 1000
+        let fraction = total - seconds * 1000
+        let whole = Date(timeIntervalSince1970: Double(seconds)).formatted(Date.ISO8601FormatStyle(timeZone: .gmt))
+        return String(whole.dropLast()) + "." + String(fraction + 1000).dropFirst() + "Z"
     }
 
     /// Encodes `payload` with `schemaVersion` added at its top level, as one line of text.
