@@ -6,7 +6,7 @@ import Foundation
 /// What the REPL knows about the connection: the monitor's verdict and the live link.
 public struct ReplStatus: Sendable, Equatable {
     /// nil until the first look has finished.
-    public var state: WatchState?
+    public var state: NetworkStatus?
     public var reason: String?
     public var interface: String?
     /// The link to the back end (seed 002); nil when there is no server or the link is off.

@@ -63,7 +63,7 @@ public struct WatchCommand: ConnCommand {
 
     public init() {}
 
-    static let untilStates = WatchState.allCases.map(\.rawValue) + ["connected"]
+    static let untilStates = NetworkStatus.allCases.map(\.rawValue) + ["connected"]
 
     public func validate() throws {
         if let until, !Self.untilStates.contains(until) {
@@ -163,7 +163,7 @@ public struct WatchCommand: ConnCommand {
         await flusher?.stop()
 
         func follow() async throws {
-            var reported: WatchState?
+            var reported: NetworkStatus?
             var linkState: ConnectionState?
             for await trigger in triggers {
                 switch trigger {

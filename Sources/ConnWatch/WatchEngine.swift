@@ -15,7 +15,7 @@ public struct WatchEngine: Sendable {
     public var interval: Duration
     public var grace: Duration
 
-    public private(set) var reported: WatchState?
+    public private(set) var reported: NetworkStatus?
     private var downSince: Date?
     private var suspect: (observation: WatchObservation, since: Date, looks: Int)?
     /// Rechecks since the current failure was reported: 1 s, doubling up to the interval.

@@ -18,8 +18,8 @@ public struct WatchEvent: Sendable, Equatable, Encodable {
 
     public var type: Kind
     public var at: Date
-    public var from: WatchState?
-    public var to: WatchState?
+    public var from: NetworkStatus?
+    public var to: NetworkStatus?
     public var reason: String?
     public var interface: String?
     /// How long the state was not online, on recovery.
@@ -30,7 +30,7 @@ public struct WatchEvent: Sendable, Equatable, Encodable {
     /// What an outbox pass did (type `outbox`).
     public var outbox: WatchOutboxSummary?
 
-    init(type: Kind, at: Date, from: WatchState?, observation: WatchObservation, downtimeMs: Double?) {
+    init(type: Kind, at: Date, from: NetworkStatus?, observation: WatchObservation, downtimeMs: Double?) {
         self.type = type
         self.at = at
         self.from = from
@@ -40,7 +40,7 @@ public struct WatchEvent: Sendable, Equatable, Encodable {
         self.downtimeMs = downtimeMs
     }
 
-    init(type: Kind, at: Date, state: WatchState?, connectionState: ConnectionState?, reason: String? = nil) {
+    init(type: Kind, at: Date, state: NetworkStatus?, connectionState: ConnectionState?, reason: String? = nil) {
         self.type = type
         self.at = at
         self.to = state
@@ -91,7 +91,7 @@ extension WatchEvent: TextRenderable {
         return line + "\n"
     }
 
-    private func colored(_ state: WatchState?, style: TextStyle) -> String {
+    private func colored(_ state: NetworkStatus?, style: TextStyle) -> String {
         guard let state else { return "?" }
         return state == .online ? style.green(state.rawValue) : style.red(state.rawValue)
     }

@@ -1,3 +1,4 @@
+import ConnCore
 import Foundation
 import Testing
 @testable import ConnWatch
@@ -68,7 +69,7 @@ struct WatchEngineTests {
         for _ in 0..<200 {
             var engine = WatchEngine(interval: .seconds(30), grace: .milliseconds(Int64.random(in: 0...3000, using: &generator)))
             var time = Date()
-            var last: WatchState?
+            var last: NetworkStatus?
             for _ in 0..<50 {
                 time = time.addingTimeInterval(Double.random(in: 0...2, using: &generator))
                 if let event = engine.observe(choices.randomElement(using: &generator)!, at: time).event {

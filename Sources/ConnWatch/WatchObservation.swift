@@ -1,40 +1,9 @@
 import ConnCore
 import ConnProbe
 
-/// What `conn watch` reports: one aggregate state for all its targets.
-public enum WatchState: String, Sendable, Codable, CaseIterable {
-    case online
-    /// No network at all (no interface, no carrier, no address, no route).
-    case offline
-    /// The network works but the server (or a target) does not answer.
-    case serverUnreachable
-    /// A captive portal answers in place of the internet.
-    case portal
-
-    public var banner: String? {
-        switch self {
-        case .online: nil
-        case .offline: NetworkStatus.offline.banner
-        case .serverUnreachable: NetworkStatus.serverUnreachable.banner
-        case .portal: "A captive portal is in the way: sign in to this network to get online."
-        }
-    }
-
-    public var details: String {
-        switch self {
-        case .online: NetworkStatus.online.details
-        case .offline: NetworkStatus.offline.details
-        case .serverUnreachable: NetworkStatus.serverUnreachable.details
-        case .portal:
-            "The network answers, but with a sign-in page instead of the internet (hotels, trains, "
-                + "airports). Open a browser to sign in; until then the server cannot be reached."
-        }
-    }
-}
-
 /// One look at connectivity, reduced to what the engine needs.
 public struct WatchObservation: Sendable, Equatable {
-    public var state: WatchState
+    public var state: NetworkStatus
     /// The cause: an offline reason (noCarrier…) or the first failing layer (refused, timeout…).
     public var reason: String?
     public var interface: String?
@@ -42,7 +11,7 @@ public struct WatchObservation: Sendable, Equatable {
     /// confirm at once instead of after a second look a second later.
     public var definitive: Bool
 
-    public init(state: WatchState, reason: String?, interface: String?, definitive: Bool) {
+    public init(state: NetworkStatus, reason: String?, interface: String?, definitive: Bool) {
         self.state = state
         self.reason = reason
         self.interface = interface
