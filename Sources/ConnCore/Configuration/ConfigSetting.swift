@@ -29,13 +29,13 @@ public struct ConfigSetting: Sendable {
     ]
 
     /// Free text.
-    static func text(_ key: String, _ field: WritableKeyPath<ConnConfiguration, String?> & Sendable, emptyIsUnset: Bool) -> ConfigSetting {
+    static func text(_ key: String, _ field: any WritableKeyPath<ConnConfiguration, String?> & Sendable, emptyIsUnset: Bool) -> ConfigSetting {
         ConfigSetting(key: key) { text, _, configuration in configuration[keyPath: field] = emptyIsUnset && text.isEmpty ? nil : text }
     }
 
     /// One of an enumeration's raw values, in any case.
     static func choice<Choice: RawRepresentable & CaseIterable & Sendable>(
-        _ key: String, _ field: WritableKeyPath<ConnConfiguration, Choice> & Sendable
+        _ key: String, _ field: any WritableKeyPath<ConnConfiguration, Choice> & Sendable
     ) -> ConfigSetting where Choice.RawValue == String {
         ConfigSetting(key: key) { text, source, configuration in
             guard let value = Choice(rawValue: text.lowercased()) else {
@@ -47,7 +47,7 @@ public struct ConfigSetting: Sendable {
     }
 
     /// A positive duration (`DurationParser`).
-    static func duration(_ key: String, _ field: WritableKeyPath<ConnConfiguration, Duration> & Sendable, hint: String) -> ConfigSetting {
+    static func duration(_ key: String, _ field: any WritableKeyPath<ConnConfiguration, Duration> & Sendable, hint: String) -> ConfigSetting {
         ConfigSetting(key: key) { text, source, configuration in
             guard let value = DurationParser.parse(text), value > .zero else {
                 throw ConnError.configuration(
@@ -58,7 +58,7 @@ public struct ConfigSetting: Sendable {
     }
 
     /// true/false (also yes/no, on/off, 1/0).
-    static func flag(_ key: String, _ field: WritableKeyPath<ConnConfiguration, Bool> & Sendable) -> ConfigSetting {
+    static func flag(_ key: String, _ field: any WritableKeyPath<ConnConfiguration, Bool> & Sendable) -> ConfigSetting {
         ConfigSetting(key: key) { text, source, configuration in
             switch text.lowercased() {
             case "true", "yes", "on", "1": configuration[keyPath: field] = true
@@ -69,7 +69,7 @@ public struct ConfigSetting: Sendable {
     }
 
     /// A comma-separated list; blanks dropped.
-    static func list(_ key: String, _ field: WritableKeyPath<ConnConfiguration, [String]> & Sendable) -> ConfigSetting {
+    static func list(_ key: String, _ field: any WritableKeyPath<ConnConfiguration, [String]> & Sendable) -> ConfigSetting {
         ConfigSetting(key: key) { text, _, configuration in
             configuration[keyPath: field] = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
