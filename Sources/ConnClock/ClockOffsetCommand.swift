@@ -68,7 +68,9 @@ public struct ClockOffsetCommand: ConnCommand {
     public func run(in context: CommandContext) async throws {
         let database = try context.openDatabase()
         if let convert {
-            try context.printer.emit(try Self.convert(convert, database: database))
+            let conversion = try Self.convert(convert, database: database)
+            try context.printer.emit(conversion)
+            if context.configuration.format == .text { context.printer.note(conversion.derivation) }
             return
         }
         let measurement = try await ClockOffsetMeasurement(

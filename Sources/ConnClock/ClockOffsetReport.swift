@@ -45,8 +45,13 @@ struct ConversionReport: Encodable, TextRenderable {
     let offsetAgeSeconds: Double
     let method: String
 
+    /// One value on stdout, so `$(conn clock-offset --convert T)` is the device time alone; how it
+    /// was derived is `derivation`, for stderr.
     func renderText(style: TextStyle) -> String {
         "\(JSONOutput.timestamp(deviceTime))\n"
-            + style.dim("(back-end time \(JSONOutput.timestamp(backEndTime)) − offset \(ClockOffsetReport.signed(offsetMs)) ms ±\(ClockOffsetReport.number(uncertaintyMs)) ms, measured \(TimeFormatting.age(seconds: offsetAgeSeconds)) ago by \(method))") + "\n"
+    }
+
+    var derivation: String {
+        "back-end time \(JSONOutput.timestamp(backEndTime)) − offset \(ClockOffsetReport.signed(offsetMs)) ms ±\(ClockOffsetReport.number(uncertaintyMs)) ms, measured \(TimeFormatting.age(seconds: offsetAgeSeconds)) ago by \(method)"
     }
 }

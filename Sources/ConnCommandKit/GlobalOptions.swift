@@ -63,6 +63,39 @@ public struct GlobalOptions: ParsableArguments, Sendable {
 
     public var verbosity: Verbosity { verbose ? .verbose : quiet ? .quiet : .normal }
 
+    /// How many words at the start of `arguments` are global options (with their values); nil
+    /// when one of them is a request ArgumentParser answers itself (help, version, completion)
+    /// or not a global option at all, which ArgumentParser must then report.
+    public static func leadingOptionCount(_ arguments: [String]) -> Int? {
+        var index = 0
+        while index < arguments.count, arguments[index].hasPrefix("-") {
+            let argument = arguments[index]
+            let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
+            if optionsTakingValues.contains(name) {
+                index += argument.contains("=") ? 1 : 2
+            } else if flags.contains(name) {
+                index += 1
+            } else {
+                return nil
+            }
+        }
+        return min(index, arguments.count)
+    }
+
+    /// The command line with global options given before the command's name moved after it
+    /// (`conn --json inbox list` → `inbox list --json`), where each command declares them.
+    /// `subcommands` gives a command's subcommand names (the command tree).
+    public static func movingLeadingOptions(_ arguments: [String], subcommands: ([String]) -> [String]) -> [String] {
+        guard let count = leadingOptionCount(arguments), count > 0, count < arguments.count else { return arguments }
+        var path: [String] = []
+        for word in arguments[count...] {
+            guard subcommands(path).contains(word) else { break }
+            path.append(word)
+        }
+        guard !path.isEmpty else { return arguments }
+        return path + arguments[..<count] + arguments[(count + path.count)...]
+    }
+
     /// The names of the options that take a value, for code that must skip them in a raw argument
     /// list before ArgumentParser runs (plugin dispatch). Kept in step by a test.
     public static let optionsTakingValues: Set<String> = ["--server", "--profile", "--config", "--format", "--timeout", "--color"]

@@ -15,8 +15,9 @@ public struct OutboxFlushCommand: ConnCommand {
             quarter of the wait, so a message that failed often before is still tried again \
             within it. Safe to run from several \
             processes at once: each message is leased to one deliverer. Exit codes: 0 nothing left \
-            waiting; 65 a message was rejected; 69 no server configured; 75 messages still \
-            waiting; 77 the server refused the credentials (the queue is paused).
+            waiting; 65 a message was rejected; 75 messages still waiting (the server could not be \
+            reached, or asked to wait); 77 the server refused the credentials (the queue is \
+            paused); 78 no server is configured.
             """)
 
     @OptionGroup public var global: GlobalOptions

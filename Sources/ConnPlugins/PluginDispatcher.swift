@@ -9,33 +9,15 @@ public struct PluginDispatcher: Sendable {
     public let builtInNames: Set<String>
     public let locator: PluginLocator
 
-    /// Requests that ArgumentParser must answer itself.
-    static let reservedOptions: Set<String> = [
-        "-h", "--help", "-help", "--version", "--generate-completion-script", "---completion",
-        "--experimental-dump-help",
-    ]
-
     public init(builtInNames: Set<String>, locator: PluginLocator) {
         self.builtInNames = builtInNames
         self.locator = locator
     }
 
     public func resolve(_ arguments: [String]) -> PluginInvocation? {
-        // Skip the global options that may precede the command's name.
-        var index = 0
-        while index < arguments.count, arguments[index].hasPrefix("-") {
-            let argument = arguments[index]
-            let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
-            if Self.reservedOptions.contains(name) { return nil }
-            if GlobalOptions.optionsTakingValues.contains(name) {
-                index += argument.contains("=") ? 1 : 2
-            } else if GlobalOptions.flags.contains(name) {
-                index += 1
-            } else {
-                return nil  // unknown here: let ArgumentParser report it
-            }
-        }
-        guard index < arguments.count else { return nil }
+        // Skip the global options that may precede the command's name (help, version and
+        // unknown options stop it: ArgumentParser answers or reports those).
+        guard let index = GlobalOptions.leadingOptionCount(arguments), index < arguments.count else { return nil }
         let first = arguments[index]
         if builtInNames.contains(first) || first == "help" { return nil }
 

@@ -104,8 +104,19 @@ struct InternetCheck {
         }
     }
 
+    /// The address family a result was tried over: that of its address, else that of its host
+    /// when the host is an IP literal (one that found no route was still tried, and failed);
+    /// nil for a name that never resolved.
+    static func family(of result: ProbeResult) -> Int? {
+        if let address = result.address { return address.contains(":") ? 6 : 4 }
+        let host = result.host.hasPrefix("[") ? String(result.host.dropFirst().dropLast()) : result.host
+        if IPLiteral.isIPv6(host) { return 6 }
+        if IPLiteral.isIPv4(host) { return 4 }
+        return nil
+    }
+
     static func judge(_ results: [ProbeResult]) -> InternetVerdict {
-        let families = Dictionary(grouping: results.filter { $0.address != nil }) { $0.address!.contains(":") ? 6 : 4 }
+        let families = Dictionary(grouping: results.filter { family(of: $0) != nil }) { family(of: $0)! }
         let ipv4 = families[4].map { $0.contains(where: \.reachable) }
         let ipv6 = families[6].map { $0.contains(where: \.reachable) }
         func verdict(_ state: DeviceConnectivity, _ explanation: String) -> InternetVerdict {

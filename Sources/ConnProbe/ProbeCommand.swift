@@ -16,7 +16,8 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting {
             up, nothing listens), timeout, tlsError, httpStatus, unexpectedBody.
 
             Exit codes: 0 every target reachable; 69 some target unreachable; 75 --wait ran out; \
-            64 a bad target. With -- CMD, runs CMD once everything is reachable (as wait-for-it \
+            64 a bad target on the command line; 65 a bad target in --file (or more than 64 MiB \
+            of them); 66 the --file cannot be read. With -- CMD, runs CMD once everything is reachable (as wait-for-it \
             does) and exits with its code.
             """)
 
@@ -125,16 +126,15 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting {
     }
 
     /// Targets from a file, one per line; blank lines and # comments skipped. A bad line is named.
+    /// Far more than any list of targets (a million host:port lines fit).
+    static let maximumFileBytes = 64 << 20
+
     static func readTargets(_ path: String) throws -> [ProbeTarget] {
-        let text: String
-        if path == "-" {
-            text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
-        } else {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw ConnError(code: .fileUnreadable, message: "cannot read target file \(path)", hint: "Check the path and its permissions.", exitStatus: .usage)
-            }
-            text = String(decoding: data, as: UTF8.self)
+        guard let data = try InputFile.read(path == "-" ? nil : path, option: "--file", limit: maximumFileBytes) else {
+            throw ConnError.dataError(.fileTooLarge, "the targets in \(path == "-" ? "standard input" : path) are more than \(maximumFileBytes >> 20) MiB",
+                                      hint: "Split the list, or probe fewer targets at once.")
         }
+        let text = String(decoding: data, as: UTF8.self)
         var targets: [ProbeTarget] = []
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)?

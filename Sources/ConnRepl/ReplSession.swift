@@ -254,7 +254,7 @@ final class ReplSession: Sendable {
           status       the connection in full: state, cause, interface, the link to the server
           refresh      check now; shows the warning again if still not connected
           ack          hide the warning until the connection comes back and drops again
-          connect      hold the live link to the server (seed 002's isConnectionEnabled)
+          connect      hold the live link to the server (on at start unless --no-link)
           disconnect   drop the live link
           exit [N]     leave (also quit, Ctrl-D); Ctrl-C clears the line or stops a command
         """

@@ -54,42 +54,9 @@ enum DraftReader {
     /// Larger bodies are refused before anything is queued.
     static let maximumBytes = 10 * 1024 * 1024
 
-    /// Reads until end of file or `limit` bytes, whichever comes first, in 64 KiB reads.
-    static func readCapped(_ handle: FileHandle, limit: Int, name: String) throws -> Data {
-        var data = Data()
-        while data.count < limit {
-            let chunk: Data?
-            do {
-                chunk = try handle.read(upToCount: min(64 * 1024, limit - data.count))
-            } catch {
-                throw ConnError(code: .noInput, message: "\(name) cannot be read: \(error.localizedDescription)", exitStatus: .noInput)
-            }
-            guard let chunk, !chunk.isEmpty else { break }
-            data.append(chunk)
-        }
-        return data
-    }
-
     private static func read(_ path: String?) throws -> String {
-        let name = path ?? "standard input"
-        let handle: FileHandle
-        if let path {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                throw ConnError(code: .noInput, message: "--file \(path) does not exist", exitStatus: .noInput)
-            }
-            guard !isDirectory.boolValue, let opened = FileHandle(forReadingAtPath: path) else {
-                throw ConnError(code: .noInput, message: "--file \(path) cannot be read", hint: "Check that it is a file you may read.", exitStatus: .noInput)
-            }
-            handle = opened
-        } else {
-            handle = FileHandle.standardInput
-        }
-        // One byte past the limit is enough to know it is too large: never read a whole
-        // `yes |` or a 3 GB pipe into memory.
-        let data = try readCapped(handle, limit: maximumBytes + 1, name: name)
-        if path != nil { try? handle.close() }
-        guard data.count <= maximumBytes else {
+        let name = path.map { "--file \($0)" } ?? "standard input"
+        guard let data = try InputFile.read(path, option: "--file", limit: maximumBytes) else {
             throw ConnError.dataError(.textTooLarge, "the text from \(name) is larger than the limit of \(maximumBytes) bytes (10 MiB)",
                                       hint: "Nothing was queued. Send a shorter text, or put large content somewhere the recipient can fetch it.")
         }

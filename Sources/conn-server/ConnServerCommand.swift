@@ -25,7 +25,7 @@ struct ConnServerCommand: AsyncParsableCommand {
     var idleTimeout = 30.0
     @Option(help: ArgumentHelp("Keep the inbox and idempotency records in this SQLite file (default: in memory).", valueName: "path"))
     var data: String?
-    @Option(help: ArgumentHelp("Load an inbox in seed 003's JSON format at start.", valueName: "file")) var seed: String?
+    @Option(help: ArgumentHelp("Load an inbox document ({\"inbox\":[…]}, as GET /inbox serves it) at start.", valueName: "file")) var seed: String?
     @Option(help: ArgumentHelp("Generate N realistic e-mails in threads at start.", valueName: "n")) var generate = 0
     @Option(help: "The sender address of messages posted to /messages.") var userEmail = "me@conn.example"
     @Option(help: "Refuse bodies larger than this many bytes (413).") var maxBodyBytes = 1024 * 1024

@@ -9,7 +9,8 @@ struct ConnRoot: AsyncParsableCommand {
         abstract: "A connectivity toolkit for apps that depend on a back end.",
         discussion: """
             Global options (--server, --profile, --config, --format/--json, --timeout, --color, \
-            -v, -q) go after the command's name: `conn config show --json`.
+            --insecure, -v, -q) go before or after the command's name: `conn --json config show` \
+            or `conn config show --json`.
 
             Exit codes (sysexits): 0 ok; 64 usage error; 65 bad data; 66 input file missing or unreadable; 69 unavailable \
             (unreachable, refused); 70 internal error; 74 local I/O error (disk full); 75 temporary failure \

@@ -32,6 +32,7 @@ enum EntryPoint {
             return PluginLauncher.run(invocation, environment: environment, sink: sink, terminal: terminal)
         }
         do {
+            let arguments = GlobalOptions.movingLeadingOptions(arguments, subcommands: subcommandNames)
             var command = try TrailingCommandParser.parse(ConnRoot.self, arguments)
             if let connCommand = command as? any ConnCommand {
                 return await CommandRunner.execute(connCommand, environment: environment, sink: sink, terminal: terminal)
@@ -45,6 +46,16 @@ enum EntryPoint {
         } catch {
             return report(error, arguments: arguments, environment: environment, sink: sink, embedded: embedded)
         }
+    }
+
+    /// The names of the subcommands of the command at `path` in the built-in tree.
+    static func subcommandNames(_ path: [String]) -> [String] {
+        var command: any ParsableCommand.Type = ConnRoot.self
+        for name in path {
+            guard let next = command.configuration.subcommands.first(where: { $0._commandName == name }) else { return [] }
+            command = next
+        }
+        return command.configuration.subcommands.map { $0._commandName }
     }
 
     /// Prints a parse or usage error by the output contract and returns the exit code.

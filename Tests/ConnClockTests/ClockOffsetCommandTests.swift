@@ -95,6 +95,10 @@ struct ClockOffsetCommandTests {
         let date = try #require(try? Date(deviceTime, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
         // Exact to the millisecond: the back-end time minus the offset rounded to a millisecond.
         #expect(Int64((date.timeIntervalSince1970 * 1000).rounded()) == 1_795_380_311_432 - Int64(offset.rounded()), "\(deviceTime), offset \(offset)")
+        // Text: the value alone on stdout (a script takes it with $(…)); the derivation on stderr.
+        let text = try await home.conn(["clock-offset", "--convert", "1795380311432"])
+        #expect(text.exitCode == 0 && text.standardOutput == deviceTime + "\n", "\(text.standardOutput)")
+        #expect(text.standardError.contains("back-end time 2026-11-22T20:45:11.432Z"), "\(text.standardError)")
         let (bad, _) = try await measure(["--convert", "next tuesday"])
         #expect(bad.exitCode == 64)
     }

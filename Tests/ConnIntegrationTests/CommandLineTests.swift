@@ -67,6 +67,25 @@ struct CommandLineTests {
         #expect((object["error"] as? [String: Any])?["exitCode"] as? Int == 64)
     }
 
+    /// As git and kubectl users type them: global options before the command's name work as
+    /// after it, for groups and their subcommands; a command's own options still go after it.
+    @Test("global options before the command name: --json, --server, --timeout, -q")
+    func leadingGlobalOptions() async throws {
+        let home = try TemporaryDirectory()
+        let shown = try await home.conn(["--json", "--server", "http://127.0.0.1:7", "--timeout", "2s", "config", "show"])
+        #expect(shown.exitCode == 0, "\(shown.standardError)")
+        let json = try shown.json()
+        #expect(json["server"] as? String == "http://127.0.0.1:7" && json["timeoutSeconds"] as? Double == 2)
+        let probe = try await home.conn(["--json", "probe", "127.0.0.1:1"])
+        #expect(probe.exitCode == 69 && (try? probe.json()) != nil, "\(probe.standardOutput) \(probe.standardError)")
+        let quiet = try await home.conn(["-q", "--server=http://127.0.0.1:7", "outbox", "flush"])
+        #expect(quiet.exitCode == 0 && quiet.standardError.isEmpty, "\(quiet.standardError)")
+        // Help and unknown options before the name are ArgumentParser's, as before.
+        #expect(try await home.conn(["--help"]).standardOutput.contains("USAGE: conn"))
+        let unknown = try await home.conn(["--bogus", "probe"])
+        #expect(unknown.exitCode == 64 && unknown.standardError.contains("--bogus"), "\(unknown.standardError)")
+    }
+
     @Test func badOptionValueIsAUsageError() async throws {
         let home = try TemporaryDirectory()
         let result = try await home.conn(["config", "show", "--timeout", "soon"])

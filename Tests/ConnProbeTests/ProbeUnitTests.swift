@@ -56,7 +56,12 @@ struct ProbeTargetTests {
         #expect(error?.exitStatus == .dataError)
         let empty = try home.write("empty", "# nothing\n\n")
         #expect((#expect(throws: ConnError.self) { try ProbeCommand.readTargets(empty) })?.code == .noTargets)
-        #expect((#expect(throws: ConnError.self) { try ProbeCommand.readTargets(home.path + "/missing") })?.code == .fileUnreadable)
+        // A missing file is 66 (noInput), as for send --file; the README's table says so.
+        let missing = #expect(throws: ConnError.self) { try ProbeCommand.readTargets(home.path + "/missing") }
+        #expect(missing?.code == .noInput && missing?.exitStatus == .noInput, "\(String(describing: missing))")
+        // Sizes before memory: an endless file ends with 65 after the cap, not with the OOM killer.
+        let endless = #expect(throws: ConnError.self) { try ProbeCommand.readTargets("/dev/zero") }
+        #expect(endless?.code == .fileTooLarge && endless?.exitStatus == .dataError, "\(String(describing: endless))")
     }
 
     @Test func internetEndpointsParse() throws {
@@ -120,6 +125,22 @@ struct InternetVerdictTests {
         ProbeResult(target: "t", kind: "url", url: "http://x/", host: "x", port: 80, reachable: verdict == "reachable",
                     verdict: verdict, explanation: "", address: verdict == "nxdomain" ? nil : address,
                     rungs: [ProbeRung(name: "dns", ok: dnsOK, ms: 1, detail: "")], totalMs: 1)
+    }
+
+    /// ipv4/ipv6: true or false once tried that way, null only when not tried. An IP-literal
+    /// endpoint that found no route has no address, but was tried: false, not null.
+    @Test("ipv4/ipv6 are false for a literal that found no route, null only for a family never tried")
+    func familiesTried() {
+        var v6 = result("noRoute", address: nil)
+        v6.host = "2001:db8::1"
+        var v4 = result("reachable")
+        v4.host = "192.0.2.1"
+        let verdict = InternetCheck.judge([v4, v6])
+        #expect(verdict.ipv4 == true && verdict.ipv6 == false, "\(verdict)")
+        var name = result("nxdomain", dnsOK: false, address: nil)
+        name.host = "example.com"
+        let unresolved = InternetCheck.judge([v4, name])
+        #expect(unresolved.ipv4 == true && unresolved.ipv6 == nil, "\(unresolved)")
     }
 
     @Test func judgesEachState() {

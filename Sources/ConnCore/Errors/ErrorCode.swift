@@ -2,7 +2,7 @@
 /// a code, once shipped, keeps its spelling and meaning; add a case rather than reuse one.
 public enum ErrorCode: String, Sendable, CaseIterable, Codable {
     // The command line and the configuration.
-    case usage, configInvalid, noInput, notUTF8, textTooLarge, fileUnreadable, badTarget, noTargets
+    case usage, configInvalid, noInput, notUTF8, textTooLarge, fileTooLarge, badTarget, noTargets
 
     // Reaching a server (the transport's classes, probe's rungs).
     case nxdomain, noRoute, refused, timeout, tlsError, unreachable, connectionClosed
