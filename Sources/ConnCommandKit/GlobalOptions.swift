@@ -63,37 +63,52 @@ public struct GlobalOptions: ParsableArguments, Sendable {
 
     public var verbosity: Verbosity { verbose ? .verbose : quiet ? .quiet : .normal }
 
+    /// How many words a global option takes at `index` (1, or 2 with a separate value); nil when
+    /// the word there is not a global option.
+    static func globalOptionWidth(_ arguments: [String], at index: Int) -> Int? {
+        let argument = arguments[index]
+        let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
+        if optionsTakingValues.contains(name) { return argument.contains("=") ? 1 : 2 }
+        if flags.contains(name) { return 1 }
+        return nil
+    }
+
     /// How many words at the start of `arguments` are global options (with their values); nil
     /// when one of them is a request ArgumentParser answers itself (help, version, completion)
     /// or not a global option at all, which ArgumentParser must then report.
     public static func leadingOptionCount(_ arguments: [String]) -> Int? {
         var index = 0
         while index < arguments.count, arguments[index].hasPrefix("-") {
-            let argument = arguments[index]
-            let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
-            if optionsTakingValues.contains(name) {
-                index += argument.contains("=") ? 1 : 2
-            } else if flags.contains(name) {
-                index += 1
-            } else {
-                return nil
-            }
+            guard let width = globalOptionWidth(arguments, at: index) else { return nil }
+            index += width
         }
         return min(index, arguments.count)
     }
 
-    /// The command line with global options given before the command's name moved after it
-    /// (`conn --json inbox list` → `inbox list --json`), where each command declares them.
-    /// `subcommands` gives a command's subcommand names (the command tree).
+    /// The command line with global options given before or between the words of the command's
+    /// name moved after it (`conn --json inbox list`, `conn inbox --json list` → `inbox list
+    /// --json`), where each command declares them. A group given nothing but global options
+    /// (`conn inbox --json`) is left alone, so it prints its help. `subcommands` gives a
+    /// command's subcommand names (the command tree).
     public static func movingLeadingOptions(_ arguments: [String], subcommands: ([String]) -> [String]) -> [String] {
-        guard let count = leadingOptionCount(arguments), count > 0, count < arguments.count else { return arguments }
         var path: [String] = []
-        for word in arguments[count...] {
-            guard subcommands(path).contains(word) else { break }
-            path.append(word)
+        var options: [String] = []
+        var index = 0
+        while index < arguments.count {
+            if arguments[index].hasPrefix("-") {
+                guard let width = globalOptionWidth(arguments, at: index) else { break }
+                options += arguments[index..<min(index + width, arguments.count)]
+                index += width
+            } else if subcommands(path).contains(arguments[index]) {
+                path.append(arguments[index])
+                index += 1
+            } else {
+                break
+            }
         }
-        guard !path.isEmpty else { return arguments }
-        return path + arguments[..<count] + arguments[(count + path.count)...]
+        guard !path.isEmpty, !options.isEmpty else { return arguments }
+        if index >= arguments.count, !subcommands(path).isEmpty { return path }
+        return path + options + arguments[min(index, arguments.count)...]
     }
 
     /// The names of the options that take a value, for code that must skip them in a raw argument

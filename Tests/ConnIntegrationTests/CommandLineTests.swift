@@ -80,6 +80,12 @@ struct CommandLineTests {
         #expect(probe.exitCode == 69 && (try? probe.json()) != nil, "\(probe.standardOutput) \(probe.standardError)")
         let quiet = try await home.conn(["-q", "--server=http://127.0.0.1:7", "outbox", "flush"])
         #expect(quiet.exitCode == 0 && quiet.standardError.isEmpty, "\(quiet.standardError)")
+        // Between the words of a command's name too; a group given them alone prints its help.
+        let between = try await home.conn(["inbox", "--json", "list"])
+        let betweenError = try between.jsonError()
+        #expect(between.exitCode == 69 && betweenError["code"] as? String == "emptyCache", "\(between.standardError)")
+        let group = try await home.conn(["inbox", "--json"])
+        #expect(group.exitCode == 0 && group.standardOutput.contains("SUBCOMMANDS:"), "\(group.standardOutput) \(group.standardError)")
         // Help and unknown options before the name are ArgumentParser's, as before.
         #expect(try await home.conn(["--help"]).standardOutput.contains("USAGE: conn"))
         let unknown = try await home.conn(["--bogus", "probe"])
