@@ -178,17 +178,25 @@ final class ReplSession: Sendable {
             finish(await runCommand(Array(words.dropFirst()) + ["--help"]))
         case "ack":
             state.withLock { _ = $0.rule.apply(.acknowledge) }
-            print("Warning acknowledged: it stays hidden until the connection comes back and drops again, or `refresh`.")
+            if wantsJSON(words) {
+                emitJSON(currentMonitor().current)
+            } else {
+                print("Warning acknowledged: it stays hidden until the connection comes back and drops again, or `refresh`.")
+            }
             finish(0)
         case "refresh":
             state.withLock { _ = $0.rule.apply(.refresh) }
             let status = await currentMonitor().refresh()
             statusChanged(status)
-            // A refresh while still offline warns again (the acknowledgement was reset).
-            if status.hasConnection == false, editor.withLock({ $0 }) != nil, state.withLock({ $0.rule.showsWarning }) {
-                print(banner(for: status))
+            if wantsJSON(words) {
+                emitJSON(status)
+            } else {
+                // A refresh while still offline warns again (the acknowledgement was reset).
+                if status.hasConnection == false, editor.withLock({ $0 }) != nil, state.withLock({ $0.rule.showsWarning }) {
+                    print(banner(for: status))
+                }
+                print(status.describe(style: style))
             }
-            print(status.describe(style: style))
             finish(status.hasConnection == false ? 69 : 0)
         case "status":
             // The monitor's own latest status: the one the session holds changes only when
@@ -196,8 +204,8 @@ final class ReplSession: Sendable {
             var status = currentMonitor().current
             if status.state == nil { status = await currentMonitor().refresh() }
             let warning = state.withLock { $0.rule }
-            if context.configuration.format == .json {
-                try? context.printer.emit(StatusReport(status: status, warning: warning))
+            if wantsJSON(words) {
+                emitJSON(status)
             } else {
                 print(status.describe(style: style))
                 if status.hasConnection == false {
@@ -212,8 +220,17 @@ final class ReplSession: Sendable {
                 finish(78)
                 return false
             }
-            currentMonitor().setLinkEnabled(first == "connect")
-            print(first == "connect" ? "link: connecting…" : "link: off")
+            let enabled = first == "connect"
+            currentMonitor().setLinkEnabled(enabled)
+            if wantsJSON(words) {
+                // The status as it is once the monitor has taken the switch.
+                var status = currentMonitor().current
+                status.linkEnabled = enabled
+                if !enabled { status.link = nil }
+                emitJSON(status)
+            } else {
+                print(enabled ? "link: connecting…" : "link: off")
+            }
             finish(0)
         case "repl":
             context.printer.error(.usage("already in the REPL"))
@@ -244,6 +261,18 @@ final class ReplSession: Sendable {
 
     private func print(_ text: String) {
         context.printer.write(text + "\n")
+    }
+
+    /// Whether a line's answer is JSON: the REPL's own --json, or the line's (`status --json`).
+    private func wantsJSON(_ words: [String]) -> Bool {
+        context.configuration.format == .json || words.contains("--json") || words.contains("--format=json")
+            || zip(words, words.dropFirst()).contains { $0 == "--format" && $1 == "json" }
+    }
+
+    /// A REPL word's answer in JSON: the status after it, the object `status` prints.
+    private func emitJSON(_ status: ReplStatus) {
+        let report = StatusReport(status: status, warning: state.withLock { $0.rule })
+        if let line = try? JSONOutput.encode(report) { print(line) }
     }
 
     static let help = """

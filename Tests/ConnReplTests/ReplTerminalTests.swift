@@ -218,6 +218,28 @@ struct ReplScriptTests {
         await server.stop()
     }
 
+    /// `conn repl --json`: every line answers with JSON on stdout, one object a line, and an
+    /// error is one JSON object on stderr; a text REPL answers `status --json` in JSON too.
+    @Test("repl --json: ack, connect, disconnect, refresh answer with the status as JSON; errors are JSON; status --json in a text REPL")
+    func jsonForEveryLine() async throws {
+        let home = try TemporaryDirectory()
+        let closed = URL(string: "http://127.0.0.1:\(try HTTPPorts.closed())")!
+        let outcome = try await home.conn(["repl", "--json", "--no-link"], server: closed, input: "ack\nconnect\ndisconnect\nrefresh\nbogus-command\n")
+        let lines = outcome.standardOutput.split(separator: "\n").map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(lines.count == 4 && lines.allSatisfy { $0 != nil }, "\(outcome.standardOutput)")
+        guard lines.count == 4 else { return }
+        #expect((lines[0]?["warning"] as? [String: Any])?["acknowledged"] as? Bool == true)
+        #expect(lines[1]?["linkEnabled"] as? Bool == true && lines[2]?["linkEnabled"] as? Bool == false)
+        #expect(lines[3]?["state"] as? String == "serverUnreachable" && lines[3]?["reason"] as? String == "refused")
+        let errors = outcome.standardError.split(separator: "\n")
+        #expect(errors.count == 1 && errors[0].hasPrefix(#"{"error":{"code":"usage""#), "\(outcome.standardError)")
+        #expect(outcome.exitCode == 64)
+
+        let text = try await home.conn(["repl", "--no-link"], server: closed, input: "status --json\n")
+        #expect(text.exitCode == 69)
+        #expect((try text.json())["state"] as? String == "serverUnreachable", "\(text.standardOutput)")
+    }
+
     @Test("`status` says when the connection was last checked, though nothing changed since the first look")
     func statusIsFresh() async throws {
         let home = try TemporaryDirectory()
