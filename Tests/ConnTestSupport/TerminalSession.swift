@@ -115,6 +115,10 @@ public final class TerminalSession: @unchecked Sendable {
     }
 
     deinit {
+        // kill-server alone returns 0 and leaves the server running here (tmux 3.3a), with its
+        // pane sleeping for 10 minutes: dozens piled up over a test run. Ending the session ends
+        // the server (it was its only one).
+        _ = try? tmux(capturing: false, ["kill-session", "-t", name])
         _ = try? tmux(capturing: false, ["kill-server"])
     }
 }
