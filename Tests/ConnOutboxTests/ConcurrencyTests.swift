@@ -71,7 +71,8 @@ struct ConcurrencyTests {
 
     @Test("deliverers killed with SIGKILL mid-flush, again and again: the next flush delivers every message exactly once")
     func killedDeliverers() async throws {
-        let downPort = try HTTPPorts.closed()
+        let downPortReservation = try HTTPPorts.reserved()
+        let downPort = downPortReservation.port
         let down = URL(string: "http://127.0.0.1:\(downPort)")!
         let count = 300
         // Queue while the server is down (each send fails fast and leaves the message pending).
@@ -89,6 +90,7 @@ struct ConcurrencyTests {
             try await group.waitForAll()
         }
         // A slow server, so kills land while requests are in flight.
+        downPortReservation.release()
         let server = try await BackgroundServer.start(["--port", String(downPort), "--latency-ms", "20"])
         var kills = 0
         for round in 0..<6 {

@@ -40,7 +40,8 @@ struct SendAndOutboxTests {
 
     @Test("server down: queued (exit 0, says so), then delivered by flush once the server is up")
     func queuedWhileDown() async throws {
-        let port = try HTTPPorts.closed()
+        let portReservation = try HTTPPorts.reserved()
+        let port = portReservation.port
         let down = URL(string: "http://127.0.0.1:\(port)")!
         let queued = try await home.conn(Self.send("later"), server: down)
         #expect(queued.exitCode == 0, "\(queued.standardError)")
@@ -53,6 +54,7 @@ struct SendAndOutboxTests {
         #expect(flushDown.exitCode == 75)
         #expect(try flushDown.json()["waiting"] as? Int == 1)
 
+        portReservation.release()
         let server = try await BackgroundServer.start(["--port", String(port)])
         let flushed = try await home.conn(["outbox", "flush", "--json"], server: server.url)
         #expect(flushed.exitCode == 0, "\(flushed.standardError)")
@@ -66,7 +68,8 @@ struct SendAndOutboxTests {
 
     @Test("flush --wait retries a message within the wait even when earlier failures earned it minutes of backoff")
     func waitCapsEarnedBackoff() async throws {
-        let port = try HTTPPorts.closed()
+        let portReservation = try HTTPPorts.reserved()
+        let port = portReservation.port
         let down = URL(string: "http://127.0.0.1:\(port)")!
         let queued = try await home.conn(Self.send("often failed"), server: down)
         #expect(queued.exitCode == 0, "\(queued.standardError)")
@@ -76,6 +79,7 @@ struct SendAndOutboxTests {
         let environment = home.environment.merging(["CONN_SERVER": down.absoluteString]) { $1 }
         async let flushed = ConnProcess.run(ConnProcess.connPath, ["outbox", "flush", "--wait", "8s", "--json"], environment: environment)
         try await Task.sleep(for: .milliseconds(1_500))
+        portReservation.release()
         let server = try await BackgroundServer.start(["--port", String(port)])
         let outcome = try await flushed
         #expect(outcome.exitCode == 0, "\(outcome.standardError)")

@@ -46,14 +46,16 @@ struct ProbeCommandTests {
 
     @Test("a closed port is refused, and the host is said to be up")
     func closedPortIsRefused() async throws {
-        let port = try HTTPPorts.closed()
+        let portReservation = try HTTPPorts.reserved()
+        let port = portReservation.port
         let outcome = try await probe(["127.0.0.1:\(port)"])
         #expect(outcome.exitCode == 69)
         #expect(outcome.standardOutput.contains("refused — 127.0.0.1 is up (it answered), but nothing listens on port \(port)"))
     }
 
     @Test func stoppedServerIsNotReachable() async throws {
-        let port = try HTTPPorts.closed()
+        let portReservation = try HTTPPorts.reserved()
+        let port = portReservation.port
         let outcome = try await probe(["--json", "--server", "http://127.0.0.1:\(port)"])
         #expect(outcome.exitCode == 69)
         #expect(try results(outcome).first?["verdict"] as? String == "refused")
@@ -122,11 +124,13 @@ struct ProbeCommandTests {
 
     @Test("--wait succeeds once a server that starts later answers")
     func waitForAServerThatStartsLater() async throws {
-        let port = try HTTPPorts.closed()
+        let portReservation = try HTTPPorts.reserved()
+        let port = portReservation.port
         let probeDone = DoneSignal()
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 try await Task.sleep(for: .milliseconds(1500))
+                portReservation.release()
                 try await ServerProcess.with(["--port", String(port)]) { _ in
                     while !probeDone.isSet { try await Task.sleep(for: .milliseconds(50)) }
                 }
@@ -142,7 +146,8 @@ struct ProbeCommandTests {
 
     @Test("--wait gives up with 75")
     func waitRunsOut() async throws {
-        let port = try HTTPPorts.closed()
+        let portReservation = try HTTPPorts.reserved()
+        let port = portReservation.port
         let outcome = try await probe(["--wait", "1s", "127.0.0.1:\(port)"])
         #expect(outcome.exitCode == 75)
         #expect(outcome.standardError.contains("still unreachable when --wait 1s ran out"))

@@ -19,7 +19,7 @@ struct ReplTerminalTests {
 
     @Test("the banner appears above a half-typed line when the server stops; ack hides it; refresh shows it again; reconnecting resets it")
     func bannerAckRefreshReconnect() async throws {
-        let server = try await BackgroundServer.start()
+        let server = try await BackgroundServer.start(["--port", String(try HTTPPorts.outsideAutomaticRange())])
         let terminal = try repl(server.url)
         try await terminal.waitFor(20, "the online prompt") { $0.hasSuffix("conn online ›") }
         try terminal.type("inbox li")

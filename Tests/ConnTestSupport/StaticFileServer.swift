@@ -11,7 +11,7 @@ import SystemPackage
 /// back end would give (truncated JSON, an HTML page in place of the inbox).
 public enum StaticFileServer {
     public static func with<Result: Sendable>(directory: String, _ body: (URL) async throws -> Result) async throws -> Result {
-        let port = try HTTPPorts.closed()
+        let port = try HTTPPorts.free()
         let outcome = try await Subprocess.run(
             .name("python3"), arguments: ["-m", "http.server", String(port), "--bind", "127.0.0.1", "--directory", directory],
             input: .none, output: .discarded, error: .discarded

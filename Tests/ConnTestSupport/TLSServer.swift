@@ -18,7 +18,7 @@ public enum TLSServer {
                         "-subj", "/CN=conn-test", "-days", "1"],
             output: .discarded, error: .discarded)
         guard made.terminationStatus.isSuccess else { throw ServerProcess.StartFailure(description: "openssl req failed") }
-        let port = try HTTPPorts.closed()
+        let port = try HTTPPorts.free()
         let outcome = try await Subprocess.run(
             .name("openssl"),
             arguments: ["s_server", "-accept", "127.0.0.1:\(port)", "-cert", certificate, "-key", key, "-www", "-quiet"],

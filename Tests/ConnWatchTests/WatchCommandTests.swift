@@ -19,7 +19,7 @@ struct WatchCommandTests {
 
     @Test("baseline first; a killed server is noticed through its socket closing; restarted, online again with the downtime; SIGTERM ends with a last line and 143")
     func serverDiesAndReturns() async throws {
-        let server = try await BackgroundServer.start()
+        let server = try await BackgroundServer.start(["--port", String(try HTTPPorts.outsideAutomaticRange())])
         let watcher = try WatchProcess(ConnProcess.connPath, ["watch", "--json", "--no-internet", "--interval", "60s"], environment: environment(server.url))
         let baseline = try #require(try await watcher.await { $0["type"] as? String == "baseline" })
         #expect(baseline["to"] as? String == "online")
@@ -45,7 +45,7 @@ struct WatchCommandTests {
 
     @Test("--exec gets the event in CONN_EVENT_* and as JSON on stdin, never in the command string")
     func execHook() async throws {
-        let server = try await BackgroundServer.start()
+        let server = try await BackgroundServer.start(["--port", String(try HTTPPorts.outsideAutomaticRange())])
         let record = home.path + "/hook.txt"
         let hook = "{ printf '%s %s %s\\n' \"$CONN_EVENT_FROM\" \"$CONN_EVENT_TO\" \"$CONN_EVENT_REASON\"; cat; } >> '\(record)'"
         let watcher = try WatchProcess(ConnProcess.connPath, ["watch", "--json", "--no-internet", "--no-link", "--interval", "300ms", "--exec", hook],
@@ -67,13 +67,15 @@ struct WatchCommandTests {
 
     @Test("--until online waits for a server that starts later (0); an unreached state with --timeout is 75")
     func until() async throws {
-        let port = try HTTPPorts.closed()
+        let portReservation = try HTTPPorts.reserved()
+        let port = portReservation.port
         let url = URL(string: "http://127.0.0.1:\(port)")!
         let watcher = try WatchProcess(ConnProcess.connPath, ["watch", "--until", "online", "--no-internet", "--no-link", "--interval", "200ms", "--timeout", "30s", "--json"],
                                        environment: environment(url))
         // The server starts only once the baseline says it is not there.
         let baseline = try #require(try await watcher.await(20) { $0["type"] as? String == "baseline" })
         #expect(baseline["to"] as? String == "serverUnreachable")
+        portReservation.release()
         let server = try await BackgroundServer.start(["--port", String(port)])
         _ = try #require(try await watcher.await(20, Self.change(to: "online")))
         watcher.process.waitUntilExit()
@@ -88,7 +90,8 @@ struct WatchCommandTests {
 
     @Test("--flush-outbox: messages queued while the server was away are delivered once it is reachable, through injected 5xx, each stored once")
     func flushOutbox() async throws {
-        let port = try HTTPPorts.closed()
+        let portReservation = try HTTPPorts.reserved()
+        let port = portReservation.port
         let url = URL(string: "http://127.0.0.1:\(port)")!
         for number in 1...5 {
             let queued = try await ConnProcess.run(ConnProcess.connPath, ["send", "--to", "ann@conn.example", "--subject", "queued \(number)", "--text", "hello"],
@@ -102,6 +105,7 @@ struct WatchCommandTests {
         // Nothing can be delivered yet, so no outbox line.
         #expect(!watcher.events.contains { $0["type"] as? String == "outbox" })
         // Half of all requests fail with 500 or 503 + Retry-After: the watch must come back to them.
+        portReservation.release()
         let server = try await BackgroundServer.start(["--port", String(port), "--fail-rate", "0.5"])
         let done = try #require(try await watcher.await(60) { ($0["outbox"] as? [String: Any])?["waiting"] as? Int == 0 })
         #expect(done["to"] as? String == "online")
