@@ -23,8 +23,8 @@ public struct Origin: Hashable, Sendable, CustomStringConvertible {
         self.port = components.port ?? (self.scheme == "https" ? 443 : 80)
     }
 
-    public var description: String {
-        let hostText = host.contains(":") ? "[\(host)]" : host
-        return "\(scheme)://\(hostText):\(port)"
-    }
+    /// The host as a URL or a Host header writes it: an IPv6 literal in brackets.
+    public var urlHost: String { host.contains(":") ? "[\(host)]" : host }
+
+    public var description: String { "\(scheme)://\(urlHost):\(port)" }
 }

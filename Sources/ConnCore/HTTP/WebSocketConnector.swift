@@ -38,7 +38,7 @@ public enum WebSocketConnector {
         to url: URL, headers: [(String, String)] = [], tls: TLSConfiguration, maxFrameSize: Int = 1 << 14,
         connectTimeout: Duration = .seconds(10), logger: Logger, handler: @escaping Handler
     ) async throws {
-        guard let origin = Origin(url), let request = UpgradeRequest(url: url, headers: headers) else {
+        guard let origin = Origin(url), let request = UpgradeRequest(url: url, origin: origin, headers: headers) else {
             throw Failure.notWebSocketURL(url.absoluteString)
         }
         let sslContext = origin.scheme == "https" ? try NIOSSLContext(configuration: tls) : nil
@@ -79,19 +79,17 @@ public enum WebSocketConnector {
         case declined(any Channel)
     }
 
-    /// The HTTP/1.1 GET that asks for the upgrade: path and query of the URL, its Host header.
+    /// The HTTP/1.1 GET that asks for the upgrade: path and query of the URL, its Host header
+    /// (the port only when the URL names one).
     struct UpgradeRequest {
         let head: HTTPRequestHead
 
-        init?(url: URL, headers: [(String, String)]) {
+        init?(url: URL, origin: Origin, headers: [(String, String)]) {
             guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-                let scheme = components.scheme?.lowercased(), scheme == "ws" || scheme == "wss",
-                let host = components.host, !host.isEmpty
+                let scheme = components.scheme?.lowercased(), scheme == "ws" || scheme == "wss"
             else { return nil }
-            let bareHost = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
-            let hostText = bareHost.contains(":") ? "[\(bareHost)]" : bareHost
             var requestHeaders = HTTPHeaders(headers)
-            requestHeaders.replaceOrAdd(name: "Host", value: components.port.map { "\(hostText):\($0)" } ?? hostText)
+            requestHeaders.replaceOrAdd(name: "Host", value: components.port.map { "\(origin.urlHost):\($0)" } ?? origin.urlHost)
             let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
             let target = components.percentEncodedQuery.map { "\(path)?\($0)" } ?? path
             head = HTTPRequestHead(version: .http1_1, method: .GET, uri: target, headers: requestHeaders)
