@@ -74,6 +74,14 @@ public final class ReservedPort: @unchecked Sendable {
         descriptor.withLock { $0 = socketDescriptor }
     }
 
+    /// Listens on the port without ever accepting (`LoopbackListener`): connections complete in
+    /// the kernel's backlog and then hear nothing.
+    func listen(backlog: Int32) throws {
+        try descriptor.withLock {
+            guard $0 >= 0, Glibc.listen($0, backlog) == 0 else { throw POSIXError(.EADDRINUSE) }
+        }
+    }
+
     /// Frees the port (for a server the test starts on it).
     public func release() {
         descriptor.withLock {

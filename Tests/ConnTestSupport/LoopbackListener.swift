@@ -3,34 +3,15 @@ import Foundation
 /// A TCP socket listening on 127.0.0.1 on a free port that never accepts: connections complete
 /// in the kernel's backlog and then hear nothing — a server that hangs.
 public final class LoopbackListener: @unchecked Sendable {
-    public let port: Int
-    private var descriptor: Int32
+    private let bound: ReservedPort
+    public var port: Int { bound.port }
 
     public init() throws {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(descriptor, 16) == 0 else { throw POSIXError(.EADDRINUSE) }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-        }
-        port = Int(UInt16(bigEndian: address.sin_port))
-        self.descriptor = descriptor
+        bound = try ReservedPort()
+        try bound.listen(backlog: 16)
     }
 
-    public func close() {
-        if descriptor >= 0 { _ = Foundation.close(descriptor) }
-        descriptor = -1
-    }
-
-    deinit { close() }
+    public func close() { bound.release() }
 
     /// Waits (up to `seconds`) until something accepts TCP connections on 127.0.0.1:port.
     public static func waitUntilAccepting(port: Int, seconds: Double = 5) async throws -> Bool {
