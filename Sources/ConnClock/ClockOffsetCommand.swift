@@ -102,7 +102,7 @@ public struct ClockOffsetCommand: ConnCommand {
             throw ConnError.usage("--convert '\(text)' is neither milliseconds since the epoch nor an ISO 8601 time",
                                   hint: "Examples: 1795380311432, 2026-11-22T20:01:02.345Z")
         }
-        let state = ConnectionState.connected(backEndTimeOffsetMS: Int(stored.offsetMs.rounded()))
+        let state = ConnectionState.connected(backEndTimeOffsetMs: Int(stored.offsetMs.rounded()))
         let deviceTime = state.deviceDate(for: backEndTime)!
         return ConversionReport(backEndTime: backEndTime, deviceTime: deviceTime, offsetMs: stored.offsetMs, uncertaintyMs: stored.uncertaintyMs,
                                 offsetMeasuredAt: stored.measuredAt, offsetAgeSeconds: Date().timeIntervalSince(stored.measuredAt), method: stored.method)

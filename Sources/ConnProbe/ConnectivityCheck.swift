@@ -23,6 +23,12 @@ public struct ConnectivityCheck: Sendable {
     }
 
     public struct Snapshot: Sendable {
+        public init(results: [ProbeResult], internet: InternetVerdict?, offlineReason: OfflineReason?) {
+            self.results = results
+            self.internet = internet
+            self.offlineReason = offlineReason
+        }
+
         public var results: [ProbeResult]
         public var internet: InternetVerdict?
         /// Set when every target failed and the links say why: the device itself is offline.
@@ -37,16 +43,7 @@ public struct ConnectivityCheck: Sendable {
         async let internet = internetEndpoints.isEmpty ? nil : InternetCheck(prober: runner.prober).run(internetEndpoints).0
         let results = await runner.probeAll(targets)
         let verdict = await internet
-        var offline: OfflineReason?
-        if case .offline(let reason) = verdict?.state {
-            offline = reason
-        } else if !results.isEmpty, !results.contains(where: \.reachable) {
-            let reason = InterfaceScan.offlineReason()
-            // Only a missing interface, carrier or address is certain; "no route" must come
-            // from the probes themselves.
-            if reason != .noRoute || results.allSatisfy({ $0.failure == .noRoute }) { offline = reason }
-        }
-        return Snapshot(results: results, internet: verdict, offlineReason: offline)
+        return Snapshot(results: results, internet: verdict, offlineReason: Snapshot.offlineReason(results: results, internet: verdict))
     }
 
     /// The default internet check endpoints (off the machine: tests pass their own).

@@ -95,7 +95,10 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting {
             let results = await runner.probeAll(probeTargets)
             let internetOK = connectivity.map { $0.state == .online } ?? true
             let allReachable = results.allSatisfy(\.reachable) && internetOK
-            report = ProbeReport(results: results, allReachable: allReachable, attempts: deadline == nil ? nil : attempts,
+            let snapshot = ConnectivityCheck.Snapshot(
+                results: results, internet: connectivity,
+                offlineReason: ConnectivityCheck.Snapshot.offlineReason(results: results, internet: connectivity))
+            report = ProbeReport(state: snapshot.networkState, results: results, allReachable: allReachable, attempts: deadline == nil ? nil : attempts,
                                  connectivity: connectivity, showLadder: context.verbosity == .verbose)
             guard let deadline, !allReachable else { break }
             let remaining = deadline - ContinuousClock.now

@@ -2,8 +2,13 @@ import ConnCommandKit
 import ConnCore
 import Foundation
 
-/// What `conn probe` prints: one line per target (a compact httpstat), the ladder with -v.
-struct ProbeReport: Encodable, TextRenderable {
+/// What `conn probe` prints (docs/json/probe.schema.json): the state in the keys every command
+/// uses, then one line per target (a compact httpstat), the ladder with -v. A target's
+/// `verdict` is its own word; the state is what they add up to (`NetworkState` rules).
+struct ProbeReport: Encodable, TextRenderable, SchemaVersioned {
+    static let schemaVersion = 2
+
+    let state: NetworkState
     let results: [ProbeResult]
     let allReachable: Bool
     /// Set by --wait: how many rounds it took.
@@ -12,6 +17,15 @@ struct ProbeReport: Encodable, TextRenderable {
     let showLadder: Bool
 
     private enum CodingKeys: String, CodingKey { case results, allReachable, attempts, connectivity }
+
+    func encode(to encoder: any Encoder) throws {
+        try state.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(results, forKey: .results)
+        try container.encode(allReachable, forKey: .allReachable)
+        try container.encode(attempts, forKey: .attempts)  // null without --wait
+        try container.encode(connectivity, forKey: .connectivity)  // null without the internet check
+    }
 
     func renderText(style: TextStyle) -> String {
         var lines: [String] = []

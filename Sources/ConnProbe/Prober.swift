@@ -188,7 +188,7 @@ public struct Prober: Sendable {
                 return failed(.httpStatus, "status \(response.status)", "\(url.absoluteString) answered \(response.status)")
             }
             if target.isServer, (response.headers.first(name: "Content-Type") ?? "").contains("text/html") {
-                return failed(.unexpectedBody, "status \(response.status), an HTML page",
+                return failed(.portal, "status \(response.status), an HTML page",
                               "an HTML page answered in place of the server: a captive portal or a proxy is in the way")
             }
             if let needle = expectation.bodyContains, !String(buffer: response.body).contains(needle) {

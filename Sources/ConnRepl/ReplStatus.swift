@@ -5,10 +5,8 @@ import Foundation
 
 /// What the REPL knows about the connection: the monitor's verdict and the live link.
 public struct ReplStatus: Sendable, Equatable {
-    /// nil until the first look has finished.
-    public var state: NetworkStatus?
-    public var reason: String?
-    public var interface: String?
+    /// The monitor's state; nil until the first look has finished.
+    public var network: NetworkState?
     /// The link to the back end (seed 002); nil when there is no server or the link is off.
     public var link: ConnectionState?
     /// Seed 002's isConnectionEnabled: `connect` / `disconnect`.
@@ -16,6 +14,8 @@ public struct ReplStatus: Sendable, Equatable {
     /// Whether there is a server to link to at all.
     public var linkAvailable: Bool
     public var checkedAt: Date?
+
+    public var state: NetworkStatus? { network?.state }
 
     /// Seed 001's "has network connection": really, a connection to the application server.
     public var hasConnection: Bool? { state.map { $0 == .online } }
@@ -35,10 +35,15 @@ public struct ReplStatus: Sendable, Equatable {
     func describe(style: TextStyle) -> String {
         let clean = { (text: String) in TerminalSanitizer.sanitize(text, keepNewlines: false) }
         var lines: [String] = []
-        if let state {
+        if let network {
+            let state = network.state
             var head = "state: " + (state == .online ? style.green(state.rawValue) : style.red(state.rawValue))
-            if let reason { head += " (\(clean(reason)))" }
-            if let interface { head += " via \(clean(interface))" }
+            var cause: [String] = []
+            if let reason = network.reason { cause.append(reason.rawValue) }
+            if let target = network.failingTarget { cause.append(clean(target)) }
+            if !cause.isEmpty { head += " (\(cause.joined(separator: ": ")))" }
+            if let interface = network.interface { head += " via \(interface.text)" }
+            if let since = network.since { head += style.dim(" since \(TimeFormatting.age(seconds: -since.timeIntervalSinceNow)) ago") }
             lines.append(head)
             lines.append("  " + state.details)
         } else {

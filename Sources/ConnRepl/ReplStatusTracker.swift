@@ -32,13 +32,9 @@ final class ReplStatusTracker: Sendable {
             let (next, changed) = latest.status.withLock { status -> (ReplStatus, Bool) in
                 var next = status
                 switch event {
-                case .looked(let decision, _):
+                case .looked(_, let reported):
                     next.checkedAt = Date()
-                    if let event = decision.event {
-                        next.state = event.to
-                        next.reason = event.reason
-                        next.interface = event.interface
-                    }
+                    next.network = reported
                 case .link(let state):
                     next.link = state
                 case .linkEnabled(let enabled):

@@ -38,12 +38,12 @@ public struct BackEndLink: Sendable {
                 let backoff = Backoff(base: .milliseconds(250), cap: .seconds(10))
                 var failedAttempts = 0
                 while !Task.isCancelled {
-                    continuation.yield(.disconnected(backEndTimeOffsetMS: lastOffset, isInitializing: true))
+                    continuation.yield(.disconnected(backEndTimeOffsetMs: lastOffset, isInitializing: true))
                     let seen = await holdOpen { offset in
-                        continuation.yield(.connected(backEndTimeOffsetMS: offset))
+                        continuation.yield(.connected(backEndTimeOffsetMs: offset))
                     }
                     if let seen { lastOffset = seen }
-                    continuation.yield(.disconnected(backEndTimeOffsetMS: lastOffset, isInitializing: false))
+                    continuation.yield(.disconnected(backEndTimeOffsetMs: lastOffset, isInitializing: false))
                     failedAttempts = seen == nil ? failedAttempts + 1 : 1
                     try? await Task.sleep(for: backoff.ceiling(afterAttempt: failedAttempts))
                 }

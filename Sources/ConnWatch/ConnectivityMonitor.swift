@@ -15,7 +15,7 @@ public final class ConnectivityMonitor: Sendable {
     public enum Event: Sendable, Equatable {
         /// A look: the engine's decision (with an event when something changed) and the state
         /// reported since.
-        case looked(WatchEngine.Decision, reported: NetworkStatus?)
+        case looked(WatchEngine.Decision, reported: NetworkState?)
         /// A state of the live link (while enabled).
         case link(ConnectionState)
         /// The link was switched on or off (seed 002's isConnectionEnabled).

@@ -62,14 +62,14 @@ public struct MonitorMachine: Sendable {
         case .kernelChanged, .refreshRequested:
             return [.look]
         case .looked(var observation, let now):
-            if linkDropped, observation.state != .online { observation.definitive = true }
+            if linkDropped, observation.status != .online { observation.definitive = true }
             linkDropped = false
             let wasReported = engine.reported
             let decision = engine.observe(observation, at: now)
             timerGeneration += 1
             var actions: [Action] = [.schedule(after: decision.recheckAfter, generation: timerGeneration)]
             // The server is back: reconnect now rather than when the link's backoff runs out.
-            if decision.event?.to == .online, wasReported != nil, linkEnabled, linkState?.isConnected != true {
+            if decision.event?.state?.state == .online, wasReported != nil, linkEnabled, linkState?.isConnected != true {
                 actions.append(startLink())
             }
             actions.append(.report(.looked(decision, reported: engine.reported)))

@@ -163,23 +163,23 @@ public struct WatchCommand: ConnCommand {
         await flusher?.stop()
 
         func follow() async throws {
-            var reported: NetworkStatus?
+            var reported: NetworkState?
             var linkState: ConnectionState?
             for await trigger in triggers {
                 switch trigger {
                 case .monitor(.looked(let decision, let state)):
                     reported = state
-                    if state == .online {
+                    if state?.state == .online {
                         // Becoming online (or starting online): conn's backoff was earned while the
                         // server could not be reached, so it no longer applies.
-                        flusher?.request(ignoringBackoff: decision.event?.to == .online)
+                        flusher?.request(ignoringBackoff: decision.event?.state?.state == .online)
                     }
                     guard var event = decision.event else { continue }
-                    if details { event.details = event.to?.details }
+                    if details { event.details = event.state?.state.details }
                     event.connectionState = linkState
                     try emit(event, context: context)
                     if event.type == .change { hook?.run(event) }
-                    if until == event.to?.rawValue { return }
+                    if until == event.state?.state.rawValue { return }
                 case .monitor(.link(let state)):
                     let previous = linkState
                     linkState = state
@@ -191,7 +191,7 @@ public struct WatchCommand: ConnCommand {
                 case .monitor(.linkEnabled):
                     continue  // watch never switches the link off
                 case .signal(let number):
-                    try emit(WatchEvent(type: .stopped, at: Date(), state: reported, connectionState: linkState, reason: number == SIGINT ? "SIGINT" : "SIGTERM"), context: context)
+                    try emit(WatchEvent(type: .stopped, at: Date(), state: reported, connectionState: linkState, stopReason: number == SIGINT ? "SIGINT" : "SIGTERM"), context: context)
                     // 130/143 after a clean stop: returning lets every clean-up run first.
                     context.setExitCode(128 + number)
                     return
@@ -201,15 +201,15 @@ public struct WatchCommand: ConnCommand {
                     try emit(event, context: context)
                     if pass.waiting > 0, pass.tally.pause == nil, let due = pass.nextDue { scheduleOutbox(at: due) }
                 case .outboxDue(let number):
-                    guard number == outboxGeneration, reported == .online else { continue }
+                    guard number == outboxGeneration, reported?.state == .online else { continue }
                     flusher?.request(ignoringBackoff: false)
                 case .deadline:
-                    try emit(WatchEvent(type: .stopped, at: Date(), state: reported, connectionState: linkState, reason: "timeout"), context: context)
+                    try emit(WatchEvent(type: .stopped, at: Date(), state: reported, connectionState: linkState, stopReason: "timeout"), context: context)
                     throw ConnError.temporary(.waitTimedOut, "\(until ?? "the state") was not reached within \(configuration.timeout)")
                 }
             }
             // The stream ends only when this task is cancelled (Ctrl-C in `conn repl`).
-            try emit(WatchEvent(type: .stopped, at: Date(), state: reported, connectionState: linkState, reason: "interrupted"), context: context)
+            try emit(WatchEvent(type: .stopped, at: Date(), state: reported, connectionState: linkState, stopReason: "interrupted"), context: context)
             throw CancellationError()
         }
     }
@@ -218,7 +218,7 @@ public struct WatchCommand: ConnCommand {
     func emit(_ event: WatchEvent, context: CommandContext) throws {
         try context.printer.emitLine(event)
         guard context.configuration.format == .text, context.terminal.standardOutputIsTerminal, event.type == .baseline || event.type == .change else { return }
-        if let banner = event.to?.banner {
+        if let banner = event.state?.state.banner {
             context.printer.write(context.printer.outputStyle.red(context.printer.outputStyle.bold("▌ " + banner)))
         }
     }

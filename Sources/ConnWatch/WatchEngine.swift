@@ -15,7 +15,9 @@ public struct WatchEngine: Sendable {
     public var interval: Duration
     public var grace: Duration
 
-    public private(set) var reported: NetworkStatus?
+    /// The state last reported, with when it began; its other facts (reason, interface…) follow
+    /// each look that saw the same state.
+    public private(set) var reported: NetworkState?
     private var downSince: Date?
     private var suspect: (observation: WatchObservation, since: Date, looks: Int)?
     /// Rechecks since the current failure was reported: 1 s, doubling up to the interval.
@@ -34,29 +36,30 @@ public struct WatchEngine: Sendable {
 
     public mutating func observe(_ observation: WatchObservation, at now: Date) -> Decision {
         guard let previous = reported else {
-            reported = observation.state
-            if observation.state != .online { downSince = now }
-            return Decision(event: .init(type: .baseline, at: now, from: nil, observation: observation, downtimeMs: nil),
-                            recheckAfter: observation.state == .online ? interval : .seconds(1))
+            let state = report(observation, since: now)
+            if state.state != .online { downSince = now }
+            return Decision(event: .init(type: .baseline, at: now, from: nil, state: state, downtimeMs: nil),
+                            recheckAfter: state.state == .online ? interval : .seconds(1))
         }
-        if observation.state == previous {
+        if observation.status == previous.state {
             suspect = nil
-            if previous == .online { return Decision(event: nil, recheckAfter: interval) }
+            _ = report(observation, since: previous.since ?? now)
+            if previous.state == .online { return Decision(event: nil, recheckAfter: interval) }
             return Decision(event: nil, recheckAfter: nextFailureBackoff())
         }
-        if observation.state == .online {
+        if observation.status == .online {
             let downtime = downSince.map { (now.timeIntervalSince($0) * 1000).rounded() }
-            reported = .online
+            let state = report(observation, since: now)
             downSince = nil
             suspect = nil
             failedRechecks = 0
-            return Decision(event: .init(type: .change, at: now, from: previous, observation: observation, downtimeMs: downtime),
+            return Decision(event: .init(type: .change, at: now, from: previous.state, state: state, downtimeMs: downtime),
                             recheckAfter: interval)
         }
         // A different failure, or the first failure after being online: confirm it first.
         var looks = 1
         var since = now
-        if let suspect, suspect.observation.state == observation.state {
+        if let suspect, suspect.observation.status == observation.status {
             looks = suspect.looks + 1
             since = suspect.since
         }
@@ -64,15 +67,23 @@ public struct WatchEngine: Sendable {
         suspect = (observation, since, looks)
         let graceLeft = grace - .milliseconds(Int64(now.timeIntervalSince(since) * 1000))
         if looks >= 2 && graceLeft <= .zero {
-            reported = observation.state
+            // The state began with the first look that saw it, not with its confirmation.
+            let state = report(observation, since: since)
             if downSince == nil { downSince = since }
             suspect = nil
             failedRechecks = 0
-            return Decision(event: .init(type: .change, at: now, from: previous, observation: observation, downtimeMs: nil),
+            return Decision(event: .init(type: .change, at: now, from: previous.state, state: state, downtimeMs: nil),
                             recheckAfter: nextFailureBackoff())
         }
         let second: Duration = definitive ? .milliseconds(2) : .seconds(1)
         return Decision(event: nil, recheckAfter: max(looks >= 2 ? .zero : second, graceLeft))
+    }
+
+    private mutating func report(_ observation: WatchObservation, since: Date) -> NetworkState {
+        var state = observation.state
+        state.since = since
+        reported = state
+        return state
     }
 
     private mutating func nextFailureBackoff() -> Duration {

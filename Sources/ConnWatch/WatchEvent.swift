@@ -2,13 +2,17 @@ import ConnCommandKit
 import ConnCore
 import Foundation
 
-/// One line of `conn watch`'s output. JSON keys are part of the output contract.
-public struct WatchEvent: Sendable, Equatable, Encodable {
+/// One line of `conn watch`'s output (docs/json/watch-event.schema.json). Every event carries
+/// the current state in the keys every command uses (`state`, `reason`, `failingTarget`,
+/// `since`, `interface`, `ipv4`, `ipv6`); keys that do not apply are null.
+public struct WatchEvent: Sendable, Equatable, Encodable, SchemaVersioned {
+    public static let schemaVersion = 2
+
     public enum Kind: String, Sendable, Encodable {
         /// The state when watching began (not a change).
         case baseline
         case change
-        /// The live link to the back end changed (seed 002's ConnectionState).
+        /// The live link to the back end changed (its ConnectionState).
         case connectionState
         /// A background outbox pass ran (--flush-outbox).
         case outbox
@@ -18,10 +22,12 @@ public struct WatchEvent: Sendable, Equatable, Encodable {
 
     public var type: Kind
     public var at: Date
+    /// The state before a change.
     public var from: NetworkStatus?
-    public var to: NetworkStatus?
-    public var reason: String?
-    public var interface: String?
+    /// The state a change went to (or the baseline's).
+    public var to: NetworkStatus? { state?.state }
+    /// The state now; nil before the first look has finished.
+    public var state: NetworkState?
     /// How long the state was not online, on recovery.
     public var downtimeMs: Double?
     public var connectionState: ConnectionState?
@@ -29,36 +35,60 @@ public struct WatchEvent: Sendable, Equatable, Encodable {
     public var details: String?
     /// What an outbox pass did (type `outbox`).
     public var outbox: WatchOutboxSummary?
+    /// Why the watch stopped (type `stopped`): SIGINT, SIGTERM, timeout, interrupted.
+    public var stopReason: String?
 
-    init(type: Kind, at: Date, from: NetworkStatus?, observation: WatchObservation, downtimeMs: Double?) {
+    init(type: Kind, at: Date, from: NetworkStatus?, state: NetworkState, downtimeMs: Double?) {
         self.type = type
         self.at = at
         self.from = from
-        self.to = observation.state
-        self.reason = observation.reason
-        self.interface = observation.interface
+        self.state = state
         self.downtimeMs = downtimeMs
     }
 
-    init(type: Kind, at: Date, state: NetworkStatus?, connectionState: ConnectionState?, reason: String? = nil) {
+    init(type: Kind, at: Date, state: NetworkState?, connectionState: ConnectionState?, stopReason: String? = nil) {
         self.type = type
         self.at = at
-        self.to = state
+        self.state = state
         self.connectionState = connectionState
-        self.reason = reason
+        self.stopReason = stopReason
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case type, at, from, downtimeMs, connectionState, details, outbox, stopReason
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try NetworkState.encode(state, to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(type, forKey: .type)
+        try container.encode(at, forKey: .at)
+        try container.encode(from, forKey: .from)  // Optionals: an explicit null when absent
+        try container.encode(downtimeMs, forKey: .downtimeMs)
+        try container.encode(connectionState, forKey: .connectionState)
+        try container.encode(details, forKey: .details)
+        try container.encode(outbox, forKey: .outbox)
+        try container.encode(stopReason, forKey: .stopReason)
     }
 
     /// The event as environment variables for --exec hooks.
     var environment: [String: String] {
         var variables = ["CONN_EVENT_TYPE": type.rawValue, "CONN_EVENT_AT": JSONOutput.timestamp(at)]
         if let from { variables["CONN_EVENT_FROM"] = from.rawValue }
-        if let to { variables["CONN_EVENT_TO"] = to.rawValue }
-        if let reason { variables["CONN_EVENT_REASON"] = reason }
-        if let interface { variables["CONN_EVENT_INTERFACE"] = interface }
+        if let state {
+            variables["CONN_EVENT_TO"] = state.state.rawValue
+            if let reason = state.reason { variables["CONN_EVENT_REASON"] = reason.rawValue }
+            if let target = state.failingTarget { variables["CONN_EVENT_FAILING_TARGET"] = target }
+            if let since = state.since { variables["CONN_EVENT_SINCE"] = JSONOutput.timestamp(since) }
+            if let interface = state.interface {
+                variables["CONN_EVENT_INTERFACE"] = interface.name
+                variables["CONN_EVENT_INTERFACE_KIND"] = interface.kind.rawValue
+            }
+        }
         if let downtimeMs { variables["CONN_EVENT_DOWNTIME_MS"] = String(Int(downtimeMs.rounded())) }
         if let connectionState {
             variables["CONN_EVENT_CONNECTION"] = connectionState.isConnected ? "connected" : "disconnected"
-            if let offset = connectionState.backEndTimeOffsetMS { variables["CONN_EVENT_OFFSET_MS"] = String(offset) }
+            if let offset = connectionState.backEndTimeOffsetMs { variables["CONN_EVENT_OFFSET_MS"] = String(offset) }
         }
         return variables
     }
@@ -69,23 +99,24 @@ extension WatchEvent: TextRenderable {
         let time = style.dim(JSONOutput.timestamp(at))
         let clean = { (text: String) in TerminalSanitizer.sanitize(text, keepNewlines: false) }
         var context: [String] = []
-        if let reason { context.append(clean(reason)) }
-        if let interface { context.append("via \(clean(interface))") }
+        if let reason = state?.reason { context.append(reason.rawValue) }
+        if let target = state?.failingTarget { context.append(clean(target)) }
+        if let interface = state?.interface { context.append("via \(interface.text)") }
         let suffix = context.isEmpty ? "" : "  (\(context.joined(separator: ", ")))"
         var line: String
         switch type {
         case .baseline:
-            line = "\(time)  \(colored(to, style: style))\(suffix)"
+            line = "\(time)  \(colored(state?.state, style: style))\(suffix)"
         case .change:
-            line = "\(time)  \(from?.rawValue ?? "?") → \(colored(to, style: style))\(suffix)"
-            if to == .online, let downtimeMs { line += "  back after \(TimeFormatting.age(seconds: downtimeMs / 1000))" }
+            line = "\(time)  \(from?.rawValue ?? "?") → \(colored(state?.state, style: style))\(suffix)"
+            if state?.state == .online, let downtimeMs { line += "  back after \(TimeFormatting.age(seconds: downtimeMs / 1000))" }
         case .connectionState:
             line = "\(time)  link: \(connectionState.map { "\($0)" } ?? "off")"
         case .outbox:
             let summary = outbox.map { clean($0.text) + ($0.error.map { "  (\(clean($0)))" } ?? "") } ?? ""
             line = "\(time)  outbox: \(summary)"
         case .stopped:
-            line = "\(time)  stopped\(reason.map { " (\($0))" } ?? "")"
+            line = "\(time)  stopped\(stopReason.map { " (\($0))" } ?? "")"
         }
         if let details { line += "\n  " + details }
         return line + "\n"

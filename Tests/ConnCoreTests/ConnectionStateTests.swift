@@ -5,11 +5,11 @@ import Testing
 @Suite("ConnectionState (seed 002)")
 struct ConnectionStateTests {
     static let states: [ConnectionState] = [
-        .connected(backEndTimeOffsetMS: 1234),
-        .connected(backEndTimeOffsetMS: -250),
-        .disconnected(backEndTimeOffsetMS: nil, isInitializing: true),
-        .disconnected(backEndTimeOffsetMS: nil, isInitializing: false),
-        .disconnected(backEndTimeOffsetMS: 86_400_000, isInitializing: false),
+        .connected(backEndTimeOffsetMs: 1234),
+        .connected(backEndTimeOffsetMs: -250),
+        .disconnected(backEndTimeOffsetMs: nil, isInitializing: true),
+        .disconnected(backEndTimeOffsetMs: nil, isInitializing: false),
+        .disconnected(backEndTimeOffsetMs: 86_400_000, isInitializing: false),
     ]
 
     @Test("JSON round trip keeps every case equal", arguments: states)
@@ -19,10 +19,10 @@ struct ConnectionStateTests {
     }
 
     @Test func jsonShapeIsFlatWithExplicitNull() throws {
-        let json = try JSONOutput.encode(ConnectionState.disconnected(backEndTimeOffsetMS: nil, isInitializing: true))
-        #expect(json == #"{"backEndTimeOffsetMS":null,"isInitializing":true,"schemaVersion":1,"status":"disconnected"}"#)
-        let connected = try JSONOutput.encode(ConnectionState.connected(backEndTimeOffsetMS: 12))
-        #expect(connected == #"{"backEndTimeOffsetMS":12,"schemaVersion":1,"status":"connected"}"#)
+        let json = try JSONOutput.encode(ConnectionState.disconnected(backEndTimeOffsetMs: nil, isInitializing: true))
+        #expect(json == #"{"backEndTimeOffsetMs":null,"isInitializing":true,"schemaVersion":1,"status":"disconnected"}"#)
+        let connected = try JSONOutput.encode(ConnectionState.connected(backEndTimeOffsetMs: 12))
+        #expect(connected == #"{"backEndTimeOffsetMs":12,"schemaVersion":1,"status":"connected"}"#)
     }
 
     @Test func unknownStatusIsRejected() {
@@ -32,33 +32,33 @@ struct ConnectionStateTests {
     }
 
     @Test func offsetIsBackEndMinusDevice() {
-        #expect(ConnectionState.connected(backEndTimeOffsetMS: 5).backEndTimeOffsetMS == 5)
-        #expect(ConnectionState.disconnected(backEndTimeOffsetMS: 7, isInitializing: false).backEndTimeOffsetMS == 7)
-        #expect(ConnectionState.disconnected(backEndTimeOffsetMS: nil, isInitializing: true).backEndTimeOffsetMS == nil)
+        #expect(ConnectionState.connected(backEndTimeOffsetMs: 5).backEndTimeOffsetMs == 5)
+        #expect(ConnectionState.disconnected(backEndTimeOffsetMs: 7, isInitializing: false).backEndTimeOffsetMs == 7)
+        #expect(ConnectionState.disconnected(backEndTimeOffsetMs: nil, isInitializing: true).backEndTimeOffsetMs == nil)
     }
 
     @Test("deviceDate subtracts the offset: a back end 1.5 s ahead reports dates 1.5 s late")
     func deviceDateSubtractsOffset() throws {
         let backEndDate = Date(timeIntervalSince1970: 1_700_000_000)
-        let state = ConnectionState.connected(backEndTimeOffsetMS: 1500)
+        let state = ConnectionState.connected(backEndTimeOffsetMs: 1500)
         #expect(try #require(state.deviceDate(for: backEndDate)).timeIntervalSince1970 == 1_699_999_998.5)
         #expect(try #require(state.deviceDate(forBackEndMilliseconds: 1_700_000_000_000)).timeIntervalSince1970 == 1_699_999_998.5)
-        let behind = ConnectionState.disconnected(backEndTimeOffsetMS: -250, isInitializing: false)
+        let behind = ConnectionState.disconnected(backEndTimeOffsetMs: -250, isInitializing: false)
         #expect(try #require(behind.deviceDate(for: backEndDate)).timeIntervalSince1970 == 1_700_000_000.25)
     }
 
     @Test func deviceDateIsNilWithoutOffset() {
-        let state = ConnectionState.disconnected(backEndTimeOffsetMS: nil, isInitializing: false)
+        let state = ConnectionState.disconnected(backEndTimeOffsetMs: nil, isInitializing: false)
         #expect(state.deviceDate(for: Date()) == nil)
         #expect(state.deviceDate(forBackEndMilliseconds: 0) == nil)
     }
 
     @Test func descriptionSaysWhichWayTheClockIs() {
-        #expect(ConnectionState.connected(backEndTimeOffsetMS: 40).description == "connected (back-end clock 40 ms ahead)")
-        #expect(ConnectionState.connected(backEndTimeOffsetMS: -40).description == "connected (back-end clock 40 ms behind)")
-        #expect(ConnectionState.disconnected(backEndTimeOffsetMS: nil, isInitializing: true).description
+        #expect(ConnectionState.connected(backEndTimeOffsetMs: 40).description == "connected (back-end clock 40 ms ahead)")
+        #expect(ConnectionState.connected(backEndTimeOffsetMs: -40).description == "connected (back-end clock 40 ms behind)")
+        #expect(ConnectionState.disconnected(backEndTimeOffsetMs: nil, isInitializing: true).description
             == "disconnected, connecting (back-end clock offset unknown)")
-        #expect(ConnectionState.disconnected(backEndTimeOffsetMS: 0, isInitializing: false).description
+        #expect(ConnectionState.disconnected(backEndTimeOffsetMs: 0, isInitializing: false).description
             == "disconnected (last back-end clock in step with this device)")
     }
 }

@@ -67,14 +67,26 @@ struct ProbeCommandTests {
         #expect(try results(outcome).first?["verdict"] as? String == "nxdomain")
     }
 
-    @Test("behind a captive portal the server is not reachable: unexpectedBody")
+    @Test("a sign-in page in front of the configured server is a portal in probe, watch and the REPL alike")
     func portalIsNotTheServer() async throws {
         try await ServerProcess.with(["--portal"]) { url in
             let outcome = try await probe(["--json", "--server", url.absoluteString])
             #expect(outcome.exitCode == 69)
             let result = try #require(try results(outcome).first)
-            #expect(result["verdict"] as? String == "unexpectedBody")
+            #expect(result["verdict"] as? String == "portal")
             #expect((result["explanation"] as? String)?.contains("captive portal") == true)
+            let state = try outcome.json()
+            #expect(state["state"] as? String == "portal" && state["reason"] as? String == "portal")
+            #expect(state["failingTarget"] as? String == "\(url.absoluteString)/health" && state["since"] is NSNull)
+
+            let home = try TemporaryDirectory()
+            let watch = try await home.conn(["watch", "--json", "--no-internet", "--no-link", "--until", "portal", "--timeout", "10s"], server: url)
+            #expect(watch.exitCode == 0, "\(watch.standardError)")
+            let firstLine = String(watch.standardOutput.prefix { $0 != "\n" })
+            let baseline = try #require(try JSONSerialization.jsonObject(with: Data(firstLine.utf8)) as? [String: Any])
+            #expect(baseline["type"] as? String == "baseline" && baseline["state"] as? String == "portal", "\(watch.standardOutput)")
+            let repl = try await home.conn(["repl", "--json", "--no-link"], server: url, input: "status\n")
+            #expect(try repl.json()["state"] as? String == "portal", "\(repl.standardOutput)")
 
             let internet = try await probe(["--json", "--internet-url", "\(url.absoluteString)/health=204"])
             #expect(internet.exitCode == 69)

@@ -47,7 +47,7 @@ struct ReplTerminalTests {
         let refreshed = try await terminal.waitFor(20, "the banner and the status after refresh") {
             $0.components(separatedBy: "Can't reach the server").count == 3 && $0.contains("checked") && $0.hasSuffix("conn unreachable ›")
         }
-        #expect(refreshed.contains("state: serverUnreachable (refused)"), "\(refreshed)")
+        #expect(refreshed.contains("state: serverUnreachable (refused: http://127.0.0.1:"), "\(refreshed)")
 
         let restarted = try await BackgroundServer.start(["--port", String(server.port)])
         try await terminal.waitFor(15, "reconnection") { $0.contains("connected to the server again") && $0.hasSuffix("conn online ›") }
@@ -111,7 +111,7 @@ struct ReplTerminalTests {
         try await terminal.waitFor(20, "the prompt") { $0.hasSuffix("conn online ›") }
         try terminal.type("watch --no-internet")
         try terminal.press("Enter")
-        try await terminal.waitFor(20, "the watch baseline") { $0.contains("online  (via lo)") }
+        try await terminal.waitFor(20, "the watch baseline") { $0.contains("online  (via lo (loopback))") }
         try terminal.press("C-c")
         try await terminal.waitFor(15, "the watch stopping") { $0.contains("stopped (interrupted)") && $0.hasSuffix("conn online ›") }
 
@@ -189,6 +189,8 @@ struct ReplScriptTests {
         #expect(status.exitCode == 69)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(status.standardOutput.utf8)) as? [String: Any])
         #expect(object["state"] as? String == "serverUnreachable" && object["reason"] as? String == "refused")
+        #expect(object["failingTarget"] as? String == "http://127.0.0.1:\(closed)/health" && object["since"] is String, "\(object)")
+        #expect(object["schemaVersion"] as? Int == 2 && object["ipv6"] is NSNull)
         #expect((object["warning"] as? [String: Any])?["shown"] as? Bool == true)
         // The REPL's own --server reaches the commands typed in it.
         let inherited = try await ConnProcess.run(ConnProcess.connPath, ["repl", "--server", "http://127.0.0.1:7"], environment: home.environment, input: "config show --json\n")

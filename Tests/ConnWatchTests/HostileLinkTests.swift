@@ -46,7 +46,7 @@ struct HostileLinkTests {
             guard event["type"] as? String == "connectionState", let state = event["connectionState"] as? [String: Any],
                 state["status"] as? String == "connected"
             else { return nil }
-            return state["backEndTimeOffsetMS"] as? Int
+            return state["backEndTimeOffsetMs"] as? Int
         }
     }
 

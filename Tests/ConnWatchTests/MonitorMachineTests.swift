@@ -6,11 +6,11 @@ import Testing
 /// The monitor's rules without its effects: which look, timer and link each input leads to.
 @Suite("monitor machine")
 struct MonitorMachineTests {
-    static let online = WatchObservation(state: .online, reason: nil, interface: "eth0", definitive: false)
-    static let refused = WatchObservation(state: .serverUnreachable, reason: "refused", interface: "eth0", definitive: false)
-    static let connected = ConnectionState.connected(backEndTimeOffsetMS: 12)
-    static let connecting = ConnectionState.disconnected(backEndTimeOffsetMS: nil, isInitializing: true)
-    static let dropped = ConnectionState.disconnected(backEndTimeOffsetMS: 12, isInitializing: false)
+    static let online = WatchObservation(status: .online)
+    static let refused = WatchObservation(status: .serverUnreachable, reason: .refused, failingTarget: "http://server/health")
+    static let connected = ConnectionState.connected(backEndTimeOffsetMs: 12)
+    static let connecting = ConnectionState.disconnected(backEndTimeOffsetMs: nil, isInitializing: true)
+    static let dropped = ConnectionState.disconnected(backEndTimeOffsetMs: 12, isInitializing: false)
 
     static func machine(link: Bool = true, enabled: Bool = true) -> MonitorMachine {
         MonitorMachine(engine: WatchEngine(interval: .seconds(30), grace: .zero), hasLink: link, linkEnabled: enabled)
@@ -29,7 +29,7 @@ struct MonitorMachineTests {
         #expect(actions.first == .schedule(after: .seconds(30), generation: 1))
         #expect(Self.reports(actions).count == 1)
         guard case .looked(let decision, let reported) = Self.reports(actions).first else { Issue.record("no look reported"); return }
-        #expect(decision.event?.type == .baseline && reported == .online)
+        #expect(decision.event?.type == .baseline && reported?.state == .online)
 
         var withoutLink = Self.machine(link: false)
         #expect(withoutLink.handle(.start) == [.look])

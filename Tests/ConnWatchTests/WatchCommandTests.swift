@@ -1,3 +1,4 @@
+import ConnCore
 import ConnTestSupport
 import Foundation
 import Testing
@@ -14,7 +15,7 @@ struct WatchCommandTests {
     }
 
     static func change(to state: String) -> ([String: Any]) -> Bool {
-        { $0["type"] as? String == "change" && $0["to"] as? String == state }
+        { $0["type"] as? String == "change" && $0["state"] as? String == state }
     }
 
     @Test("baseline first; a killed server is noticed through its socket closing; restarted, online again with the downtime; SIGTERM ends with a last line and 143")
@@ -22,13 +23,19 @@ struct WatchCommandTests {
         let server = try await BackgroundServer.start(["--port", String(try HTTPPorts.outsideAutomaticRange())])
         let watcher = try WatchProcess(ConnProcess.connPath, ["watch", "--json", "--no-internet", "--interval", "60s"], environment: environment(server.url))
         let baseline = try #require(try await watcher.await { $0["type"] as? String == "baseline" })
-        #expect(baseline["to"] as? String == "online")
+        #expect(baseline["state"] as? String == "online")
         _ = try #require(try await watcher.await { ($0["connectionState"] as? [String: Any])?["status"] as? String == "connected" && $0["type"] as? String == "connectionState" })
         let killedAt = Date()
         server.signal(SIGKILL)
         // With a 60 s interval only the socket closing can make this quick.
         let down = try #require(try await watcher.await(5, Self.change(to: "serverUnreachable")), "port \(server.port): \(watcher.events)")
         #expect(down["reason"] as? String == "refused")
+        // The state's facts, in the keys probe and the REPL use too.
+        #expect(down["failingTarget"] as? String == "\(server.url.absoluteString)/health")
+        let since = try #require(JSONOutput.date(down["since"] as? String), "\(down)")
+        #expect(since >= killedAt.addingTimeInterval(-0.01) && since <= Date())
+        #expect((down["interface"] as? [String: Any])?["kind"] as? String == "loopback")
+        #expect(down["ipv4"] as? Bool == false && down["ipv6"] is NSNull)
         #expect(Date().timeIntervalSince(killedAt) < 3)
         #expect((down["connectionState"] as? [String: Any])?["status"] as? String == "disconnected")
         await server.stop()
@@ -36,7 +43,7 @@ struct WatchCommandTests {
         let up = try #require(try await watcher.await(15, Self.change(to: "online")))
         #expect((up["downtimeMs"] as? Double ?? 0) > 0)
         #expect(watcher.stop() == 143)
-        #expect(watcher.events.last?["type"] as? String == "stopped" && watcher.events.last?["reason"] as? String == "SIGTERM")
+        #expect(watcher.events.last?["type"] as? String == "stopped" && watcher.events.last?["stopReason"] as? String == "SIGTERM")
         // Changes only: one baseline, one change down, one change up.
         #expect(watcher.events.filter { $0["type"] as? String == "change" }.count == 2)
         #expect(watcher.events.filter { $0["type"] as? String == "baseline" }.count == 1)
@@ -60,7 +67,7 @@ struct WatchCommandTests {
             text = (try? String(contentsOfFile: record, encoding: .utf8)) ?? ""
         }
         #expect(text.hasPrefix("online serverUnreachable refused\n"))
-        #expect(text.contains("\"to\":\"serverUnreachable\"") && text.contains("\"type\":\"change\""))
+        #expect(text.contains("\"state\":\"serverUnreachable\"") && text.contains("\"type\":\"change\""))
         _ = watcher.stop()
         await server.stop()
     }
@@ -74,7 +81,7 @@ struct WatchCommandTests {
                                        environment: environment(url))
         // The server starts only once the baseline says it is not there.
         let baseline = try #require(try await watcher.await(20) { $0["type"] as? String == "baseline" })
-        #expect(baseline["to"] as? String == "serverUnreachable")
+        #expect(baseline["state"] as? String == "serverUnreachable")
         portReservation.release()
         let server = try await BackgroundServer.start(["--port", String(port)])
         _ = try #require(try await watcher.await(20, Self.change(to: "online")))
@@ -85,7 +92,7 @@ struct WatchCommandTests {
         let never = try await ConnProcess.run(ConnProcess.connPath, ["watch", "--until", "offline", "--no-internet", "--no-link", "--timeout", "1s", "--json"],
                                               environment: environment(url))
         #expect(never.exitCode == 75)
-        #expect(never.standardOutput.split(separator: "\n").last?.contains("\"reason\":\"timeout\"") == true)
+        #expect(never.standardOutput.split(separator: "\n").last?.contains("\"stopReason\":\"timeout\"") == true)
     }
 
     @Test("--flush-outbox: messages queued while the server was away are delivered once it is reachable, through injected 5xx, each stored once")
@@ -101,14 +108,14 @@ struct WatchCommandTests {
         let watcher = try WatchProcess(ConnProcess.connPath, ["watch", "--json", "--no-internet", "--no-link", "--interval", "500ms", "--flush-outbox"],
                                        environment: environment(url))
         let baseline = try #require(try await watcher.await(20) { $0["type"] as? String == "baseline" })
-        #expect(baseline["to"] as? String == "serverUnreachable")
+        #expect(baseline["state"] as? String == "serverUnreachable")
         // Nothing can be delivered yet, so no outbox line.
         #expect(!watcher.events.contains { $0["type"] as? String == "outbox" })
         // Half of all requests fail with 500 or 503 + Retry-After: the watch must come back to them.
         portReservation.release()
         let server = try await BackgroundServer.start(["--port", String(port), "--fail-rate", "0.5"])
         let done = try #require(try await watcher.await(60) { ($0["outbox"] as? [String: Any])?["waiting"] as? Int == 0 })
-        #expect(done["to"] as? String == "online")
+        #expect(done["state"] as? String == "online")
         let passes = watcher.events.compactMap { $0["outbox"] as? [String: Any] }
         #expect(passes.reduce(0) { $0 + ($1["sent"] as? Int ?? 0) } == 5)
         #expect(watcher.stop() == 143)
@@ -210,7 +217,7 @@ struct WatchCommandTests {
     func linkDownAndUp() async throws {
         let pair = try await VethPair()
         let watcher = try pair.watch(["--interval", "60s", "--timeout", "2s"], environment: home.environment)
-        _ = try #require(try await watcher.await(10) { $0["type"] as? String == "baseline" && $0["to"] as? String == "online" })
+        _ = try #require(try await watcher.await(10) { $0["type"] as? String == "baseline" && $0["state"] as? String == "online" })
         _ = try #require(try await watcher.await(10) { ($0["connectionState"] as? [String: Any])?["status"] as? String == "connected" })
         try pair.client.exec(["ip", "link", "set", pair.interface, "down"])
         let down = try #require(try await watcher.await(5, Self.change(to: "offline")))
@@ -226,7 +233,7 @@ struct WatchCommandTests {
         let pair = try await VethPair()
         // A 60 s interval: only the kernel's notification can make these quick.
         let watcher = try pair.watch(["--interval", "60s", "--timeout", "2s", "--no-link"], environment: home.environment)
-        _ = try #require(try await watcher.await(10) { $0["type"] as? String == "baseline" && $0["to"] as? String == "online" })
+        _ = try #require(try await watcher.await(10) { $0["type"] as? String == "baseline" && $0["state"] as? String == "online" })
         try pair.client.exec(["ip", "route", "del", "10.77.0.0/24", "dev", pair.interface])
         let noRoute = try #require(try await watcher.await(5, Self.change(to: "offline")))
         #expect(noRoute["reason"] as? String == "noRoute")
@@ -249,7 +256,7 @@ struct WatchCommandTests {
         // A grace far longer than the flap: on a loaded machine starting `ip` for the second
         // command alone has taken over a second (seen: a 300 ms flap lasting 1.6 s).
         let watcher = try pair.watch(["--interval", "60s", "--timeout", "2s", "--no-link", "--grace", "5s"], environment: home.environment)
-        _ = try #require(try await watcher.await(10) { $0["type"] as? String == "baseline" && $0["to"] as? String == "online" })
+        _ = try #require(try await watcher.await(10) { $0["type"] as? String == "baseline" && $0["state"] as? String == "online" })
         let clock = ContinuousClock()
         let flapStart = clock.now
         try pair.client.exec(["ip", "link", "set", pair.interface, "down"])

@@ -6,9 +6,9 @@ import Testing
 /// The hysteresis rules of `conn watch`, as a pure state machine.
 @Suite("watch engine")
 struct WatchEngineTests {
-    static let online = WatchObservation(state: .online, reason: nil, interface: "eth0", definitive: false)
-    static let refused = WatchObservation(state: .serverUnreachable, reason: "refused", interface: "eth0", definitive: false)
-    static let noCarrier = WatchObservation(state: .offline, reason: "noCarrier", interface: nil, definitive: true)
+    static let online = WatchObservation(status: .online)
+    static let refused = WatchObservation(status: .serverUnreachable, reason: .refused, failingTarget: "http://server/health")
+    static let noCarrier = WatchObservation(status: .offline, reason: .noCarrier, definitive: true)
 
     @Test("the first observation is a baseline; the same state again is no event")
     func baseline() {
@@ -29,7 +29,7 @@ struct WatchEngineTests {
         #expect(first.event == nil && first.recheckAfter == .seconds(1))
         let second = engine.observe(Self.refused, at: start.addingTimeInterval(2))
         #expect(second.event?.type == .change && second.event?.from == .online && second.event?.to == .serverUnreachable)
-        #expect(second.event?.reason == "refused")
+        #expect(second.event?.state?.reason == .refused && second.event?.state?.failingTarget == "http://server/health")
         // While down: no repeated lines; rechecks back off from 1 s.
         #expect(engine.observe(Self.refused, at: start.addingTimeInterval(3)).event == nil)
         let back = engine.observe(Self.online, at: start.addingTimeInterval(5))
@@ -44,7 +44,7 @@ struct WatchEngineTests {
         let first = engine.observe(Self.noCarrier, at: start)
         #expect(first.event == nil && first.recheckAfter == .milliseconds(2))
         let second = engine.observe(Self.noCarrier, at: start.addingTimeInterval(0.002))
-        #expect(second.event?.to == .offline && second.event?.reason == "noCarrier")
+        #expect(second.event?.to == .offline && second.event?.state?.reason == .noCarrier)
     }
 
     @Test("a flap shorter than the grace period gives no event")
@@ -56,7 +56,7 @@ struct WatchEngineTests {
         #expect(first.event == nil && first.recheckAfter == .seconds(2))
         #expect(engine.observe(Self.noCarrier, at: start.addingTimeInterval(0.5)).event == nil)
         #expect(engine.observe(Self.online, at: start.addingTimeInterval(1)).event == nil)
-        #expect(engine.reported == .online)
+        #expect(engine.reported?.state == .online)
         // A failure that lasts past the grace period is reported.
         _ = engine.observe(Self.noCarrier, at: start.addingTimeInterval(10))
         #expect(engine.observe(Self.noCarrier, at: start.addingTimeInterval(12.1)).event?.to == .offline)
@@ -79,5 +79,23 @@ struct WatchEngineTests {
                 }
             }
         }
+    }
+}
+
+/// `since` in every event: when the state began, not when it was confirmed.
+@Suite("watch engine since")
+struct WatchEngineSinceTests {
+    @Test("a failure's since is its first look; a recovery's is the look that saw it; same-state looks keep it")
+    func since() {
+        var engine = WatchEngine(interval: .seconds(30), grace: .zero)
+        let start = Date(timeIntervalSince1970: 1_000_000)
+        #expect(engine.observe(WatchEngineTests.online, at: start).event?.state?.since == start)
+        _ = engine.observe(WatchEngineTests.refused, at: start.addingTimeInterval(5))
+        let confirmed = engine.observe(WatchEngineTests.refused, at: start.addingTimeInterval(6))
+        #expect(confirmed.event?.state?.since == start.addingTimeInterval(5))
+        _ = engine.observe(WatchEngineTests.refused, at: start.addingTimeInterval(8))
+        #expect(engine.reported?.since == start.addingTimeInterval(5))
+        let back = engine.observe(WatchEngineTests.online, at: start.addingTimeInterval(9))
+        #expect(back.event?.state?.since == start.addingTimeInterval(9) && back.event?.downtimeMs == 4000)
     }
 }

@@ -6,13 +6,13 @@ import Foundation
 /// clock is ahead of the device's.
 public enum ConnectionState: Sendable, Equatable, Codable, CustomStringConvertible {
     /// The link is up; the offset is known.
-    case connected(backEndTimeOffsetMS: Int)
+    case connected(backEndTimeOffsetMs: Int)
     /// The link is down. The offset is the last known one (nil if the link was never up);
     /// `isInitializing` is true while a connection attempt runs after the link was enabled.
-    case disconnected(backEndTimeOffsetMS: Int?, isInitializing: Bool)
+    case disconnected(backEndTimeOffsetMs: Int?, isInitializing: Bool)
 
     /// The offset in milliseconds of the back end relative to the device, if known.
-    public var backEndTimeOffsetMS: Int? {
+    public var backEndTimeOffsetMs: Int? {
         switch self {
         case .connected(let offset): offset
         case .disconnected(let offset, _): offset
@@ -32,7 +32,7 @@ public enum ConnectionState: Sendable, Equatable, Codable, CustomStringConvertib
     /// Converts a back-end date to a device date by subtracting the offset; nil when no offset
     /// is known.
     public func deviceDate(for backEndDate: Date) -> Date? {
-        guard let offset = backEndTimeOffsetMS else { return nil }
+        guard let offset = backEndTimeOffsetMs else { return nil }
         return backEndDate.addingTimeInterval(-Double(offset) / 1000)
     }
 
@@ -57,10 +57,10 @@ public enum ConnectionState: Sendable, Equatable, Codable, CustomStringConvertib
     }
 
     // A flat JSON form that scripts can read with one lookup:
-    // {"status":"connected","backEndTimeOffsetMS":12}
-    // {"status":"disconnected","backEndTimeOffsetMS":null,"isInitializing":true}
+    // {"status":"connected","backEndTimeOffsetMs":12}
+    // {"status":"disconnected","backEndTimeOffsetMs":null,"isInitializing":true}
     private enum CodingKeys: String, CodingKey {
-        case status, backEndTimeOffsetMS, isInitializing
+        case status, backEndTimeOffsetMs, isInitializing
     }
 
     public init(from decoder: any Decoder) throws {
@@ -68,10 +68,10 @@ public enum ConnectionState: Sendable, Equatable, Codable, CustomStringConvertib
         let status = try container.decode(String.self, forKey: .status)
         switch status {
         case "connected":
-            self = .connected(backEndTimeOffsetMS: try container.decode(Int.self, forKey: .backEndTimeOffsetMS))
+            self = .connected(backEndTimeOffsetMs: try container.decode(Int.self, forKey: .backEndTimeOffsetMs))
         case "disconnected":
             self = .disconnected(
-                backEndTimeOffsetMS: try container.decodeIfPresent(Int.self, forKey: .backEndTimeOffsetMS),
+                backEndTimeOffsetMs: try container.decodeIfPresent(Int.self, forKey: .backEndTimeOffsetMs),
                 isInitializing: try container.decode(Bool.self, forKey: .isInitializing))
         default:
             throw DecodingError.dataCorruptedError(
@@ -85,10 +85,10 @@ public enum ConnectionState: Sendable, Equatable, Codable, CustomStringConvertib
         switch self {
         case .connected(let offset):
             try container.encode("connected", forKey: .status)
-            try container.encode(offset, forKey: .backEndTimeOffsetMS)
+            try container.encode(offset, forKey: .backEndTimeOffsetMs)
         case .disconnected(let offset, let initializing):
             try container.encode("disconnected", forKey: .status)
-            try container.encode(offset, forKey: .backEndTimeOffsetMS)  // explicit null when unknown
+            try container.encode(offset, forKey: .backEndTimeOffsetMs)  // explicit null when unknown
             try container.encode(initializing, forKey: .isInitializing)
         }
     }

@@ -14,6 +14,8 @@ public enum ReachabilityFailure: String, Sendable, Codable, CaseIterable {
     case httpStatus
     /// The server answered, but not with what was expected (a captive portal, another service).
     case unexpectedBody
+    /// An HTML page answered in place of the configured server: a captive portal (or a proxy).
+    case portal
 
     /// A sentence that explains the verdict to a person.
     public var explanation: String {
@@ -25,6 +27,7 @@ public enum ReachabilityFailure: String, Sendable, Codable, CaseIterable {
         case .tlsError: "the TLS handshake failed"
         case .httpStatus: "the server answered with an unexpected HTTP status"
         case .unexpectedBody: "the server answered, but not with the expected content"
+        case .portal: "a sign-in page answered in place of the server: a captive portal or a proxy is in the way"
         }
     }
 }

@@ -3,8 +3,15 @@ import Foundation
 /// The JSON conventions of conn's output: camelCase keys as declared, sorted for stable diffs,
 /// ISO-8601 UTC timestamps with milliseconds, and a `schemaVersion` on every top-level object.
 public enum JSONOutput {
-    /// Bumped only when a key is removed or changes meaning; adding keys does not bump it.
+    /// The version of a payload that does not declare its own (`SchemaVersioned`). A payload's
+    /// version is bumped only when a key is removed, renamed or changes meaning; adding keys does
+    /// not bump it.
     public static let schemaVersion = 1
+
+    /// The schema version written with `payload`.
+    public static func schemaVersion<Payload>(of payload: Payload.Type) -> Int {
+        (payload as? any SchemaVersioned.Type)?.schemaVersion ?? schemaVersion
+    }
 
     public static func encoder(pretty: Bool = false) -> JSONEncoder {
         let encoder = JSONEncoder()
@@ -31,11 +38,24 @@ public enum JSONOutput {
         return String(whole.dropLast()) + "." + String(fraction + 1000).dropFirst() + "Z"
     }
 
+    /// Reads a timestamp as `timestamp(_:)` writes it (milliseconds optional); nil otherwise.
+    public static func date(_ text: String?) -> Date? {
+        guard let text else { return nil }
+        return (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt).parse(text))
+            ?? (try? Date.ISO8601FormatStyle(timeZone: .gmt).parse(text))
+    }
+
     /// Encodes `payload` with `schemaVersion` added at its top level, as one line of text.
     public static func encode<Payload: Encodable>(_ payload: Payload, pretty: Bool = false) throws -> String {
         let data = try encoder(pretty: pretty).encode(Versioned(payload: payload))
         return String(decoding: data, as: UTF8.self)
     }
+}
+
+/// A payload whose shape changed since version 1 of the output contract: it declares its own
+/// `schemaVersion` (docs/json/README.md says what a version promises).
+public protocol SchemaVersioned {
+    static var schemaVersion: Int { get }
 }
 
 /// Adds `schemaVersion` beside the payload's own keys (not nested), so scripts read one object.
@@ -46,7 +66,7 @@ struct Versioned<Payload: Encodable>: Encodable {
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(JSONOutput.schemaVersion, forKey: .schemaVersion)
+        try container.encode(JSONOutput.schemaVersion(of: Payload.self), forKey: .schemaVersion)
         try payload.encode(to: encoder)
     }
 }
