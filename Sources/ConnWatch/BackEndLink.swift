@@ -4,10 +4,9 @@ import Foundation
 import Logging
 import WSCore
 
-/// The live link to the back end (seed 002): a WebSocket to the `ws` resource, held open and
-/// reopened with backoff. Reports `ConnectionState`: disconnected(initializing: true) while
-/// connecting, connected(offset) once a ping/pong gave the clock offset, disconnected with the
-/// last offset kept when it drops. A server that dies is noticed when its socket closes.
+/// The live link to the back end: a WebSocket to the `ws` resource, held open and reopened with
+/// backoff, reporting its `ConnectionState` (see `states`). A server that dies is noticed when
+/// its socket closes.
 public struct BackEndLink: Sendable {
     let url: URL
     let credentials: Credentials?
@@ -30,15 +29,20 @@ public struct BackEndLink: Sendable {
                   pingInterval: .seconds(10), logger: logger)
     }
 
-    public func states() -> AsyncStream<ConnectionState> {
+    /// The link's states, as seed 002's ConnectionState moves: when `initializing` (the link was
+    /// just enabled), `disconnected(isInitializing: true)` until the first attempt concludes;
+    /// `connected(offset)` once a ping/pong gave the offset; `disconnected(isInitializing:
+    /// false)` as soon as an attempt fails or the connection drops, and through the retries
+    /// that follow. The last offset, starting from `lastOffset`, is kept through all of it.
+    public func states(lastOffset: Int? = nil, initializing: Bool = true) -> AsyncStream<ConnectionState> {
         AsyncStream { continuation in
             let task = Task {
-                var lastOffset: Int?
+                var lastOffset = lastOffset
                 // Reconnect after 250 ms, doubling up to 10 s; from 250 ms again after a connection.
                 let backoff = Backoff(base: .milliseconds(250), cap: .seconds(10))
                 var failedAttempts = 0
+                if initializing { continuation.yield(.disconnected(backEndTimeOffsetMs: lastOffset, isInitializing: true)) }
                 while !Task.isCancelled {
-                    continuation.yield(.disconnected(backEndTimeOffsetMs: lastOffset, isInitializing: true))
                     let seen = await holdOpen { offset in
                         continuation.yield(.connected(backEndTimeOffsetMs: offset))
                     }

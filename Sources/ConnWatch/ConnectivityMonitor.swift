@@ -72,11 +72,11 @@ public final class ConnectivityMonitor: Sendable {
                             try? await Task.sleep(for: delay)
                             triggers.yield(.input(.timerFired(generation: generation)))
                         }
-                    case .startLink(let generation):
+                    case .startLink(let generation, let lastOffset, let initializing):
                         linkTask?.cancel()
                         linkTask = link.map { link in
                             Task {
-                                for await state in link.states() { triggers.yield(.input(.linkState(state, generation: generation))) }
+                                for await state in link.states(lastOffset: lastOffset, initializing: initializing) { triggers.yield(.input(.linkState(state, generation: generation))) }
                             }
                         }
                     case .stopLink:

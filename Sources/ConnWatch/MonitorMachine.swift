@@ -28,8 +28,10 @@ public struct MonitorMachine: Sendable {
         case look
         /// Feed `.timerFired(generation)` after this long; a new schedule replaces the old.
         case schedule(after: Duration, generation: Int)
-        /// (Re)open the link to the server, tagging its states with this generation.
-        case startLink(generation: Int)
+        /// (Re)open the link to the server, tagging its states with this generation. It starts
+        /// from the last offset known (kept through drops and re-enables); `initializing` is
+        /// true when the link was just enabled (its first attempt), false for a reconnect.
+        case startLink(generation: Int, lastOffset: Int?, initializing: Bool)
         /// Close the link.
         case stopLink
         /// Tell the monitor's owner.
@@ -40,6 +42,8 @@ public struct MonitorMachine: Sendable {
     let hasLink: Bool
     private(set) var linkEnabled: Bool
     private(set) var linkState: ConnectionState?
+    /// The back end's clock offset last measured, kept while the link is down or off.
+    private var lastOffset: Int?
     /// The link closed since the last look: a second signal that the server is gone.
     private var linkDropped = false
     /// Timer and link tasks are replaced, not cancelled in place: what an old one still sends
@@ -56,7 +60,7 @@ public struct MonitorMachine: Sendable {
     public mutating func handle(_ input: Input) -> [Action] {
         switch input {
         case .start:
-            return (linkEnabled ? [startLink()] : []) + [.look]
+            return (linkEnabled ? [startLink(initializing: true)] : []) + [.look]
         case .timerFired(let generation):
             return generation == timerGeneration ? [.look] : []
         case .kernelChanged, .refreshRequested:
@@ -70,7 +74,15 @@ public struct MonitorMachine: Sendable {
             var actions: [Action] = [.schedule(after: decision.recheckAfter, generation: timerGeneration)]
             // The server is back: reconnect now rather than when the link's backoff runs out.
             if decision.event?.state?.state == .online, wasReported != nil, linkEnabled, linkState?.isConnected != true {
-                actions.append(startLink())
+                actions.append(startLink(initializing: false))
+            }
+            // Offline, the link cannot be up, whatever its socket has not noticed yet: say so
+            // (before the look, so its event shows the link down), and drop the socket (a new
+            // attempt waits for the network).
+            if engine.reported?.state == .offline, linkEnabled, linkState?.isConnected == true {
+                let dropped = ConnectionState.disconnected(backEndTimeOffsetMs: lastOffset, isInitializing: false)
+                linkState = dropped
+                actions += [startLink(initializing: false), .report(.link(dropped))]
             }
             actions.append(.report(.looked(decision, reported: engine.reported)))
             return actions
@@ -78,6 +90,7 @@ public struct MonitorMachine: Sendable {
             guard generation == linkGeneration, linkEnabled else { return [] }
             let previous = linkState
             linkState = state
+            if let offset = state.backEndTimeOffsetMs { lastOffset = offset }
             var actions: [Action] = [.report(.link(state))]
             // The socket closing (or opening again) is news about the server: look now.
             if let previous, previous.isConnected != state.isConnected {
@@ -88,15 +101,15 @@ public struct MonitorMachine: Sendable {
         case .enableLink(let enabled):
             guard hasLink, enabled != linkEnabled else { return [] }
             linkEnabled = enabled
-            if enabled { return [startLink(), .report(.linkEnabled(true))] }
+            if enabled { return [startLink(initializing: true), .report(.linkEnabled(true))] }
             linkGeneration += 1
             linkState = nil
             return [.stopLink, .report(.linkEnabled(false))]
         }
     }
 
-    private mutating func startLink() -> Action {
+    private mutating func startLink(initializing: Bool) -> Action {
         linkGeneration += 1
-        return .startLink(generation: linkGeneration)
+        return .startLink(generation: linkGeneration, lastOffset: lastOffset, initializing: initializing)
     }
 }

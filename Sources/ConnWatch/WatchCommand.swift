@@ -183,9 +183,10 @@ public struct WatchCommand: ConnCommand {
                 case .monitor(.link(let state)):
                     let previous = linkState
                     linkState = state
-                    // Reconnect attempts flip between "connecting" and "disconnected": only the
-                    // first state, connecting, and a change of connected-ness are events.
-                    guard previous == nil || previous!.isConnected != state.isConnected else { continue }
+                    // Every change of the state's case or of isInitializing is an event; a new
+                    // offset from the next ping is not (`clock-offset` is for that).
+                    guard previous == nil || previous!.isConnected != state.isConnected || previous!.isInitializing != state.isInitializing
+                    else { continue }
                     try emit(WatchEvent(type: .connectionState, at: Date(), state: reported, connectionState: state), context: context)
                     if until == "connected", state.isConnected { return }
                 case .monitor(.linkEnabled):

@@ -18,7 +18,9 @@ public enum TLSServer {
                         "-subj", "/CN=conn-test", "-days", "1"],
             output: .discarded, error: .discarded)
         guard made.terminationStatus.isSuccess else { throw ServerProcess.StartFailure(description: "openssl req failed") }
-        let port = try HTTPPorts.free()
+        // Below the automatic range: while openssl starts, a port-0 bind elsewhere in the run
+        // could take a port that was only free (seen: a plain-HTTP server answering here).
+        let port = try HTTPPorts.outsideAutomaticRange()
         let outcome = try await Subprocess.run(
             .name("openssl"),
             arguments: ["s_server", "-accept", "127.0.0.1:\(port)", "-cert", certificate, "-key", key, "-www", "-quiet"],

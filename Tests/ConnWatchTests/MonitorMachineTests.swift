@@ -24,7 +24,7 @@ struct MonitorMachineTests {
     @Test("start: the link (when enabled) and a look; the look schedules the next and reports the baseline")
     func start() {
         var machine = Self.machine()
-        #expect(machine.handle(.start) == [.startLink(generation: 1), .look])
+        #expect(machine.handle(.start) == [.startLink(generation: 1, lastOffset: nil, initializing: true), .look])
         let actions = machine.handle(.looked(Self.online, at: Date()))
         #expect(actions.first == .schedule(after: .seconds(30), generation: 1))
         #expect(Self.reports(actions).count == 1)
@@ -92,25 +92,44 @@ struct MonitorMachineTests {
         guard case .looked(let confirmed, _) = down.first else { Issue.record("no look reported"); return }
         #expect(confirmed.event?.to == .serverUnreachable, "\(confirmed)")
         let back = machine.handle(.looked(Self.online, at: start.addingTimeInterval(5)))
-        #expect(back.contains(.startLink(generation: 2)), "\(back)")
+        // A reconnect, not a re-enable: not initializing; the offset last seen goes with it.
+        #expect(back.contains(.startLink(generation: 2, lastOffset: 12, initializing: false)), "\(back)")
         // The old link's late states are dropped; the new one's are reported.
         #expect(machine.handle(.linkState(Self.connected, generation: 1)) == [])
         #expect(machine.handle(.linkState(Self.connecting, generation: 2)) == [.report(.link(Self.connecting))])
     }
 
-    @Test("disabling the link stops it and drops its states; enabling starts a new one; a monitor without a link ignores both")
+    @Test("disabling the link stops it and drops its states; enabling starts a new one, initializing, from the offset last seen; a monitor without a link ignores both")
     func enableAndDisable() {
         var machine = Self.machine()
         _ = machine.handle(.start)
+        _ = machine.handle(.linkState(Self.connected, generation: 1))
         #expect(machine.handle(.enableLink(true)) == [])
         #expect(machine.handle(.enableLink(false)) == [.stopLink, .report(.linkEnabled(false))])
         #expect(machine.handle(.linkState(Self.connected, generation: 1)) == [])
         #expect(machine.handle(.linkState(Self.connected, generation: 2)) == [])
-        #expect(machine.handle(.enableLink(true)) == [.startLink(generation: 3), .report(.linkEnabled(true))])
+        #expect(machine.handle(.enableLink(true)) == [.startLink(generation: 3, lastOffset: 12, initializing: true), .report(.linkEnabled(true))])
         #expect(machine.handle(.linkState(Self.connecting, generation: 3)) == [.report(.link(Self.connecting))])
 
         var withoutLink = Self.machine(link: false)
         #expect(withoutLink.handle(.enableLink(true)) == [])
         #expect(withoutLink.handle(.enableLink(false)) == [])
+    }
+
+    @Test("offline, a link that still reads connected is reported disconnected (offset kept) and restarted")
+    func offlineDropsTheLink() {
+        let start = Date()
+        var machine = Self.machine()
+        _ = machine.handle(.start)
+        _ = machine.handle(.looked(Self.online, at: start))
+        _ = machine.handle(.linkState(Self.connected, generation: 1))
+        let offline = WatchObservation(status: .offline, reason: .noCarrier, definitive: true)
+        let first = machine.handle(.looked(offline, at: start.addingTimeInterval(1)))
+        #expect(!first.contains(.report(.link(Self.dropped))), "not confirmed yet: \(first)")
+        let confirmed = machine.handle(.looked(offline, at: start.addingTimeInterval(1.002)))
+        #expect(confirmed.contains(.report(.link(Self.dropped))), "\(confirmed)")
+        #expect(confirmed.contains(.startLink(generation: 2, lastOffset: 12, initializing: false)), "\(confirmed)")
+        // Still offline: said once.
+        #expect(!machine.handle(.looked(offline, at: start.addingTimeInterval(2))).contains(.report(.link(Self.dropped))))
     }
 }

@@ -213,7 +213,7 @@ struct WatchCommandTests {
         }
     }
 
-    @Test("in a namespace: link down → offline (noInterface) within milliseconds of the event; link up → online", .enabled(if: NetworkNamespace.available, "needs root and ip netns"))
+    @Test("in a namespace: link down → offline (noInterface) within milliseconds of the event, the link disconnected with it; link up → online, the link back", .enabled(if: NetworkNamespace.available, "needs root and ip netns"))
     func linkDownAndUp() async throws {
         let pair = try await VethPair()
         let watcher = try pair.watch(["--interval", "60s", "--timeout", "2s"], environment: home.environment)
@@ -222,8 +222,15 @@ struct WatchCommandTests {
         try pair.client.exec(["ip", "link", "set", pair.interface, "down"])
         let down = try #require(try await watcher.await(5, Self.change(to: "offline")))
         #expect(down["reason"] as? String == "noInterface")
+        // Offline, the link is down at once, its socket noticed or not; the offset is kept.
+        let link = try #require(down["connectionState"] as? [String: Any])
+        #expect(link["status"] as? String == "disconnected" && link["isInitializing"] as? Bool == false && link["backEndTimeOffsetMs"] is Int, "\(down)")
         try pair.client.exec(["ip", "link", "set", pair.interface, "up"])
         _ = try #require(try await watcher.await(10, Self.change(to: "online")))
+        let states = watcher.events.filter { $0["type"] as? String == "connectionState" }.compactMap { ($0["connectionState"] as? [String: Any])?["status"] as? String }
+        _ = try #require(try await watcher.await(10) { _ in
+            watcher.events.filter { $0["type"] as? String == "connectionState" }.last.flatMap { ($0["connectionState"] as? [String: Any])?["status"] as? String } == "connected"
+        }, "the link comes back with the network: \(states)")
         #expect(watcher.stop() == 143)
         await pair.server.stop()
     }
@@ -275,58 +282,4 @@ struct WatchCommandTests {
         #expect(watcher.stop() == 143)
         await pair.server.stop()
     }
-}
-
-/// A running `conn watch --json …` whose JSON lines can be awaited.
-final class WatchProcess: @unchecked Sendable {
-    let process = Process()
-    private let lock = NSLock()
-    private var buffer = Data()
-    private var lines: [[String: Any]] = []
-
-    init(_ program: String, _ arguments: [String], environment: [String: String]) throws {
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        output.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            if data.isEmpty { handle.readabilityHandler = nil; return }
-            self?.append(data)
-        }
-        try process.run()
-    }
-
-    private func append(_ data: Data) {
-        lock.withLock {
-            buffer.append(data)
-            while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = buffer[buffer.startIndex..<newline]
-                buffer.removeSubrange(buffer.startIndex...newline)
-                if let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any] { lines.append(object) }
-            }
-        }
-    }
-
-    var events: [[String: Any]] { lock.withLock { lines } }
-
-    /// Waits until an event matches, up to `seconds`; returns it.
-    func await(_ seconds: Double = 10, _ predicate: ([String: Any]) -> Bool) async throws -> [String: Any]? {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if let match = events.first(where: predicate) { return match }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        return nil
-    }
-
-    func stop() -> Int32 {
-        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
-
-    deinit { if process.isRunning { process.terminate(); process.waitUntilExit() } }
 }
