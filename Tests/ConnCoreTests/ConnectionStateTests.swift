@@ -22,7 +22,7 @@ struct ConnectionStateTests {
         let json = try JSONOutput.encode(ConnectionState.disconnected(backEndTimeOffsetMs: nil, isInitializing: true))
         #expect(json == #"{"backEndTimeOffsetMs":null,"isInitializing":true,"schemaVersion":1,"status":"disconnected"}"#)
         let connected = try JSONOutput.encode(ConnectionState.connected(backEndTimeOffsetMs: 12))
-        #expect(connected == #"{"backEndTimeOffsetMs":12,"schemaVersion":1,"status":"connected"}"#)
+        #expect(connected == #"{"backEndTimeOffsetMs":12,"isInitializing":false,"schemaVersion":1,"status":"connected"}"#)
     }
 
     @Test func unknownStatusIsRejected() {

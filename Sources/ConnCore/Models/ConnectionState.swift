@@ -57,7 +57,7 @@ public enum ConnectionState: Sendable, Equatable, Codable, CustomStringConvertib
     }
 
     // A flat JSON form that scripts can read with one lookup:
-    // {"status":"connected","backEndTimeOffsetMs":12}
+    // {"status":"connected","backEndTimeOffsetMs":12,"isInitializing":false}
     // {"status":"disconnected","backEndTimeOffsetMs":null,"isInitializing":true}
     private enum CodingKeys: String, CodingKey {
         case status, backEndTimeOffsetMs, isInitializing
@@ -86,6 +86,7 @@ public enum ConnectionState: Sendable, Equatable, Codable, CustomStringConvertib
         case .connected(let offset):
             try container.encode("connected", forKey: .status)
             try container.encode(offset, forKey: .backEndTimeOffsetMs)
+            try container.encode(false, forKey: .isInitializing)  // every key in both cases
         case .disconnected(let offset, let initializing):
             try container.encode("disconnected", forKey: .status)
             try container.encode(offset, forKey: .backEndTimeOffsetMs)  // explicit null when unknown

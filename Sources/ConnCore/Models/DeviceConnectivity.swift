@@ -45,10 +45,15 @@ public enum DeviceConnectivity: Sendable, Equatable, Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(name, forKey: .state)
+        // Every key in every state, null where it does not apply.
+        var reason: OfflineReason?
+        var portalURL: String?
         switch self {
-        case .offline(let reason): try container.encode(reason, forKey: .reason)
-        case .portal(let url): try container.encode(url, forKey: .portalURL)
+        case .offline(let offline): reason = offline
+        case .portal(let url): portalURL = url
         default: break
         }
+        try container.encode(reason, forKey: .reason)
+        try container.encode(portalURL, forKey: .portalURL)
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// The JSON conventions of conn's output: camelCase keys as declared, sorted for stable diffs,
-/// ISO-8601 UTC timestamps with milliseconds, and a `schemaVersion` on every top-level object.
+/// ISO-8601 UTC timestamps with milliseconds, absent values as `null` (never a missing key),
+/// and a `schemaVersion` on every top-level object.
 public enum JSONOutput {
     /// The version of a payload that does not declare its own (`SchemaVersioned`). A payload's
     /// version is bumped only when a key is removed, renamed or changes meaning; adding keys does
@@ -67,7 +68,8 @@ struct Versioned<Payload: Encodable>: Encodable {
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(JSONOutput.schemaVersion(of: Payload.self), forKey: .schemaVersion)
-        try payload.encode(to: encoder)
+        // Every key there, null when absent (NullKeepingEncoder).
+        try payload.encode(to: NullKeepingEncoder(base: encoder))
     }
 }
 
