@@ -31,6 +31,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.0"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.0"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.0"),
     ],
     targets: [
         // Shared core: configuration, paths, endpoint model, HTTP transport, database, models,
@@ -84,6 +85,8 @@ let package = Package(
                 .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                // The certificate's subject, read from its DER (NIOSSL shows only the CN).
+                .product(name: "X509", package: "swift-certificates"),
             ],
             swiftSettings: strictSwift
         ),

@@ -25,7 +25,11 @@ struct ConversationRecord: Equatable, Encodable {
     var participants: [String]
     var messageCount: Int
     var lastSortKey: Double
+    /// The latest message's `dateTime`, as the server sent it.
     var lastDateTime: String
+    /// That text read as a date (relative words such as "Today" as of when it was fetched); nil
+    /// when it cannot be read. Not a column: `list` looks it up (`lastDateColumn`).
+    var lastDate: Date?
     /// The start of the latest message's text.
     var snippet: String
     /// The conversation starts with a reply whose parent is not in the cache.
@@ -65,8 +69,11 @@ struct ConversationRecord: Equatable, Encodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case rootUid, subject, participants, messageCount, lastDateTime, snippet, missingParent
+        case rootUid, subject, participants, messageCount, lastDateTime, lastDate, snippet, missingParent
     }
+
+    /// The latest message's parsed time, for a query over the conversation table `c`.
+    static let lastDateColumn = "(SELECT m.parsedTime FROM inboxMessage m WHERE m.threadRoot = c.rootUid AND m.sortKey = c.lastSortKey LIMIT 1)"
 
     /// The table's columns, in the order `init(row:)` reads them.
     static let columns = "rootUid, subject, participants, messageCount, lastSortKey, lastDateTime, snippet, missingParent"
@@ -80,6 +87,7 @@ struct ConversationRecord: Equatable, Encodable {
         lastDateTime = row[5]
         snippet = row[6]
         missingParent = row[7]
+        if row.count > 8, let seconds = row[8] as Double? { lastDate = Date(timeIntervalSince1970: seconds) }
     }
 
     func insert(with statement: Statement) throws {

@@ -47,7 +47,7 @@ public struct InboxListCommand: ConnCommand {
         }
         let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         let sql = """
-            SELECT \(ConversationRecord.columns) FROM inboxConversation c
+            SELECT \(ConversationRecord.columns), \(ConversationRecord.lastDateColumn) FROM inboxConversation c
             \(filter) ORDER BY lastSortKey DESC, rootUid LIMIT ? OFFSET ?
             """
         let statementArguments = arguments + [limit, offset]

@@ -73,7 +73,10 @@ struct ThreadView {
         let to: String
         let subject: String
         let text: String
+        /// As the server sent it.
         let dateTime: String
+        /// `dateTime` read as a date (relative words as of the fetch); nil when it cannot be read.
+        let date: Date?
         let flags: [String]
     }
     let root: String
@@ -83,7 +86,7 @@ struct ThreadView {
     static func load(root: String, from database: LocalDatabase) throws -> ThreadView {
         let rows = try database.writer.read { db in
             try Row.fetchAll(db, sql: """
-                SELECT uid, responseToUid, fromAddress, toAddress, subject, text, dateTime, sortKey, flags FROM inboxMessage
+                SELECT uid, responseToUid, fromAddress, toAddress, subject, text, dateTime, sortKey, flags, parsedTime FROM inboxMessage
                 WHERE threadRoot = ? ORDER BY sortKey, arrival
                 """, arguments: [root])
         }
@@ -94,11 +97,12 @@ struct ThreadView {
         let messages = ordered.map { node -> Message in
             guard let row = stored[node.uid] else {
                 return Message(uid: node.uid, parentUid: nil, depth: node.depth, placeholder: true, from: "", to: "", subject: "",
-                               text: "", dateTime: "", flags: ["notInCache"])
+                               text: "", dateTime: "", date: nil, flags: ["notInCache"])
             }
             let flags = (row[8] as String).split(separator: ",").map(String.init)
             return Message(uid: node.uid, parentUid: node.parentUid, depth: node.depth, placeholder: false, from: row[2], to: row[3],
-                           subject: row[4], text: row[5], dateTime: row[6], flags: flags)
+                           subject: row[4], text: row[5], dateTime: row[6], date: (row[9] as Double?).map(Date.init(timeIntervalSince1970:)),
+                           flags: flags)
         }
         let order = Dictionary(uniqueKeysWithValues: rows.enumerated().map { ($1[0] as String, $0) })
         let byDate = messages.filter { !$0.placeholder }.sorted { order[$0.uid]! < order[$1.uid]! }

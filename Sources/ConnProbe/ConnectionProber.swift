@@ -4,12 +4,15 @@ import NIOCore
 import NIOPosix
 import NIOSSL
 import NIOTLS
+import X509
 
 /// The TCP and TLS rungs, on one SwiftNIO channel to an already resolved address, each timed on
 /// its own (the HTTP client's pool would hide which one was slow or failed).
 enum ConnectionProber {
     struct Certificate: Sendable, Equatable, Codable {
         var commonName: String?
+        /// The whole subject, RFC 4514 style: `CN=conn-test,O=Example`.
+        var subject: String?
         var notValidAfter: Date
     }
 
@@ -74,12 +77,12 @@ enum ConnectionProber {
     }
 
     static func summary(_ certificate: NIOSSLCertificate) -> Certificate {
-        // NIOSSL exposes the subject's common name only through its description.
-        let description = String(describing: certificate)
-        let commonName = description.range(of: "common_name=").map { range in
-            String(description[range.upperBound...].prefix { $0 != ";" && $0 != ">" })
+        let notValidAfter = Date(timeIntervalSince1970: Double(certificate.notValidAfter))
+        guard let der = try? certificate.toDERBytes(), let parsed = try? X509.Certificate(derEncoded: der) else {
+            return Certificate(commonName: nil, subject: nil, notValidAfter: notValidAfter)
         }
-        return Certificate(commonName: commonName, notValidAfter: Date(timeIntervalSince1970: Double(certificate.notValidAfter)))
+        let commonName = parsed.subject.flatMap { $0 }.first { $0.type == .RDNAttributeType.commonName }.map { String(describing: $0.value) }
+        return Certificate(commonName: commonName, subject: String(describing: parsed.subject), notValidAfter: notValidAfter)
     }
 
     static func describe(_ error: any Error) -> String {

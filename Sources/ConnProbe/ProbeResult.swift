@@ -46,6 +46,8 @@ public struct ProbeResult: Sendable, Codable, Equatable {
 
 public struct ProbeCertificate: Sendable, Codable, Equatable {
     public var commonName: String?
+    /// The whole subject: `CN=conn-test,O=Example`.
+    public var subject: String?
     public var notValidAfter: Date
     /// False when --insecure skipped verification.
     public var verified: Bool

@@ -140,9 +140,11 @@ public struct Prober: Sendable {
             switch await ConnectionProber.handshake(on: channel, serverName: serverName, insecure: insecure, timeout: timeout) {
             case .established(let elapsed, let certificate):
                 if let certificate {
-                    result.certificate = ProbeCertificate(commonName: certificate.commonName, notValidAfter: certificate.notValidAfter, verified: !insecure)
+                    result.certificate = ProbeCertificate(commonName: certificate.commonName, subject: certificate.subject,
+                                                          notValidAfter: certificate.notValidAfter, verified: !insecure)
                 }
-                let expiry = certificate.map { ", valid until \(JSONOutput.timestamp($0.notValidAfter).prefix(10))" } ?? ""
+                let subject = certificate?.subject.map { ", subject \($0)" } ?? ""
+                let expiry = subject + (certificate.map { ", valid until \(JSONOutput.timestamp($0.notValidAfter).prefix(10))" } ?? "")
                 result.rungs.append(ProbeRung(name: "tls", ok: true, ms: elapsed.milliseconds,
                                               detail: (insecure ? "handshake done, certificate NOT verified (--insecure)" : "certificate verified") + expiry))
             case .failed(let why, let elapsed):

@@ -199,7 +199,13 @@ struct ProbeCommandTests {
             let passed = try #require(try results(outcome).first)
             let certificate = try #require(passed["certificate"] as? [String: Any])
             #expect(certificate["commonName"] as? String == "conn-test")
+            #expect(certificate["subject"] as? String == "CN=conn-test")
             #expect(certificate["verified"] as? Bool == false)
+            let problems = try await JSONSchemaCheck.violations(of: outcome.standardOutput, schema: "probe")
+            #expect(problems.isEmpty, "\(problems)")
+            // The ladder (-v) names the subject on the TLS rung.
+            let ladder = try await probe(["-v", "--insecure", "https://127.0.0.1:\(port)/"])
+            #expect(ladder.standardOutput.contains("subject CN=conn-test"), "\(ladder.standardOutput)")
         }
     }
 
