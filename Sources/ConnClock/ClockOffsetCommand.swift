@@ -10,7 +10,8 @@ public struct ClockOffsetCommand: ConnCommand {
     public static let configuration = CommandConfiguration(
         commandName: "clock-offset",
         abstract: "Measure the back end's clock offset in ms, with an honest error bound.",
-        discussion: """
+        discussion: HelpText.discussion(
+            """
             The offset is back end minus device: positive when the back end is ahead. After one \
             discarded warm-up exchange, --samples exchanges are taken --interval apart; each gives \
             θ = ((t2−t1)+(t3−t4))/2 and δ = (t4−t1)−(t3−t2); outliers (δ more than twice the \
@@ -20,12 +21,18 @@ public struct ClockOffsetCommand: ConnCommand {
             --method auto uses json, and the Date header only when the server has no time \
             resource (a 404 or an answer that is not a time): a refused token or a server that \
             asks to try later ends the command as with json.
-
-            Exit codes: 0 measured; 69 the server or NTP server cannot be reached; 75 the bound is \
-            wider than --max-uncertainty, or the server asks to try later (5xx, 429); 77 the token \
-            was refused; 65 the answers are unusable (no Date header, a cached Date, not the time \
-            resource).
-            """)
+            """,
+            exitCodes: """
+                0 measured; 69 the server or NTP server cannot be reached; 75 the bound is wider \
+                than --max-uncertainty, or the server asks to try later (5xx, 429); 77 the token \
+                was refused; 65 the answers are unusable (no Date header, a cached Date, not the \
+                time resource)
+                """,
+            examples: [
+                .init("conn clock-offset", "The configured server's offset in ms, with its error bound."),
+                .init("conn clock-offset --method sntp --ntp-server pool.ntp.org", "This device against an NTP server."),
+                .init("conn clock-offset --convert 2026-11-23T10:00:00.432Z", "A back-end time as this device's time, with the last offset (works offline)."),
+            ]))
 
     @OptionGroup public var global: GlobalOptions
 

@@ -1,15 +1,21 @@
 import ArgumentParser
+import ConnCore
 
 /// `conn config`: see the configuration conn resolved and where each value came from.
 public struct ConfigCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "config",
         abstract: "Show the resolved configuration and where conn keeps its files.",
-        discussion: """
+        discussion: HelpText.discussion(
+            """
             Values come from, highest first: flags, CONN_* environment variables, the config \
             file (the selected profile's section, then its top level), defaults. The config file \
             is $XDG_CONFIG_HOME/conn/config.yaml unless --config or CONN_CONFIG names another.
             """,
+            examples: [
+                .init("conn config show", "Every setting and where its value came from."),
+                .init("conn config path --json | jq -r .databaseFile", "Where the local database is."),
+            ]),
         subcommands: [ConfigShowCommand.self, ConfigPathCommand.self])
 
     public init() {}

@@ -7,7 +7,13 @@ import ConnCore
 public struct ConfigPathCommand: ConnCommand {
     public static let configuration = CommandConfiguration(
         commandName: "path",
-        abstract: "Print the config file's path; with --json, every directory conn uses.")
+        abstract: "Print the config file's path; with --json, every directory conn uses.",
+        discussion: HelpText.discussion(
+            "",
+            examples: [
+                .init("conn config path", "The config file's path."),
+                .init("conn config path --json", "Every file and directory conn uses."),
+            ]))
 
     @OptionGroup public var global: GlobalOptions
 

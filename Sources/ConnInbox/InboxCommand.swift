@@ -1,16 +1,22 @@
 import ArgumentParser
+import ConnCore
 
 /// `conn inbox`: the inbox (seed 003) in a local cache, readable offline, shown as conversations.
 public struct InboxCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "inbox",
         abstract: "Fetch the inbox into a local cache and read it offline, as conversations.",
-        discussion: """
+        discussion: HelpText.discussion(
+            """
             `fetch` needs the server; `list` and `thread` read only the cache and work with no \
             network at all. Conversations follow responseToUid: a reply whose parent is not cached \
             hangs under a placeholder, cycles are broken at their oldest message, duplicate uids \
             are flagged.
             """,
+            examples: [
+                .init("conn inbox fetch && conn inbox list", "Fetch, then the conversations, newest first."),
+                .init("conn inbox thread 42", "The conversation message 42 is in, as a tree."),
+            ]),
         subcommands: [InboxFetchCommand.self, InboxListCommand.self, InboxThreadCommand.self])
 
     public init() {}

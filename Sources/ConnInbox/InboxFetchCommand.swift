@@ -8,12 +8,21 @@ public struct InboxFetchCommand: ConnCommand {
     public static let configuration = CommandConfiguration(
         commandName: "fetch",
         abstract: "Fetch the inbox into the local cache (conditional: unchanged inboxes cost one 304).",
-        discussion: """
-            Exit codes: 0 stored (or not modified); 65 the answer is not an inbox (the cache is \
-            left as it was, and the message names the record and field); 69 the server cannot be \
-            reached; 75 a timeout, or the server asks to try later (5xx, 408, 429); 77 the token was \
-            refused (401/403).
-            """)
+        discussion: HelpText.discussion(
+            """
+            Sends the cached ETag, so an unchanged inbox costs one 304. The answer is checked \
+            record by record before anything is stored.
+            """,
+            exitCodes: """
+                0 stored (or not modified); 65 the answer is not an inbox (the cache is left as it \
+                was, and the message names the record and field); 69 the server cannot be reached; \
+                75 a timeout, or the server asks to try later (5xx, 408, 429); 77 the token was \
+                refused (401/403)
+                """,
+            examples: [
+                .init("conn inbox fetch", "Bring the cache up to date."),
+                .init("conn inbox fetch --force --json", "Fetch it all again (no ETag); what changed as JSON."),
+            ]))
 
     @OptionGroup public var global: GlobalOptions
 

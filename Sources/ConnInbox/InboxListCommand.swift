@@ -7,7 +7,14 @@ import GRDB
 /// `conn inbox list`: conversations from the cache, newest first. No network.
 public struct InboxListCommand: ConnCommand {
     public static let configuration = CommandConfiguration(
-        commandName: "list", abstract: "List conversations from the cache, newest first (works offline).")
+        commandName: "list", abstract: "List conversations from the cache, newest first (works offline).",
+        discussion: HelpText.discussion(
+            "",
+            exitCodes: "0 listed; 69 the cache is empty (run conn inbox fetch); 64 a bad --limit, --offset or --since",
+            examples: [
+                .init("conn inbox list", "The 20 newest conversations."),
+                .init("conn inbox list --from ann@ --since yesterday --json", "Conversations with a message from ann since yesterday, as JSON."),
+            ]))
 
     @OptionGroup public var global: GlobalOptions
 

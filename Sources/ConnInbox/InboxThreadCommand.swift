@@ -8,7 +8,14 @@ import GRDB
 /// `conn inbox thread UID`: one conversation as a tree (or in date order), full text. No network.
 public struct InboxThreadCommand: ConnCommand {
     public static let configuration = CommandConfiguration(
-        commandName: "thread", abstract: "Show the conversation that holds a message, as a tree (works offline).")
+        commandName: "thread", abstract: "Show the conversation that holds a message, as a tree (works offline).",
+        discussion: HelpText.discussion(
+            "",
+            exitCodes: "0 shown; 69 no message with that uid in the cache; 64 an ambiguous prefix",
+            examples: [
+                .init("conn inbox thread 42", "The conversation message 42 is in, as a tree."),
+                .init("conn inbox thread 42 --flat --ascii", "The same in date order, in plain ASCII."),
+            ]))
 
     @OptionGroup public var global: GlobalOptions
 

@@ -8,11 +8,16 @@ public struct OutboxDeleteCommand: ConnCommand {
     public static let configuration = CommandConfiguration(
         commandName: "delete",
         abstract: "Delete outbox messages (asks first on a terminal; --yes to skip the question).",
-        discussion: """
+        discussion: HelpText.discussion(
+            """
             A message that is being sent right now cannot be deleted: the request is already on \
-            its way. Without a terminal there is no question, so scripts must pass --yes. Exit \
-            codes: 0 deleted; 64 not confirmed; 69 no such id; 75 a message is being sent.
-            """)
+            its way. Without a terminal there is no question, so scripts must pass --yes.
+            """,
+            exitCodes: "0 deleted; 64 not confirmed; 69 no such id; 75 a message is being sent",
+            examples: [
+                .init("conn outbox delete 3f2a", "Delete one message, after a question on the terminal."),
+                .init("conn outbox delete --failed --yes", "Delete every failed message, from a script."),
+            ]))
 
     @OptionGroup public var global: GlobalOptions
     @OptionGroup var selection: OutboxSelection

@@ -8,17 +8,24 @@ public struct OutboxFlushCommand: ConnCommand {
     public static let configuration = CommandConfiguration(
         commandName: "flush",
         abstract: "Deliver waiting messages now, several at once over kept-alive connections.",
-        discussion: """
+        discussion: HelpText.discussion(
+            """
             Tries every waiting message once (a manual flush does not wait for conn's own \
             backoff; the server's Retry-After is honoured). With --wait, goes on retrying with \
             backoff until the queue is empty or the time runs out; the backoff is capped at a \
             quarter of the wait, so a message that failed often before is still tried again \
-            within it. Safe to run from several \
-            processes at once: each message is leased to one deliverer. Exit codes: 0 nothing left \
-            waiting; 65 a message was rejected; 75 messages still waiting (the server could not be \
-            reached, or asked to wait); 77 the server refused the credentials (the queue is \
-            paused); 78 no server is configured.
-            """)
+            within it. Safe to run from several processes at once: each message is leased to one \
+            deliverer.
+            """,
+            exitCodes: """
+                0 nothing left waiting; 65 a message was rejected; 75 messages still waiting (the \
+                server could not be reached, or asked to wait); 77 the server refused the \
+                credentials (the queue is paused); 78 no server is configured
+                """,
+            examples: [
+                .init("conn outbox flush", "Try every waiting message now."),
+                .init("conn outbox flush --wait 5m --json", "Keep trying for up to 5 minutes; the tally as JSON."),
+            ]))
 
     @OptionGroup public var global: GlobalOptions
 

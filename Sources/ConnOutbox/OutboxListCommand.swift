@@ -6,7 +6,13 @@ import Foundation
 /// `conn outbox list`: the queue, oldest first.
 public struct OutboxListCommand: ConnCommand {
     public static let configuration = CommandConfiguration(
-        commandName: "list", abstract: "List outbox messages, oldest first (works offline).")
+        commandName: "list", abstract: "List outbox messages, oldest first (works offline).",
+        discussion: HelpText.discussion(
+            "",
+            examples: [
+                .init("conn outbox list", "Every message, its state and last error."),
+                .init("conn outbox list --state pending --json", "What still waits, for a script."),
+            ]))
 
     @OptionGroup public var global: GlobalOptions
 

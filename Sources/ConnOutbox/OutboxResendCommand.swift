@@ -8,12 +8,17 @@ public struct OutboxResendCommand: ConnCommand {
     public static let configuration = CommandConfiguration(
         commandName: "resend",
         abstract: "Put failed messages back in the queue (same id, same Idempotency-Key) and try them now.",
-        discussion: """
+        discussion: HelpText.discussion(
+            """
             The message keeps its id, so a resend can never store it twice. Resending also ends \
             a pause for refused credentials. Without a server, or when the attempt fails, the \
-            message waits in the queue. Exit codes: 0 resent (sent or queued); 65 a message was \
-            already sent; 69 no such id; 75 a message is being sent right now.
-            """)
+            message waits in the queue.
+            """,
+            exitCodes: "0 resent (sent or queued); 65 a message was already sent; 69 no such id; 75 a message is being sent right now",
+            examples: [
+                .init("conn outbox resend 3f2a", "Resend one failed message (any unambiguous id prefix)."),
+                .init("conn outbox resend --failed --json", "Resend every failed message; the outcome as JSON."),
+            ]))
 
     @OptionGroup public var global: GlobalOptions
     @OptionGroup var selection: OutboxSelection

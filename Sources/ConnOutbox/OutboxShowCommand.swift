@@ -6,7 +6,14 @@ import Foundation
 /// `conn outbox show ID`: one message in full, with its attempts.
 public struct OutboxShowCommand: ConnCommand {
     public static let configuration = CommandConfiguration(
-        commandName: "show", abstract: "Show one outbox message: its text, state, last error and every attempt.")
+        commandName: "show", abstract: "Show one outbox message: its text, state, last error and every attempt.",
+        discussion: HelpText.discussion(
+            "",
+            exitCodes: "0 shown; 69 no such id; 64 an ambiguous prefix",
+            examples: [
+                .init("conn outbox show 3f2a", "One message in full (any unambiguous id prefix)."),
+                .init("conn outbox show 3f2a --json | jq .attemptLog", "Every attempt: when, by whom, with what outcome."),
+            ]))
 
     @OptionGroup public var global: GlobalOptions
 

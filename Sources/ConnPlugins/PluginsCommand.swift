@@ -8,13 +8,18 @@ public struct PluginsCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "plugins",
         abstract: "List built-in commands and external conn-NAME plugins.",
-        discussion: """
+        discussion: HelpText.discussion(
+            """
             An executable named conn-NAME in $XDG_DATA_HOME/conn/plugins or on PATH runs as \
             `conn NAME`; conn-a-b runs as `conn a b` (the longest match wins). Built-in commands \
             always win. The plugin receives conn's resolved configuration in CONN_SERVER, \
             CONN_PROFILE, CONN_FORMAT, CONN_TIMEOUT, CONN_COLOR, CONN_RESOURCES_<NAME> and, if one \
             is set, the token in CONN_TOKEN; its exit code is conn's.
             """,
+            examples: [
+                .init("conn plugins list", "Built-in commands and the plugins found, with their paths."),
+                .init("conn hello --json", "Run the plugin conn-hello, which gets --json and the configuration."),
+            ]),
         subcommands: [PluginsListCommand.self])
 
     public init() {}
@@ -29,7 +34,13 @@ public struct PluginsCommand: AsyncParsableCommand {
 
 public struct PluginsListCommand: ConnCommand {
     public static let configuration = CommandConfiguration(
-        commandName: "list", abstract: "List built-in commands and the external plugins found, with their paths.")
+        commandName: "list", abstract: "List built-in commands and the external plugins found, with their paths.",
+        discussion: HelpText.discussion(
+            "",
+            examples: [
+                .init("conn plugins list", "Every command conn runs, and for a plugin the file that runs."),
+                .init("conn plugins list --json | jq -r '.plugins[] | select(.kind == \"external\") | .path'", "The plugins' paths, for a script."),
+            ]))
 
     @OptionGroup public var global: GlobalOptions
 

@@ -8,18 +8,30 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting {
     public static let configuration = CommandConfiguration(
         commandName: "probe",
         abstract: "Tell what is reachable and, if not, which layer fails.",
-        discussion: """
+        discussion: HelpText.discussion(
+            """
             With no target, probes the configured server's health resource (or, with no server \
             configured, the internet). A target is host (port 443), host:port, [IPv6]:port or an \
             http(s) URL. Each target climbs a ladder — DNS, route and interface, TCP, TLS, HTTP — \
             and the first rung that fails is the verdict: nxdomain, noRoute, refused (the host is \
-            up, nothing listens), timeout, tlsError, httpStatus, unexpectedBody.
+            up, nothing listens), timeout, tlsError, httpStatus, unexpectedBody, portal (a sign-in \
+            page answers for the server). With --json, the state they add up to comes first: \
+            state, reason, failingTarget, interface, ipv4, ipv6.
 
-            Exit codes: 0 every target reachable; 69 some target unreachable; 75 --wait ran out; \
-            64 a bad target on the command line; 65 a bad target in --file (or more than 64 MiB \
-            of them); 66 the --file cannot be read. With -- CMD, runs CMD once everything is reachable (as wait-for-it \
-            does) and exits with its code.
-            """)
+            With -- CMD, runs CMD once everything is reachable (as wait-for-it does) and exits \
+            with its code.
+            """,
+            exitCodes: """
+                0 every target reachable; 69 some target unreachable; 75 --wait ran out; 64 a bad \
+                target on the command line; 65 a bad target in --file (or more than 64 MiB of them); \
+                66 the --file cannot be read
+                """,
+            examples: [
+                .init("conn probe", "The configured server's health resource, every rung timed."),
+                .init("conn probe db.internal:5432 https://example.com/ -v", "Two targets; -v shows every rung of the ladder."),
+                .init("conn probe --wait 2m db.internal:5432 -- ./migrate", "Run ./migrate once the database accepts connections."),
+                .init("conn probe --internet --json | jq .state", "Online, offline, serverUnreachable or portal, for a script."),
+            ]))
 
     @OptionGroup public var global: GlobalOptions
 

@@ -10,7 +10,8 @@ public struct ReplCommand: ConnCommand {
     public static let configuration = CommandConfiguration(
         commandName: "repl",
         abstract: "An interactive shell for conn's commands, with the live connection status in the prompt.",
-        discussion: """
+        discussion: HelpText.discussion(
+            """
             Runs conn's commands without the `conn` prefix, in one process, on GNU readline \
             (history in $XDG_STATE_HOME/conn/history, Tab completion of commands, options, uids \
             and outbox ids). A monitor keeps checking the server (as `conn watch` does): the \
@@ -18,9 +19,16 @@ public struct ReplCommand: ConnCommand {
             the line being typed — until `ack`; it shows again when the connection returns and \
             drops, or on `refresh`. Also: status, connect, disconnect (the live link), help, \
             exit [N]. Ctrl-C clears the line or stops the running command; Ctrl-D leaves. With \
-            standard input not a terminal it reads commands line by line with no prompt and \
-            exits with the last command's exit code.
-            """)
+            standard input not a terminal it reads commands line by line with no prompt.
+            """,
+            exitCodes: """
+                the last command's (or exit N's); status exits 69 when the server cannot be \
+                reached; 64 repl inside the REPL
+                """,
+            examples: [
+                .init("conn repl", "An interactive session with the connection state in the prompt."),
+                .init("printf 'inbox fetch\\nstatus\\n' | conn repl --json", "A script of commands, every answer as JSON."),
+            ]))
 
     /// Set by the executable that embeds the REPL (see `ReplHost`).
     nonisolated(unsafe) public static var host: ReplHost?

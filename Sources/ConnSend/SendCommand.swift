@@ -9,16 +9,25 @@ public struct SendCommand: ConnCommand {
     public static let configuration = CommandConfiguration(
         commandName: "send",
         abstract: "Send a message: queued durably first, delivered now or as soon as the server is reachable.",
-        discussion: """
+        discussion: HelpText.discussion(
+            """
             The message is committed to the outbox (SQLite, synchronous) before any request, \
             then tried once. Its id is its Idempotency-Key on every attempt, so it is never \
-            stored twice. What is not delivered now goes out with `conn outbox flush`. \
-            Exit codes: without --wait, 0 once the message is safely queued (sent or not; the \
-            output says which). --wait retries with backoff capped at a quarter of the wait. \
-            With --wait: 0 sent; 65 rejected by the server; 75 still waiting \
-            when the time ran out; 77 the server refused the credentials. Before anything is \
-            written: 64 a bad address, empty subject or missing text; 66 an unreadable --file.
-            """)
+            stored twice. What is not delivered now goes out with `conn outbox flush`. --wait \
+            retries with backoff capped at a quarter of the wait.
+            """,
+            exitCodes: """
+                0 without --wait, once the message is safely queued (sent or not; the output says \
+                which), with --wait once it is sent; 65 rejected by the server (--wait); 75 still \
+                waiting when the time ran out (--wait); 77 the server refused the credentials \
+                (--wait); 64 a bad address, empty subject or missing text (nothing is written); \
+                66 an unreadable --file (nothing is written)
+                """,
+            examples: [
+                .init("conn send --to ann@example.com --subject Hello --text 'See you at 5'", "Queue it, try it once; it goes out later if the server is away."),
+                .init("conn send --to ann@example.com --subject Report --file report.txt --wait 2m", "Wait up to 2 minutes for the server to have it."),
+                .init("conn send --to ann@example.com --subject Re: --text ok --reply-to 42 --json", "A reply to message 42; the queued message as JSON."),
+            ]))
 
     @OptionGroup public var global: GlobalOptions
 

@@ -11,20 +11,31 @@ public struct WatchCommand: ConnCommand {
     public static let configuration = CommandConfiguration(
         commandName: "watch",
         abstract: "Watch connectivity and report each change as it happens (JSON Lines with --json).",
-        discussion: """
+        discussion: HelpText.discussion(
+            """
             Listens to the kernel (rtnetlink: links, addresses, routes) and re-probes at once on \
             a change; probes every --interval while online, and after a failure at 1 s doubling \
             up to the interval. The first line is the baseline, not a change; recovery is \
             reported on the first success; a failure once a second look confirms it (at once for \
-            a lost link or a closed server socket) and --grace has passed. With a server, holds \
-            a WebSocket to it and reports its ConnectionState. Targets as in `conn probe` \
-            (default: the configured server, plus the internet check). --until STATE exits 0 \
-            when the state is reached; with --until, --timeout bounds the wait (75). \
+            a lost link or a closed server socket) and --grace has passed. Each line carries the \
+            state as probe reports it: state, reason, failingTarget, since, interface. With a \
+            server, holds a WebSocket to it and reports its ConnectionState. Targets as in `conn \
+            probe` (default: the configured server, plus the internet check). --until STATE exits \
+            0 when the state is reached; with --until, --timeout bounds the wait (75). \
             --flush-outbox delivers the outbox in the background whenever the state is online \
             (at once, ignoring conn's own backoff, when it becomes online; then as messages fall \
-            due), with an `outbox` line per pass. SIGINT/SIGTERM print a last line and exit \
-            130/143.
-            """)
+            due), with an `outbox` line per pass.
+            """,
+            exitCodes: """
+                0 --until reached; 75 --until not reached within --timeout; 130 stopped by SIGINT \
+                (Ctrl-C); 143 stopped by SIGTERM; 64 a bad option or target; 78 --flush-outbox \
+                with no server configured
+                """,
+            examples: [
+                .init("conn watch", "Each change of the connection as it happens, with a banner on a terminal."),
+                .init("conn watch --json --until online --timeout 2m && ./deploy", "Wait for the server (at most 2 minutes), then deploy."),
+                .init("conn watch --exec 'notify-send \"conn: $CONN_EVENT_TO\"'", "Run a command on every change, the event in CONN_EVENT_*."),
+            ]))
 
     @OptionGroup public var global: GlobalOptions
 

@@ -9,12 +9,25 @@ struct ConnServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "conn-server",
         abstract: "The reference back end for conn: health, inbox, messages, time and a WebSocket.",
+        // The shape of HelpText.discussion (ConnCore, which this target does not link):
+        // scripts/generate-man reads the Exit codes and Examples paragraphs into man sections.
         discussion: """
             Serves the protocol described in docs/protocol.md on loopback by default. Prints \
             `listening on http://HOST:PORT` on stdout once it accepts connections (with --port 0, \
             the port it picked). Stops on SIGINT or SIGTERM. The token may come from --token, \
             --token-file or the CONN_SERVER_TOKEN variable (a token on the command line is \
             visible to every user in `ps`: prefer the file or the variable).
+
+            Exit codes: 0 stopped by SIGINT or SIGTERM; 64 a bad option; 1 the server could \
+            not start (the port is taken, the data file cannot be opened).
+
+            Examples:
+              $ conn-server --port 8080 --generate 50
+                  A server on 127.0.0.1:8080 with 50 generated e-mails in threads.
+              $ CONN_SERVER_TOKEN=s3cr3t conn-server --data /tmp/inbox.sqlite --port 0
+                  A token-protected server that keeps its inbox in a file, on a free port.
+              $ conn-server --portal
+                  Behave like a captive portal: an HTML sign-in page for everything.
             """)
 
     @Option(help: "The address to listen on.") var host = "127.0.0.1"

@@ -7,20 +7,29 @@ struct ConnRoot: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "conn",
         abstract: "A connectivity toolkit for apps that depend on a back end.",
-        discussion: """
+        discussion: HelpText.discussion(
+            """
             Global options (--server, --profile, --config, --format/--json, --timeout, --color, \
             --insecure, -v, -q) go before or after the command's name: `conn --json config show` \
-            or `conn config show --json`.
-
-            Exit codes (sysexits): 0 ok; 64 usage error; 65 bad data; 66 input file missing or unreadable; 69 unavailable \
-            (unreachable, refused); 70 internal error; 74 local I/O error (disk full); 75 temporary failure \
-            (timeout, database locked: try again); \
-            77 permission or authentication refused; 78 configuration error. With --format json \
-            an error is one JSON object on stderr: {"error":{"code","message","hint","exitCode"}}.
+            or `conn config show --json`. With --format json an error is one JSON object on \
+            stderr: {"error":{"code","message","hint","exitCode"}}.
 
             An executable conn-NAME on PATH or in $XDG_DATA_HOME/conn/plugins runs as `conn NAME` \
-            (see `conn plugins list`).
+            (see `conn plugins list`). Exit codes follow sysexits(3).
             """,
+            exitCodes: """
+                0 ok; 64 usage error; 65 bad data; 66 input file missing or unreadable; \
+                69 unavailable (unreachable, refused); 70 internal error; 74 local I/O error (disk \
+                full); 75 temporary failure (timeout, database locked: try again); 77 permission or \
+                authentication refused; 78 configuration error
+                """,
+            examples: [
+                .init("conn probe", "Is the configured server reachable, and if not, which layer fails."),
+                .init("conn --json watch --until online --timeout 2m", "Wait for the server, for a script."),
+                .init("conn send --to ann@example.com --subject Hi --text 'On my way'", "Send now, or as soon as the server is back."),
+            ],
+            environment: HelpText.environment,
+            files: HelpText.files),
         version: ConnVersion.current,
         subcommands: BuiltInModules.commands)
 }

@@ -66,6 +66,7 @@ struct JSONContractTests {
                 Case(arguments: ["config", "show", "--json"], schema: "config-show", exitCode: 0),
                 Case(arguments: ["config", "show", "--json"], schema: "config-show", exitCode: 0, server: server),
                 Case(arguments: ["config", "path", "--json"], schema: "config-path", exitCode: 0),
+                Case(arguments: ["plugins", "list", "--json"], schema: "plugins-list", exitCode: 0),
                 Case(arguments: ["config", "show", "--json", "--config", home.path + "/missing.yaml"], schema: nil, exitCode: 78),
             ], home: home)
             // Messages that exist: show, the thread, delete.

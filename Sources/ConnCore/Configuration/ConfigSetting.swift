@@ -10,6 +10,8 @@ import Foundation
 /// `config show` follow from the entry.
 public struct ConfigSetting: Sendable {
     public let key: String
+    /// What it sets, for `conn --help` and the man pages' ENVIRONMENT.
+    public let help: String
     /// Reads the text of the setting into the configuration, or throws the error that names
     /// the key, the value and its source.
     let read: @Sendable (_ text: String, _ source: ValueSource, _ configuration: inout ConnConfiguration) throws -> Void
@@ -18,26 +20,27 @@ public struct ConfigSetting: Sendable {
 
     /// In the order they are checked: the first bad value is the one reported.
     public static let all: [ConfigSetting] = [
-        .choice("format", \.format),
-        .choice("color", \.color),
-        .duration("timeout", \.timeout, hint: "Use seconds (10, 2.5) or a unit: 500ms, 5s, 2m."),
-        .duration("outboxExpiry", \.outboxExpiry, hint: "Use a unit: 30m, 24h, 7d."),
-        .flag("insecure", \.insecure),
-        .text("email", \.email, emptyIsUnset: false),
-        .text("token", \.token, emptyIsUnset: true),
-        .list("pluginsWithToken", \.pluginsWithToken),
+        .choice("format", \.format, help: "text or json (as --format)"),
+        .choice("color", \.color, help: "auto, always or never (as --color)"),
+        .duration("timeout", \.timeout, help: "the deadline of each network operation (as --timeout)",
+                  hint: "Use seconds (10, 2.5) or a unit: 500ms, 5s, 2m."),
+        .duration("outboxExpiry", \.outboxExpiry, help: "how long the outbox keeps trying a message (24h)", hint: "Use a unit: 30m, 24h, 7d."),
+        .flag("insecure", \.insecure, help: "true: accept TLS certificates that do not verify (as --insecure)"),
+        .text("email", \.email, help: "your address, the sender of what you send", emptyIsUnset: false),
+        .text("token", \.token, help: "the bearer token, sent to the configured server's origin only", emptyIsUnset: true),
+        .list("pluginsWithToken", \.pluginsWithToken, help: "the plugins that get the token (comma-separated names)"),
     ]
 
     /// Free text.
-    static func text(_ key: String, _ field: any WritableKeyPath<ConnConfiguration, String?> & Sendable, emptyIsUnset: Bool) -> ConfigSetting {
-        ConfigSetting(key: key) { text, _, configuration in configuration[keyPath: field] = emptyIsUnset && text.isEmpty ? nil : text }
+    static func text(_ key: String, _ field: any WritableKeyPath<ConnConfiguration, String?> & Sendable, help: String, emptyIsUnset: Bool) -> ConfigSetting {
+        ConfigSetting(key: key, help: help) { text, _, configuration in configuration[keyPath: field] = emptyIsUnset && text.isEmpty ? nil : text }
     }
 
     /// One of an enumeration's raw values, in any case.
     static func choice<Choice: RawRepresentable & CaseIterable & Sendable>(
-        _ key: String, _ field: any WritableKeyPath<ConnConfiguration, Choice> & Sendable
+        _ key: String, _ field: any WritableKeyPath<ConnConfiguration, Choice> & Sendable, help: String
     ) -> ConfigSetting where Choice.RawValue == String {
-        ConfigSetting(key: key) { text, source, configuration in
+        ConfigSetting(key: key, help: help) { text, source, configuration in
             guard let value = Choice(rawValue: text.lowercased()) else {
                 throw ConnError.configuration(
                     "\(key) '\(text)' (from \(source)) is not one of: \(Choice.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -47,8 +50,8 @@ public struct ConfigSetting: Sendable {
     }
 
     /// A positive duration (`DurationParser`).
-    static func duration(_ key: String, _ field: any WritableKeyPath<ConnConfiguration, Duration> & Sendable, hint: String) -> ConfigSetting {
-        ConfigSetting(key: key) { text, source, configuration in
+    static func duration(_ key: String, _ field: any WritableKeyPath<ConnConfiguration, Duration> & Sendable, help: String, hint: String) -> ConfigSetting {
+        ConfigSetting(key: key, help: help) { text, source, configuration in
             guard let value = DurationParser.parse(text), value > .zero else {
                 throw ConnError.configuration(
                     "\(key) '\(text)' (from \(source)) is not a positive duration (\(DurationParser.rangeText))", hint: hint)
@@ -58,8 +61,8 @@ public struct ConfigSetting: Sendable {
     }
 
     /// true/false (also yes/no, on/off, 1/0).
-    static func flag(_ key: String, _ field: any WritableKeyPath<ConnConfiguration, Bool> & Sendable) -> ConfigSetting {
-        ConfigSetting(key: key) { text, source, configuration in
+    static func flag(_ key: String, _ field: any WritableKeyPath<ConnConfiguration, Bool> & Sendable, help: String) -> ConfigSetting {
+        ConfigSetting(key: key, help: help) { text, source, configuration in
             switch text.lowercased() {
             case "true", "yes", "on", "1": configuration[keyPath: field] = true
             case "false", "no", "off", "0": configuration[keyPath: field] = false
@@ -69,8 +72,8 @@ public struct ConfigSetting: Sendable {
     }
 
     /// A comma-separated list; blanks dropped.
-    static func list(_ key: String, _ field: any WritableKeyPath<ConnConfiguration, [String]> & Sendable) -> ConfigSetting {
-        ConfigSetting(key: key) { text, _, configuration in
+    static func list(_ key: String, _ field: any WritableKeyPath<ConnConfiguration, [String]> & Sendable, help: String) -> ConfigSetting {
+        ConfigSetting(key: key, help: help) { text, _, configuration in
             configuration[keyPath: field] = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
     }

@@ -1,0 +1,61 @@
+import ConnTestSupport
+import Foundation
+import Testing
+
+/// The man pages in man/ (scripts/generate-man writes them from the help text; CI checks they
+/// are current): clean for groff, and with the sections a reader looks for.
+@Suite("man pages")
+struct ManPageTests {
+    static var pages: [URL] {
+        let directory = JSONSchemaCheck.repositoryRoot.appendingPathComponent("man")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.filter { $0.hasSuffix(".1") }.sorted().map { directory.appendingPathComponent($0) }
+    }
+
+    /// The page formatted by groff, with its warnings (-ww: all of them).
+    static func render(_ page: URL) async throws -> ProcessOutcome {
+        try await ConnProcess.run("/usr/bin/env", ["groff", "-ww", "-man", "-Tutf8", page.path],
+                                  environment: ["PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"])
+    }
+
+    @Test("every page formats without a warning from groff -ww")
+    func groffClean() async throws {
+        #expect(Self.pages.count >= 20, "man/ holds \(Self.pages.count) pages")
+        for page in Self.pages {
+            let outcome = try await Self.render(page)
+            #expect(outcome.exitCode == 0 && outcome.standardError.isEmpty, "\(page.lastPathComponent): \(outcome.standardError)")
+            #expect(!outcome.standardOutput.isEmpty, "\(page.lastPathComponent) formats to nothing (is groff installed? scripts/install-deps)")
+        }
+    }
+
+    @Test("every page has EXIT STATUS and EXAMPLES (two real command lines at least); conn's also ENVIRONMENT and FILES; no 'seed'")
+    func sections() throws {
+        for page in Self.pages {
+            let text = try String(contentsOf: page, encoding: .utf8)
+            let name = page.lastPathComponent
+            #expect(text.contains(".Sh \"EXIT STATUS\"") || text.contains(".Sh EXIT STATUS"), "\(name) has no EXIT STATUS")
+            #expect(!text.contains(".Ex -std"), "\(name) has the generic exit status, not the real codes")
+            let examples = text.components(separatedBy: ".Bd -literal -offset indent\n").dropFirst()
+                .filter { $0.hasPrefix("$ ") && $0.prefix { $0 != "\n" }.contains("conn") }
+            #expect(examples.count >= 2, "\(name) has \(examples.count) examples")
+            if name.hasPrefix("conn.") {
+                for variable in ["CONN_SERVER", "CONN_TOKEN", "CONN_TIMEOUT", "NO_COLOR", "XDG_CONFIG_HOME"] {
+                    #expect(text.contains("Ev \(variable)"), "\(name): ENVIRONMENT lacks \(variable)")
+                }
+                for file in ["config.yaml", "conn.sqlite", "history", "plugins"] {
+                    #expect(text.contains(".Sh FILES") && text.contains(file), "\(name): FILES lacks \(file)")
+                }
+            }
+            #expect(text.range(of: "seed 00", options: .caseInsensitive) == nil, "\(name) speaks of a seed document")
+        }
+    }
+
+    @Test("θ, δ and − survive: written as groff escapes, shown as themselves")
+    func unicode() async throws {
+        let page = JSONSchemaCheck.repositoryRoot.appendingPathComponent("man/conn.clock-offset.1")
+        let shown = try await Self.render(page).standardOutput
+            .replacingOccurrences(of: "\u{8}.", with: "", options: .regularExpression)  // no overstrike
+        #expect(shown.contains("θ = ((t2−t1)+(t3−t4))/2"), "\(shown.prefix(1500))")
+        #expect(shown.contains("δ = (t4−t1)−(t3−t2)"))
+    }
+}
