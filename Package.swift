@@ -176,8 +176,11 @@ let package = Package(
                 "ConnRepl",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            swiftSettings: strictSwift
+            swiftSettings: strictSwift,
+            // BuildInfo.swift: the commit and its date, for `conn --version`.
+            plugins: [.plugin(name: "BuildInfo")]
         ),
+        .plugin(name: "BuildInfo", capability: .buildTool()),
         // Helpers shared by the test targets: temporary homes, running the built binaries.
         .target(
             name: "ConnTestSupport",

@@ -30,6 +30,6 @@ struct ConnRoot: AsyncParsableCommand {
             ],
             environment: HelpText.environment,
             files: HelpText.files),
-        version: ConnVersion.current,
+        version: VersionInfo.current.text,
         subcommands: BuiltInModules.commands)
 }

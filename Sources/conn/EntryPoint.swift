@@ -31,6 +31,13 @@ enum EntryPoint {
         if let invocation = dispatcher.resolve(arguments) {
             return PluginLauncher.run(invocation, environment: environment, sink: sink, terminal: terminal)
         }
+        if VersionInfo.isRequested(by: arguments) {
+            let version = VersionInfo.current
+            let text = wantsJSON(arguments: arguments, environment: environment)
+                ? ((try? JSONOutput.encode(version)) ?? version.text) + "\n" : version.renderText(style: TextStyle(enabled: false))
+            sink.write(text, to: .standardOutput)
+            return 0
+        }
         do {
             let arguments = GlobalOptions.movingLeadingOptions(arguments, subcommands: subcommandNames)
             var command = try TrailingCommandParser.parse(ConnRoot.self, arguments)

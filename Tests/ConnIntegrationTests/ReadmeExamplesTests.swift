@@ -1,0 +1,176 @@
+import ConnTestSupport
+import Foundation
+import Testing
+
+/// The README's examples run: every `$ conn …` line of its console blocks that can run offline or
+/// against the local conn-server is run in bash, in a fresh home, against a server with the
+/// README's generated inbox, and what it prints is compared with what the README shows. A README
+/// that drifts from the program fails here.
+///
+/// An expected line is a template: numbers match any number, message ids any id, a run of
+/// blanks any run, `…` anything; a line that is only `…` stands for any number of lines. The
+/// README's server (http://127.0.0.1:8080) is the test's.
+@Suite("README examples")
+struct ReadmeExamplesTests {
+    struct Example: CustomStringConvertible {
+        var command: String
+        var expected: [String]
+        var line: Int
+        var description: String { "README.md:\(line): $ \(command)" }
+    }
+
+    /// Examples that cannot run here, each with the reason.
+    static let notRun: [(String, String)] = [
+        ("$EDITOR", "opens an editor"),
+        ("https://example.com/", "needs a host on the internet"),
+        ("pool.ntp.org", "needs an NTP server on the internet"),
+        ("--internet", "needs the internet"),
+        ("db.internal", "needs hosts of the reader's network"),
+        ("targets.txt", "needs the reader's file of targets"),
+        ("./run-integration-tests", "runs the reader's program"),
+        ("make deploy", "runs the reader's program"),
+        ("notify-send", "needs a desktop"),
+        ("conn watch", "runs until stopped (the watch tests cover each of these lines)"),
+        ("conn repl", "interactive (the REPL tests drive it in tmux)"),
+    ]
+
+    static func examples() throws -> [Example] {
+        let text = try String(contentsOf: JSONSchemaCheck.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        var examples: [Example] = []
+        var inConsole = false
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            if line.hasPrefix("```") {
+                inConsole = line == "```console"
+                continue
+            }
+            guard inConsole else { continue }
+            if line.hasPrefix("$ ") {
+                // A trailing comment (two blanks, then #) is the README's, not the command's.
+                var command = String(line.dropFirst(2))
+                if let comment = command.range(of: #"\s{2,}# .*$"#, options: .regularExpression) { command.removeSubrange(comment) }
+                examples.append(Example(command: command.trimmingCharacters(in: .whitespaces), expected: [], line: index + 1))
+            } else if !examples.isEmpty {
+                examples[examples.count - 1].expected.append(String(line))
+            }
+        }
+        return examples
+    }
+
+    /// The regular expression of one expected line.
+    static func pattern(_ template: String) -> String {
+        var pattern = ""
+        var digits = false
+        // Message ids (8 hex digits) first, as one placeholder each: any id.
+        let id: Character = "\u{E000}"
+        let marked = template.replacing(/\b[0-9a-f]{8}\b/) { _ in String(id) }
+        for character in marked {
+            if character == id {
+                pattern += "[0-9a-f]{8}"
+                digits = false
+                continue
+            }
+            if character.isNumber && character.isASCII {
+                if !digits { pattern += #"\d+(?:\.\d+)*"# }  // 12, 1.9, 127.0.0.1
+                digits = true
+                continue
+            }
+            if digits && character == "." { continue }  // the decimal point of a number
+            digits = false
+            switch character {
+            case "…": pattern += ".*"
+            case " ": pattern += pattern.hasSuffix(" +") ? "" : " +"
+            default: pattern += NSRegularExpression.escapedPattern(for: String(character))
+            }
+        }
+        return pattern
+    }
+
+    /// Whether `actual` (lines) follows the templates, in order.
+    static func matches(_ actual: [String], _ templates: [String]) -> Bool { align(actual, templates) != nil }
+
+    /// Each template paired with the line it matched (`…` lines pair with nothing), or nil.
+    static func align(_ actual: [String], _ templates: [String]) -> [(template: String, line: String)]? {
+        guard let template = templates.first else { return actual.isEmpty ? [] : nil }
+        if template.trimmingCharacters(in: .whitespaces) == "…" {
+            for skipped in 0...actual.count {
+                if let rest = align(Array(actual.dropFirst(skipped)), Array(templates.dropFirst())) { return rest }
+            }
+            return nil
+        }
+        guard let line = actual.first, line.wholeMatch(of: try! Regex(pattern(template))) != nil,
+            let rest = align(Array(actual.dropFirst()), Array(templates.dropFirst()))
+        else { return nil }
+        return [(template, line)] + rest
+    }
+
+    /// The message ids of a line, in order.
+    static func ids(_ line: String) -> [String] { line.matches(of: /\b[0-9a-f]{8}\b/).map { String($0.output) } }
+
+    @Test("every example that can run here prints what the README shows")
+    func examplesRun() async throws {
+        let home = try TemporaryDirectory()
+        let examples = try Self.examples()
+        #expect(examples.count >= 20, "found \(examples.count) examples")
+        // The README's server: 60 generated e-mails, and a clock 1234 ms ahead (its clock-offset).
+        try await ServerProcess.with(["--generate", "60", "--skew-ms", "1234"]) { server in
+            let binaries = URL(fileURLWithPath: ConnProcess.connPath).deletingLastPathComponent().path
+            var environment = home.environment
+            environment["PATH"] = binaries + ":/usr/bin:/bin"
+            environment["COLUMNS"] = "100"
+            environment["LANG"] = "C.UTF-8"  // a reader's terminal: the trees drawn with box characters
+            var ran = 0
+            var ids: [String: String] = [:]
+            for example in examples {
+                if let skip = Self.notRun.first(where: { example.command.contains($0.0) }) {
+                    _ = skip  // the reason is the list's
+                    continue
+                }
+                var command = example.command.replacingOccurrences(of: "http://127.0.0.1:8080", with: server.absoluteString)
+                for (shown, real) in ids {
+                    for length in stride(from: 8, through: 4, by: -1) {
+                        command = command.replacing(try Regex("\\b\(shown.prefix(length))\\b"), with: String(real.prefix(length)))
+                    }
+                }
+                if command.hasPrefix("export ") {
+                    for assignment in command.dropFirst(7).split(separator: " ") {
+                        let parts = assignment.split(separator: "=", maxSplits: 1).map(String.init)
+                        if parts.count == 2 { environment[parts[0]] = parts[1] }
+                    }
+                    continue
+                }
+                let outcome = try await ConnProcess.run("/bin/bash", ["-c", command], environment: environment)
+                ran += 1
+                let expected = example.expected.map { $0.replacingOccurrences(of: "http://127.0.0.1:8080", with: server.absoluteString) }
+                func lines(_ text: String) -> [String] {
+                    var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                    if lines.last == "" { lines.removeLast() }
+                    return lines
+                }
+                // Diagnostics (stderr, "conn: …") count where the README shows one, after the output.
+                let showsDiagnostics = expected.contains { $0.hasPrefix("conn: ") }
+                let actual = lines(outcome.standardOutput) + (showsDiagnostics ? lines(outcome.standardError) : [])
+                #expect(outcome.exitCode == 0, "\(example): exit \(outcome.exitCode)\n\(outcome.standardError)")
+                if expected.isEmpty { continue }
+                guard let pairs = Self.align(actual, expected) else {
+                    Issue.record("\(example)\n--- the README shows:\n\(expected.joined(separator: "\n"))\n--- it printed:\n\(actual.joined(separator: "\n"))")
+                    continue
+                }
+                // The README's message ids stand for the ones printed: later commands that name
+                // one (`outbox show 4f9d`) get the real one.
+                for pair in pairs { for (shown, real) in zip(Self.ids(pair.template), Self.ids(pair.line)) { ids[shown] = real } }
+            }
+            #expect(ran >= 12, "only \(ran) examples ran")
+        }
+    }
+
+    @Test("the templates: numbers, ids, blanks and … match what they stand for, and nothing else")
+    func templates() {
+        #expect(Self.matches(["fetched 7 messages: 7 new (12 ms)"], ["fetched 60 messages: 60 new (111 ms)"]))
+        #expect(Self.matches(["4f1c2a9e  sent  to a@b.cc"], ["9d3310ab  sent  to a@b.cc"]))
+        #expect(Self.matches(["a", "b", "c", "end"], ["a", "  …", "end"]))
+        #expect(Self.matches(["+1.5 ms ±0.8 ms"], ["+1233.7 ms ±0.8 ms"]))
+        #expect(Self.matches(["http://127.0.0.1:41234/health"], ["http://127.0.0.1:8080/health"]))
+        #expect(!Self.matches(["fetched 7 letters"], ["fetched 60 messages"]))
+        #expect(!Self.matches(["a", "extra"], ["a"]))
+    }
+}
