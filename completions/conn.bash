@@ -179,7 +179,7 @@ _conn() {
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'probe watch clock-offset inbox send outbox repl config plugins help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W "probe watch clock-offset inbox send outbox repl config plugins help $("${COMP_WORDS[0]}" plugins list --names 2>/dev/null)" -- "${cur}"))
         ;;
     esac
 }
@@ -197,6 +197,7 @@ _conn_probe() {
         return
         ;;
     '--profile')
+        __conn_add_completions -W "$(__conn_custom_complete ---completion probe -- --profile "${COMP_CWORD}" "$(__conn_cursor_index_in_current_word)")"
         return
         ;;
     '--config')
@@ -249,6 +250,7 @@ _conn_watch() {
         return
         ;;
     '--profile')
+        __conn_add_completions -W "$(__conn_custom_complete ---completion watch -- --profile "${COMP_CWORD}" "$(__conn_cursor_index_in_current_word)")"
         return
         ;;
     '--config')
@@ -298,6 +300,7 @@ _conn_clock-offset() {
         return
         ;;
     '--profile')
+        __conn_add_completions -W "$(__conn_custom_complete ---completion clock-offset -- --profile "${COMP_CWORD}" "$(__conn_cursor_index_in_current_word)")"
         return
         ;;
     '--config')
@@ -379,6 +382,7 @@ _conn_inbox_fetch() {
         return
         ;;
     '--profile')
+        __conn_add_completions -W "$(__conn_custom_complete ---completion inbox fetch -- --profile "${COMP_CWORD}" "$(__conn_cursor_index_in_current_word)")"
         return
         ;;
     '--config')
@@ -412,6 +416,7 @@ _conn_inbox_list() {
         return
         ;;
     '--profile')
+        __conn_add_completions -W "$(__conn_custom_complete ---completion inbox list -- --profile "${COMP_CWORD}" "$(__conn_cursor_index_in_current_word)")"
         return
         ;;
     '--config')
@@ -460,6 +465,7 @@ _conn_inbox_thread() {
         return
         ;;
     '--profile')
+        __conn_add_completions -W "$(__conn_custom_complete ---completion inbox thread -- --profile "${COMP_CWORD}" "$(__conn_cursor_index_in_current_word)")"
         return
         ;;
     '--config')
@@ -481,6 +487,14 @@ _conn_inbox_thread() {
         return
         ;;
     esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __conn_add_completions -W "$(__conn_custom_complete ---completion inbox thread -- positional@0 "${COMP_CWORD}" "$(__conn_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
 }
 
 _conn_send() {
@@ -496,6 +510,7 @@ _conn_send() {
         return
         ;;
     '--profile')
+        __conn_add_completions -W "$(__conn_custom_complete ---completion send -- --profile "${COMP_CWORD}" "$(__conn_cursor_index_in_current_word)")"
         return
         ;;
     '--config')
@@ -527,6 +542,7 @@ _conn_send() {
         return
         ;;
     '--reply-to')
+        __conn_add_completions -W "$(__conn_custom_complete ---completion send -- --reply-to "${COMP_CWORD}" "$(__conn_cursor_index_in_current_word)")"
         return
         ;;
     '--wait')
@@ -571,6 +587,7 @@ _conn_outbox_list() {
         return
         ;;
     '--profile')
+        __conn_add_completions -W "$(__conn_custom_complete ---completion outbox list -- --profile "${COMP_CWORD}" "$(__conn_cursor_index_in_current_word)")"
         return
         ;;
     '--config')
@@ -608,6 +625,7 @@ _conn_outbox_show() {
         return
         ;;
     '--profile')
+        __conn_add_completions -W "$(__conn_custom_complete ---completion outbox show -- --profile "${COMP_CWORD}" "$(__conn_cursor_index_in_current_word)")"
         return
         ;;
     '--config')
@@ -626,6 +644,14 @@ _conn_outbox_show() {
         return
         ;;
     esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __conn_add_completions -W "$(__conn_custom_complete ---completion outbox show -- positional@0 "${COMP_CWORD}" "$(__conn_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
 }
 
 _conn_outbox_flush() {
@@ -641,6 +667,7 @@ _conn_outbox_flush() {
         return
         ;;
     '--profile')
+        __conn_add_completions -W "$(__conn_custom_complete ---completion outbox flush -- --profile "${COMP_CWORD}" "$(__conn_cursor_index_in_current_word)")"
         return
         ;;
     '--config')
@@ -680,6 +707,7 @@ _conn_outbox_resend() {
         return
         ;;
     '--profile')
+        __conn_add_completions -W "$(__conn_custom_complete ---completion outbox resend -- --profile "${COMP_CWORD}" "$(__conn_cursor_index_in_current_word)")"
         return
         ;;
     '--config')
@@ -695,6 +723,14 @@ _conn_outbox_resend() {
         ;;
     '--color')
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    *)
+        __conn_add_completions -W "$(__conn_custom_complete ---completion outbox resend -- positional@0 "${COMP_CWORD}" "$(__conn_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -713,6 +749,7 @@ _conn_outbox_delete() {
         return
         ;;
     '--profile')
+        __conn_add_completions -W "$(__conn_custom_complete ---completion outbox delete -- --profile "${COMP_CWORD}" "$(__conn_cursor_index_in_current_word)")"
         return
         ;;
     '--config')
@@ -731,6 +768,14 @@ _conn_outbox_delete() {
         return
         ;;
     esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    *)
+        __conn_add_completions -W "$(__conn_custom_complete ---completion outbox delete -- positional@0 "${COMP_CWORD}" "$(__conn_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
 }
 
 _conn_repl() {
@@ -746,6 +791,7 @@ _conn_repl() {
         return
         ;;
     '--profile')
+        __conn_add_completions -W "$(__conn_custom_complete ---completion repl -- --profile "${COMP_CWORD}" "$(__conn_cursor_index_in_current_word)")"
         return
         ;;
     '--config')
@@ -805,6 +851,7 @@ _conn_config_show() {
         return
         ;;
     '--profile')
+        __conn_add_completions -W "$(__conn_custom_complete ---completion config show -- --profile "${COMP_CWORD}" "$(__conn_cursor_index_in_current_word)")"
         return
         ;;
     '--config')
@@ -838,6 +885,7 @@ _conn_config_path() {
         return
         ;;
     '--profile')
+        __conn_add_completions -W "$(__conn_custom_complete ---completion config path -- --profile "${COMP_CWORD}" "$(__conn_cursor_index_in_current_word)")"
         return
         ;;
     '--config')
@@ -883,7 +931,7 @@ _conn_plugins() {
 
 _conn_plugins_list() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --verbose -v --quiet -q --version -h --help)
+    non_repeating_flags=(--json --insecure --verbose -v --quiet -q --names --version -h --help)
     repeating_options=()
     non_repeating_options=(--server --profile --config --format --timeout --color)
     __conn_offer_flags_options 0
@@ -894,6 +942,7 @@ _conn_plugins_list() {
         return
         ;;
     '--profile')
+        __conn_add_completions -W "$(__conn_custom_complete ---completion plugins list -- --profile "${COMP_CWORD}" "$(__conn_cursor_index_in_current_word)")"
         return
         ;;
     '--config')

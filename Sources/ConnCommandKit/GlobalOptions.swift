@@ -6,7 +6,7 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     @Option(help: ArgumentHelp("The back end's base URL, e.g. http://127.0.0.1:8080 (overrides the profile).", valueName: "url"))
     public var server: String?
 
-    @Option(help: ArgumentHelp("The profile of the config file to use.", valueName: "name"))
+    @Option(help: ArgumentHelp("The profile of the config file to use.", valueName: "name"), completion: LiveCompletion.profiles)
     public var profile: String?
 
     @Option(

@@ -19,7 +19,7 @@ public struct InboxThreadCommand: ConnCommand {
 
     @OptionGroup public var global: GlobalOptions
 
-    @Argument(help: "The uid of any message in the conversation; an unambiguous prefix is enough.")
+    @Argument(help: "The uid of any message in the conversation; an unambiguous prefix is enough.", completion: LiveCompletion.inboxUIDs)
     var uid: String
 
     @Flag(help: "Draw the tree with ASCII (|- `-) instead of box-drawing characters.") var ascii = false

@@ -1,8 +1,9 @@
 import ArgumentParser
+import ConnCommandKit
 
 /// The messages `resend` and `delete` act on: ids (prefixes) or every failed one.
 struct OutboxSelection: ParsableArguments {
-    @Argument(help: ArgumentHelp("Message ids (unique prefixes are enough).", valueName: "id"))
+    @Argument(help: ArgumentHelp("Message ids (unique prefixes are enough).", valueName: "id"), completion: LiveCompletion.outboxIDs)
     var ids: [String] = []
 
     @Flag(help: "Every failed message.")

@@ -17,7 +17,7 @@ public struct OutboxShowCommand: ConnCommand {
 
     @OptionGroup public var global: GlobalOptions
 
-    @Argument(help: ArgumentHelp("The message's id (a unique prefix is enough).", valueName: "id"))
+    @Argument(help: ArgumentHelp("The message's id (a unique prefix is enough).", valueName: "id"), completion: LiveCompletion.outboxIDs)
     var id: String
 
     public init() {}

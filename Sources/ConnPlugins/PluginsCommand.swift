@@ -44,11 +44,22 @@ public struct PluginsListCommand: ConnCommand {
 
     @OptionGroup public var global: GlobalOptions
 
+    @Flag(help: "Print only the command words the plugins add, one a line (what shell completion offers after `conn`).")
+    var names = false
+
     public init() {}
 
     public func run(in context: CommandContext) async throws {
         let external = PluginLocator(environment: context.environment).all()
         let builtIns = Set(PluginsCommand.builtInNames)
+        if names {
+            // The first word of each plugin that runs (conn-a-b is `conn a b`), once each.
+            var seen = Set<String>()
+            let words = external.filter { !$0.shadowed }.compactMap { $0.name.split(separator: "-").first.map(String.init) }
+                .filter { !builtIns.contains($0) && seen.insert($0).inserted }
+            context.printer.write(words.sorted().map { $0 + "\n" }.joined())
+            return
+        }
         let report = PluginsReport(
             plugins: PluginsCommand.builtInNames.sorted().map { PluginsReport.Entry(name: $0, kind: "builtIn", path: nil, active: true, note: nil) }
                 + external.map { plugin in

@@ -58,9 +58,9 @@ final class ReplSession: Sendable {
     // MARK: Reading
 
     private func runInteractive() async {
-        let lookups = CompletionLookups(context: context)
+        let lookups = LocalLookups(environment: context.environment)
         let tree = (try? CommandTree(dumpHelpJSON: host.commandTreeJSON())) ?? CommandTree(name: "conn")
-        let completer = Completer(tree: tree, builtIns: Self.builtIns, uids: lookups.uids, outboxIDs: lookups.outboxIDs)
+        let completer = Completer(tree: tree, builtIns: Self.builtIns, uids: lookups.inboxUIDs, outboxIDs: lookups.outboxIDs)
         let historyFile = prepareHistoryFile()
         let lineEditor = LineEditor(prompt: prompt(for: nil), historyFile: historyFile, completer: completer.candidates(for:)) { [weak self] in
             self?.cancelRunningCommand()

@@ -43,7 +43,8 @@ public struct SendCommand: ConnCommand {
     @Option(help: ArgumentHelp("Read the text from this file ('-' for standard input).", valueName: "path"), completion: .file())
     var file: String?
 
-    @Option(name: .customLong("reply-to"), help: ArgumentHelp("The uid of the inbox message this one answers.", valueName: "uid"))
+    @Option(name: .customLong("reply-to"), help: ArgumentHelp("The uid of the inbox message this one answers.", valueName: "uid"),
+            completion: LiveCompletion.inboxUIDs)
     var replyTo: String?
 
     @Option(name: .long, defaultAsFlag: "30s", parsing: .next,

@@ -1,0 +1,13 @@
+import ArgumentParser
+import ConnCore
+import Foundation
+
+/// Tab completions that read this machine (LocalLookups), for bash, zsh and fish: the shell asks
+/// `conn` at Tab time, and these answer from the local database and config file.
+public enum LiveCompletion {
+    static var lookups: LocalLookups { LocalLookups(environment: ProcessInfo.processInfo.environment) }
+
+    public static let inboxUIDs = CompletionKind.custom { _, _, prefix in lookups.inboxUIDs(prefix) }
+    public static let outboxIDs = CompletionKind.custom { _, _, prefix in lookups.outboxIDs(prefix) }
+    public static let profiles = CompletionKind.custom { _, _, prefix in lookups.profiles(prefix) }
+}

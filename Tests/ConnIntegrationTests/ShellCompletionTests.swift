@@ -1,0 +1,93 @@
+import ConnTestSupport
+import Foundation
+import Testing
+
+/// Tab in real shells (bash with bash-completion, zsh, fish, each in tmux) with the completion
+/// scripts of completions/: live values come from this machine — inbox uids and outbox ids from
+/// the local database, profile names from the config file, plugin names from PATH.
+@Suite("shell completion", .enabled(if: TerminalSession.available, "needs tmux (scripts/install-deps)"))
+struct ShellCompletionTests {
+    /// A home with an inbox cache (uids alpha-42 and beta-7), one queued message, two profiles
+    /// and a plugin conn-greet.
+    struct Fixture {
+        let home: TemporaryDirectory
+        let environment: [String: String]
+        let outboxID: String
+    }
+
+    static let completions = JSONSchemaCheck.repositoryRoot.appendingPathComponent("completions").path
+
+    static func fixture() async throws -> Fixture {
+        let home = try TemporaryDirectory()
+        try home.write("inbox.json", #"{"inbox":[{"uid":"alpha-42","from":"a@b.cc","to":"c@d.ee","subject":"s","text":"t","responseToUid":"","dateTime":"Today"},{"uid":"beta-7","from":"a@b.cc","to":"c@d.ee","subject":"s","text":"t","responseToUid":"","dateTime":"Today"}]}"#)
+        try await ServerProcess.with(["--seed", home.path + "/inbox.json"]) { server in
+            _ = try await home.conn(["inbox", "fetch"], server: server)
+        }
+        let closed = URL(string: "http://127.0.0.1:\(try HTTPPorts.closed())")!
+        let queued = try await home.conn(["send", "--json", "--to", "a@b.cc", "--subject", "s", "--text", "t"], server: closed)
+        let outboxID = try #require(try queued.json()["id"] as? String)
+        try home.write("config/conn/config.yaml", "profiles:\n  work:\n    server: http://127.0.0.1:9\n  local:\n    server: http://127.0.0.1:8\n")
+        try home.write("bin/conn-greet", "#!/bin/sh\necho hello\n", mode: 0o755)
+        let binaries = URL(fileURLWithPath: ConnProcess.connPath).deletingLastPathComponent().path
+        var environment = home.environment
+        environment["PATH"] = "\(binaries):\(home.path)/bin:/usr/bin:/bin"
+        environment["TERM"] = "xterm-256color"
+        environment["LANG"] = "C.UTF-8"
+        return Fixture(home: home, environment: environment, outboxID: outboxID)
+    }
+
+    /// Types `line`, presses Tab, and returns the command line as the shell completed it.
+    static func complete(_ terminal: TerminalSession, _ line: String, expecting: String) async throws -> String {
+        try terminal.type(line)
+        try terminal.press("Tab")
+        let screen = try? await terminal.waitFor(5, "completion of '\(line)'") { $0.split(separator: "\n").last?.contains(expecting) == true }
+        let last = try terminal.lastLine()
+        try terminal.press("C-u")  // clear the line for the next one
+        if screen == nil { try terminal.press("C-c") }
+        try await Task.sleep(for: .milliseconds(100))
+        return last
+    }
+
+    /// The four live completions, in one shell already set up.
+    static func checkAll(_ terminal: TerminalSession, _ fixture: Fixture) async throws {
+        #expect(try await complete(terminal, "conn gr", expecting: "conn greet").contains("conn greet"), "plugin name")
+        #expect(try await complete(terminal, "conn inbox thread al", expecting: "alpha-42").contains("conn inbox thread alpha-42"), "inbox uid")
+        let id = String(fixture.outboxID.prefix(8))
+        #expect(try await complete(terminal, "conn outbox show \(id.prefix(3))", expecting: id).contains("conn outbox show \(id)"), "outbox id")
+        #expect(try await complete(terminal, "conn probe --profile wo", expecting: "work").contains("conn probe --profile work"), "profile name")
+        #expect(try await complete(terminal, "conn send --reply-to be", expecting: "beta-7").contains("--reply-to beta-7"), "uid for --reply-to")
+    }
+
+    static func shell(_ path: String) -> Bool { FileManager.default.isExecutableFile(atPath: path) }
+
+    @Test("bash with bash-completion", .enabled(if: shell("/usr/bin/bash") && FileManager.default.fileExists(atPath: "/usr/share/bash-completion/bash_completion"),
+                                              "needs bash-completion (scripts/install-deps)"))
+    func bash() async throws {
+        let fixture = try await Self.fixture()
+        let terminal = try TerminalSession(["/usr/bin/bash", "--norc", "--noprofile"], environment: fixture.environment.merging(["PS1": "$ "]) { $1 })
+        try terminal.type("source /usr/share/bash-completion/bash_completion; source \(Self.completions)/conn.bash; echo ready")
+        try terminal.press("Enter")
+        try await terminal.waitFor(10, "bash set up") { $0.contains("\nready") }
+        try await Self.checkAll(terminal, fixture)
+    }
+
+    @Test("zsh with compinit", .enabled(if: shell("/usr/bin/zsh"), "needs zsh (scripts/install-deps)"))
+    func zsh() async throws {
+        let fixture = try await Self.fixture()
+        let terminal = try TerminalSession(["/usr/bin/zsh", "-f"], environment: fixture.environment)
+        try terminal.type("PROMPT='$ '; fpath=(\(Self.completions) $fpath); autoload -U compinit && compinit -u -D; echo ready")
+        try terminal.press("Enter")
+        try await terminal.waitFor(10, "zsh set up") { $0.contains("\nready") }
+        try await Self.checkAll(terminal, fixture)
+    }
+
+    @Test("fish", .enabled(if: shell("/usr/bin/fish"), "needs fish (scripts/install-deps)"))
+    func fish() async throws {
+        let fixture = try await Self.fixture()
+        let terminal = try TerminalSession(["/usr/bin/fish", "--no-config"], environment: fixture.environment)
+        try terminal.type("function fish_prompt; echo -n '$ '; end; source \(Self.completions)/conn.fish; echo ready")
+        try terminal.press("Enter")
+        try await terminal.waitFor(10, "fish set up") { $0.contains("\nready") }
+        try await Self.checkAll(terminal, fixture)
+    }
+}
