@@ -160,6 +160,19 @@ let package = Package(
         ),
         // The executable: root command, the list of built-in modules, plugin dispatch.
         // One target only, so `swift package generate-manual` can document it.
+        // `conn agent`: the always-on half — the monitor, delivery and inbox sync of the modules
+        // above, tied together with a lock, a control socket and systemd's notify protocol.
+        .target(
+            name: "ConnAgent",
+            dependencies: [
+                "ConnCore", "ConnCommandKit", "ConnProbe", "ConnWatch", "ConnInbox", "ConnOutbox",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift
+        ),
         .executableTarget(
             name: "conn",
             dependencies: [
@@ -174,6 +187,7 @@ let package = Package(
                 "ConnSend",
                 "ConnWatch",
                 "ConnRepl",
+                "ConnAgent",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSwift,
@@ -268,6 +282,11 @@ let package = Package(
         .testTarget(
             name: "ConnWatchTests",
             dependencies: ["conn", "conn-server", "ConnWatch", "ConnCore", "ConnTestSupport"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "ConnAgentTests",
+            dependencies: ["conn", "conn-server", "ConnAgent", "ConnCore", "ConnTestSupport"],
             swiftSettings: strictSwift
         ),
         .testTarget(

@@ -173,13 +173,13 @@ _conn() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    probe|watch|clock-offset|inbox|send|outbox|repl|config|plugins|help)
+    probe|watch|clock-offset|inbox|send|outbox|repl|agent|config|plugins|help)
         # Offer subcommand argument completions
         "_conn_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W "probe watch clock-offset inbox send outbox repl config plugins help $("${COMP_WORDS[0]}" plugins list --names 2>/dev/null)" -- "${cur}"))
+        COMPREPLY+=($(compgen -W "probe watch clock-offset inbox send outbox repl agent config plugins help $("${COMP_WORDS[0]}" plugins list --names 2>/dev/null)" -- "${cur}"))
         ;;
     esac
 }
@@ -810,6 +810,109 @@ _conn_repl() {
         return
         ;;
     '--interval')
+        return
+        ;;
+    esac
+}
+
+_conn_agent() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __conn_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    run|status)
+        # Offer subcommand argument completions
+        "_conn_agent_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'run status' -- "${cur}"))
+        ;;
+    esac
+}
+
+_conn_agent_run() {
+    repeating_flags=()
+    non_repeating_flags=(--json --insecure --verbose -v --quiet -q --internet --no-internet --no-link --version -h --help)
+    repeating_options=(--internet-url)
+    non_repeating_options=(--server --profile --config --format --timeout --color --interval --grace --sync-interval)
+    __conn_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--server')
+        return
+        ;;
+    '--profile')
+        __conn_add_completions -W "$(__conn_custom_complete ---completion agent run -- --profile "${COMP_CWORD}" "$(__conn_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--config')
+        __conn_add_completions -o plusdirs -fX '!*.@(yaml|yml)'
+        return
+        ;;
+    '--format')
+        __conn_add_completions -W 'text'$'\n''json'
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--color')
+        __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--interval')
+        return
+        ;;
+    '--grace')
+        return
+        ;;
+    '--internet-url')
+        return
+        ;;
+    '--sync-interval')
+        return
+        ;;
+    esac
+}
+
+_conn_agent_status() {
+    repeating_flags=()
+    non_repeating_flags=(--json --insecure --verbose -v --quiet -q --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--server --profile --config --format --timeout --color)
+    __conn_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--server')
+        return
+        ;;
+    '--profile')
+        __conn_add_completions -W "$(__conn_custom_complete ---completion agent status -- --profile "${COMP_CWORD}" "$(__conn_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--config')
+        __conn_add_completions -o plusdirs -fX '!*.@(yaml|yml)'
+        return
+        ;;
+    '--format')
+        __conn_add_completions -W 'text'$'\n''json'
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--color')
+        __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
     esac

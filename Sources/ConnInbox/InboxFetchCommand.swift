@@ -33,36 +33,12 @@ public struct InboxFetchCommand: ConnCommand {
 
     public func run(in context: CommandContext) async throws {
         let url = try context.requireBackEnd().url(for: .inbox)
-        let cache = InboxCache(database: try context.openDatabase(migrations: InboxMigrations.all))
-        var headers = [("Accept", "application/json")]
-        if !force, let etag = cache.etag(for: url.absoluteString) { headers.append(("If-None-Match", etag)) }
+        let fetcher = InboxFetcher(url: url, database: try context.openDatabase(migrations: InboxMigrations.all))
         if context.terminal.standardErrorIsTerminal { context.printer.note("fetching \(url.absoluteString) …") }
-        let clock = ContinuousClock()
-        let start = clock.now
-        let response = try await HTTPTransport.with(configuration: context.configuration, logger: context.logger) { transport in
-            try await transport.send(HTTPExchangeRequest(url: url, headers: headers))
+        let outcome = try await HTTPTransport.with(configuration: context.configuration, logger: context.logger) { transport in
+            try await fetcher.fetch(over: transport, conditional: !force, logger: context.logger)
         }
-        let now = Date()
-        // Where the inbox really came from: same-origin redirects are followed (others refused).
-        let source = (response.url ?? url).absoluteString
-        let report: FetchReport
-        switch (HTTPStatusClass(response.status), response.status) {
-        case (.notModified, _):
-            try cache.touch(source: source, at: now)
-            report = FetchReport(source: source, notModified: true, summary: .init(fetched: 0, new: 0, updated: 0, unchanged: 0),
-                                 elapsedMs: start.duration(to: clock.now).milliseconds)
-        case (.success, 200):
-            let readStart = clock.now
-            let records = try InboxDocumentReader.read(response.body, source: source)
-            let storeStart = clock.now
-            context.logger.debug("read \(records.count) records (\(response.body.count) bytes) in \(readStart.duration(to: storeStart))")
-            let summary = try cache.store(records, etag: response.header("ETag"), requested: url.absoluteString, source: source, at: now)
-            context.logger.debug("stored them in \(storeStart.duration(to: clock.now))")
-            report = FetchReport(source: source, notModified: false, summary: summary, elapsedMs: start.duration(to: clock.now).milliseconds)
-        default:
-            throw ConnError.unexpectedStatus(response.status, from: url, expected: "the inbox; the cache was left as it was")
-        }
-        try context.printer.emit(report)
+        try context.printer.emit(FetchReport(outcome))
     }
 }
 
@@ -75,11 +51,12 @@ struct FetchReport: Encodable, TextRenderable {
     let unchanged: Int
     let elapsedMs: Double
 
-    init(source: String, notModified: Bool, summary: InboxCache.StoreSummary, elapsedMs: Double) {
-        self.source = source
-        self.notModified = notModified
+    init(_ outcome: InboxFetcher.Outcome) {
+        source = outcome.source
+        notModified = outcome.notModified
+        let summary = outcome.summary
         (fetched, new, updated, unchanged) = (summary.fetched, summary.new, summary.updated, summary.unchanged)
-        self.elapsedMs = elapsedMs
+        elapsedMs = outcome.elapsedMs
     }
 
     func renderText(style: TextStyle) -> String {

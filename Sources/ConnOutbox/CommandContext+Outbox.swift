@@ -8,4 +8,12 @@ extension CommandContext {
             database: try openDatabase(migrations: OutboxMigrations.all),
             expiry: configuration.outboxExpiry, token: configuration.token)
     }
+
+    /// Where this context's agent would be (one per database).
+    public var agentPlace: AgentPlace {
+        AgentPlace(databaseFile: configuration.paths.databaseFile, environment: environment)
+    }
+
+    /// The pid of the agent that runs for this database, or nil (asked of the kernel's lock).
+    public var runningAgent: Int32? { AgentLock.holder(agentPlace) }
 }

@@ -26,6 +26,14 @@ public struct MessageReport: Encodable, TextRenderable, Sendable {
     public let attemptLog: [OutboxAttempt]?
     /// Why the message is not sent and what the user can do: resend, delete, wait.
     public let actions: [String]
+    /// The running agent, which will make the next attempt (text only: a script asks
+    /// `conn agent status`). Nil: nothing will try again on its own.
+    public var agentPID: Int32?
+
+    private enum CodingKeys: String, CodingKey {
+        case id, idempotencyKey, to, subject, text, responseToUid, state, displayState, failureReason, lastErrorCode, lastError,
+             attempts, createdAt, nextAttemptAt, sentAt, serverUid, attemptLog, actions
+    }
 
     public init(_ message: OutboxMessage, includeText: Bool = false, attemptLog: [OutboxAttempt]? = nil) {
         id = message.id
@@ -58,9 +66,14 @@ public struct MessageReport: Encodable, TextRenderable, Sendable {
         if let serverUid { lines.append("  server uid \(clean(serverUid))") }
         if state != "sent", let lastError { lines.append("  last error: \(clean(lastError))") }
         if state == "pending", let nextAttemptAt {
-            let wait = nextAttemptAt.timeIntervalSinceNow
-            let when = wait <= 0 ? "now" : wait < 1 ? "in under a second" : "in \(TimeFormatting.age(seconds: wait))"
-            lines.append("  next automatic attempt \(when); `conn outbox flush` sends it now")
+            // Never promise an attempt that nothing will make.
+            if let agentPID {
+                let wait = nextAttemptAt.timeIntervalSinceNow
+                let when = wait <= 0 ? "now" : wait < 1 ? "in under a second" : "in \(TimeFormatting.age(seconds: wait))"
+                lines.append("  the agent (pid \(agentPID)) tries again \(when), when the server is reachable")
+            } else {
+                lines.append("  no agent is running: `conn outbox flush` sends it now, `conn agent` keeps trying")
+            }
         }
         if state == "failed" { lines.append("  resend: conn outbox resend \(id.prefix(8))   delete: conn outbox delete \(id.prefix(8))") }
         if let text {

@@ -25,7 +25,9 @@ public struct OutboxListCommand: ConnCommand {
         let store = try context.openOutbox()
         try store.expireOverdue(now: Date())
         let messages = try store.list(states: state.isEmpty ? nil : state)
-        try context.printer.emit(OutboxListReport(messages: messages.map { MessageReport($0) }, pause: try store.pause()))
+        let agent = context.runningAgent
+        try context.printer.emit(OutboxListReport(messages: messages.map { var report = MessageReport($0); report.agentPID = agent; return report },
+                                                  pause: try store.pause()))
     }
 }
 

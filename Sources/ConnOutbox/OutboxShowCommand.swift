@@ -26,6 +26,8 @@ public struct OutboxShowCommand: ConnCommand {
         let store = try context.openOutbox()
         try store.expireOverdue(now: Date())
         let message = try store.resolve([id])[0]
-        try context.printer.emit(MessageReport(message, includeText: true, attemptLog: try store.attempts(id: message.id)))
+        var report = MessageReport(message, includeText: true, attemptLog: try store.attempts(id: message.id))
+        report.agentPID = context.runningAgent
+        try context.printer.emit(report)
     }
 }

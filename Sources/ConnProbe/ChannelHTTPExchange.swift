@@ -35,6 +35,11 @@ enum ChannelHTTPExchange {
         let clock = ContinuousClock()
         let start = clock.now
         let promise = channel.eventLoop.makePromise(of: (HTTPResponseHead, ByteBuffer).self)
+        // Every way out completes the promise (a no-op once it is): a channel that closed before
+        // the collector was added never tells it, and a promise left pending is a crash in
+        // SwiftNIO's debug builds ("leaking promise") — seen when a server died between the TCP
+        // rung and the request.
+        defer { promise.fail(Failure.closedEarly) }
         try await channel.eventLoop.submit {
             try channel.pipeline.syncOperations.addHTTPClientHandlers()
             try channel.pipeline.syncOperations.addHandler(ResponseCollector(promise: promise, maxBytes: maxBytes))

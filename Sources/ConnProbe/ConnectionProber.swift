@@ -57,6 +57,9 @@ enum ConnectionProber {
         do {
             let context = try NIOSSLContext(configuration: ClientTLS.configuration(insecure: insecure))
             let completed = channel.eventLoop.makePromise(of: Void.self)
+            // Completed on every way out (see ChannelHTTPExchange: a pending promise is a crash
+            // in SwiftNIO's debug builds).
+            defer { completed.fail(ChannelError.ioOnClosedChannel) }
             try await channel.eventLoop.submit {
                 let handler = try NIOSSLClientHandler(context: context, serverHostname: serverName)
                 try channel.pipeline.syncOperations.addHandlers([handler, HandshakeWaiter(completed)])

@@ -96,8 +96,13 @@ public struct SendCommand: ConnCommand {
             }
             return current
         }
-        try context.printer.emit(MessageReport(message))
-        try explain(message, context: context, waited: wait != nil)
+        // A message left waiting is the agent's from now on: wake it so it takes over at once.
+        let agent = message.state == .pending ? context.runningAgent : nil
+        if agent != nil { _ = AgentClient.ask(.wake, at: context.agentPlace) }
+        var report = MessageReport(message)
+        report.agentPID = agent
+        try context.printer.emit(report)
+        try explain(message, context: context, waited: wait != nil, agent: agent)
     }
 
     /// A short first attempt: the message is already safe, so a slow network should not hold
@@ -107,7 +112,7 @@ public struct SendCommand: ConnCommand {
     }
 
     /// Says on stderr why a message is not sent, and picks the exit status.
-    func explain(_ message: OutboxMessage, context: CommandContext, waited: Bool) throws {
+    func explain(_ message: OutboxMessage, context: CommandContext, waited: Bool, agent: Int32?) throws {
         let reason = TerminalSanitizer.sanitize(message.lastError ?? "", keepNewlines: false)
         switch message.state {
         case .sent:
@@ -116,7 +121,11 @@ public struct SendCommand: ConnCommand {
             if waited {
                 throw ConnError.temporary(.stillWaiting, "message \(message.shortID) is still waiting: \(reason)", hint: "It stays queued; `conn outbox flush` delivers it later.")
             }
-            context.printer.note("message \(message.shortID) is queued, not sent yet: \(reason). `conn outbox flush` delivers it.")
+            if let agent {
+                context.printer.note("message \(message.shortID) is queued, not sent yet: \(reason). The agent (pid \(agent)) delivers it when the server is reachable.")
+            } else {
+                context.printer.note("message \(message.shortID) is queued, not sent yet: \(reason). No agent is running: `conn outbox flush` sends it now, `conn agent` keeps trying.")
+            }
         case .failed:
             switch message.failureReason {
             case .auth:

@@ -4,24 +4,30 @@ import Foundation
 import Logging
 import Synchronization
 
-/// Delivers the outbox in the background for `conn watch --flush-outbox`, one pass at a time,
-/// so a long flush never holds up the watching. Requests that arrive while a pass runs are
-/// folded into one next pass.
-struct OutboxFlushWorker: Sendable {
+/// Delivers the outbox in the background (`conn watch --flush-outbox`, `conn agent`), one pass at
+/// a time, so a long flush never holds up the watching. Requests that arrive while a pass runs
+/// are folded into one next pass. While the server is reachable it also keeps its own schedule:
+/// after a pass that left messages waiting, the next pass runs when the first of them falls due
+/// (conn's backoff, the server's Retry-After), at the latest after `recheck`.
+public struct OutboxFlushWorker: Sendable {
     /// What one pass did and what is left, for the `outbox` event.
-    struct Pass: Sendable, Equatable {
-        var tally: FlushTally
+    public struct Pass: Sendable, Equatable {
+        public var tally: FlushTally
         /// Messages still pending or being sent after the pass.
-        var waiting: Int
+        public var waiting: Int
         /// When the next waiting message falls due (conn's backoff and the server's Retry-After).
-        var nextDue: Date?
+        public var nextDue: Date?
         /// Why the pass could not run (the database could not be read, say).
-        var failure: String?
+        public var failure: String?
     }
 
     /// The pass asked for and not yet started: nil, or whether it may ignore the backoff.
     private final class PendingRequest: Sendable {
         let value = Mutex<Bool?>(nil)
+        /// Whether the server is reachable now: the worker keeps its own schedule only then.
+        let reachable = Mutex(false)
+        /// The timer for the next due message (one at a time: a new one replaces it).
+        let timer = Mutex<Task<Void, Never>?>(nil)
     }
 
     private let pending = PendingRequest()
@@ -30,8 +36,8 @@ struct OutboxFlushWorker: Sendable {
 
     /// Starts the worker; `report` receives each pass that attempted something, expired
     /// something, or failed.
-    init(store: OutboxStore, url: URL, configuration: ConnConfiguration, logger: Logger,
-         report: @escaping @Sendable (Pass) -> Void) {
+    public init(store: OutboxStore, url: URL, configuration: ConnConfiguration, logger: Logger, recheck: Duration,
+                report: @escaping @Sendable (Pass) -> Void) {
         let (stream, wakeUps) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         self.wakeUps = wakeUps
         let pending = self.pending
@@ -58,6 +64,17 @@ struct OutboxFlushWorker: Sendable {
                 if pass.tally.attempted > 0 || pass.tally.expired > 0 || pass.failure != nil || pass.tally.pause != nil {
                     report(pass)
                 }
+                // Messages still waiting (and no pause): the next pass when the first falls due.
+                if pass.waiting > 0, pass.tally.pause == nil, let due = pass.nextDue {
+                    let delay = min(max(due.timeIntervalSinceNow, 0.05), recheck.seconds)
+                    let timer = Task {
+                        try? await Task.sleep(for: .milliseconds(Int64(delay * 1000)))
+                        guard !Task.isCancelled, pending.reachable.withLock({ $0 }) else { return }
+                        pending.value.withLock { $0 = $0 ?? false }
+                        wakeUps.yield()
+                    }
+                    pending.timer.withLock { $0?.cancel(); $0 = timer }
+                }
             }
             try? await transport.shutdown()
         }
@@ -65,15 +82,24 @@ struct OutboxFlushWorker: Sendable {
 
     /// Asks for a pass. `ignoringBackoff`: the server has just become reachable, so conn's own
     /// backoff (earned while it was not) no longer applies; the server's Retry-After still does.
-    func request(ignoringBackoff: Bool) {
+    public func request(ignoringBackoff: Bool) {
         pending.value.withLock { $0 = ($0 ?? false) || ignoringBackoff }
         wakeUps.yield()
     }
 
+    /// What the monitor saw: while the server is reachable, a pass now (ignoring conn's backoff
+    /// when it has `justBecome` reachable) and the worker's own schedule after it; while it is
+    /// not, no passes of the worker's own.
+    public func serverReachable(_ reachable: Bool, justBecome: Bool) {
+        pending.reachable.withLock { $0 = reachable }
+        if reachable { request(ignoringBackoff: justBecome) }
+    }
+
     /// Takes no more passes, cancels the one in flight and waits for it to record what its
     /// requests came to (a cancelled request is a retry with the same key; its lease is released).
-    func stop() async {
+    public func stop() async {
         wakeUps.finish()
+        pending.timer.withLock { $0?.cancel() }
         task.cancel()
         await task.value
     }

@@ -39,26 +39,7 @@ public struct WatchCommand: ConnCommand {
 
     @OptionGroup public var global: GlobalOptions
 
-    @Argument(help: ArgumentHelp("Hosts (host:port) or URLs to watch.", valueName: "target"))
-    var targets: [String] = []
-
-    @Option(help: ArgumentHelp("How often to probe while online: 500ms, 5s, 2m (more than 0).", valueName: "duration"))
-    var interval: PositiveDuration = "30s"
-
-    @Option(help: ArgumentHelp("Report a failure only once it has lasted this long (flaps shorter than this are not reported): 0, 500ms, 5s.", valueName: "duration"))
-    var grace: NonNegativeDuration = "0"
-
-    @Flag(help: "Check the internet too (default when no target and no server is given).")
-    var internet = false
-
-    @Flag(name: .customLong("no-internet"), help: "Never run the internet check.")
-    var noInternet = false
-
-    @Option(name: .customLong("internet-url"), help: ArgumentHelp("An internet check endpoint: URL[=STATUS[:TEXT]] (repeatable).", valueName: "url"))
-    var internetURLs: [String] = []
-
-    @Flag(name: .customLong("no-link"), help: "Do not hold the WebSocket link to the server.")
-    var noLink = false
+    @OptionGroup var watched: MonitorOptions
 
     @Flag(help: "Print the fuller description of the state with each change.")
     var details = false
@@ -87,28 +68,19 @@ public struct WatchCommand: ConnCommand {
         case signal(Int32)
         case deadline
         case outboxPass(OutboxFlushWorker.Pass)
-        case outboxDue(generation: Int)
     }
 
     public func run(in context: CommandContext) async throws {
         let configuration = context.configuration
-        var probeTargets = try targets.map(ProbeTarget.parse)
         let backEnd = configuration.backEnd
-        if probeTargets.isEmpty, let backEnd {
-            probeTargets = [.server(backEnd)]
-        }
-        let checkInternet = !noInternet && (internet || !internetURLs.isEmpty || targets.isEmpty)
-        let endpoints = checkInternet ? try (internetURLs.isEmpty ? ConnectivityCheck.defaultInternetEndpoints : internetURLs.map(InternetEndpoint.parse)) : []
-        guard !probeTargets.isEmpty || !endpoints.isEmpty else {
-            throw ConnError.usage("nothing to watch: give a target, configure a server, or leave out --no-internet")
-        }
+        let check = try watched.check(configuration: configuration)
+        let interval = watched.interval, grace = watched.grace, noLink = watched.noLink
         let (triggers, continuation) = AsyncStream<Trigger>.makeStream()
-        let check = ConnectivityCheck(targets: probeTargets, internetEndpoints: endpoints, configuration: configuration)
         var flusher: OutboxFlushWorker?
         if flushOutbox {
             let backEnd = try context.requireBackEnd()
             flusher = OutboxFlushWorker(store: try context.openOutbox(), url: backEnd.url(for: .messages),
-                                        configuration: configuration, logger: context.logger) { pass in
+                                        configuration: configuration, logger: context.logger, recheck: interval.duration) { pass in
                 continuation.yield(.outboxPass(pass))
             }
         }
@@ -148,21 +120,6 @@ public struct WatchCommand: ConnCommand {
             }
         }
 
-        // One pending outbox timer: a new schedule replaces the old.
-        var outboxGeneration = 0
-        var outboxTimer: Task<Void, Never>?
-        defer { outboxTimer?.cancel() }
-        func scheduleOutbox(at date: Date) {
-            outboxGeneration += 1
-            let current = outboxGeneration
-            let delay = min(max(date.timeIntervalSinceNow, 0.05), checkInterval.seconds)
-            outboxTimer?.cancel()
-            outboxTimer = Task {
-                try? await Task.sleep(for: .milliseconds(Int64(delay * 1000)))
-                continuation.yield(.outboxDue(generation: current))
-            }
-        }
-
         // Every way out (a reached --until, a signal, the deadline, an error) goes through here,
         // so the outbox worker records its in-flight attempts before the process ends.
         do {
@@ -180,11 +137,9 @@ public struct WatchCommand: ConnCommand {
                 switch trigger {
                 case .monitor(.looked(let decision, let state)):
                     reported = state
-                    if state?.state == .online {
-                        // Becoming online (or starting online): conn's backoff was earned while the
-                        // server could not be reached, so it no longer applies.
-                        flusher?.request(ignoringBackoff: decision.event?.state?.state == .online)
-                    }
+                    // Becoming online (or starting online): conn's backoff was earned while the
+                    // server could not be reached, so it no longer applies.
+                    flusher?.serverReachable(state?.state == .online, justBecome: decision.event?.state?.state == .online)
                     guard var event = decision.event else { continue }
                     if details { event.details = event.state?.state.details }
                     event.connectionState = linkState
@@ -211,10 +166,6 @@ public struct WatchCommand: ConnCommand {
                     var event = WatchEvent(type: .outbox, at: Date(), state: reported, connectionState: linkState)
                     event.outbox = WatchOutboxSummary(pass)
                     try emit(event, context: context)
-                    if pass.waiting > 0, pass.tally.pause == nil, let due = pass.nextDue { scheduleOutbox(at: due) }
-                case .outboxDue(let number):
-                    guard number == outboxGeneration, reported?.state == .online else { continue }
-                    flusher?.request(ignoringBackoff: false)
                 case .deadline:
                     try emit(WatchEvent(type: .stopped, at: Date(), state: reported, connectionState: linkState, stopReason: "timeout"), context: context)
                     throw ConnError.temporary(.waitTimedOut, "\(until ?? "the state") was not reached within \(configuration.timeout)")

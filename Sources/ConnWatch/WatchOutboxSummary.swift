@@ -17,7 +17,7 @@ public struct WatchOutboxSummary: Sendable, Equatable, Encodable {
     /// Why the queue is paused (the server refused the credentials), or why the pass failed.
     public var error: String?
 
-    init(_ pass: OutboxFlushWorker.Pass) {
+    public init(_ pass: OutboxFlushWorker.Pass) {
         attempted = pass.tally.attempted
         sent = pass.tally.sent
         retrying = pass.tally.retrying
@@ -30,7 +30,7 @@ public struct WatchOutboxSummary: Sendable, Equatable, Encodable {
     }
 
     /// "3 sent, 1 rejected, 2 waiting".
-    var text: String {
+    public var text: String {
         var parts: [String] = []
         for (count, label) in [(sent, "sent"), (retrying, "to retry"), (rejected, "rejected"), (authRefused, "refused (credentials)"), (expired, "expired")] where count > 0 {
             parts.append("\(count) \(label)")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ConnAgent
 import ConnClock
 import ConnInbox
 import ConnOutbox
@@ -20,6 +21,7 @@ enum BuiltInModules {
         SendCommand.self,
         OutboxCommand.self,
         ReplCommand.self,
+        AgentCommand.self,
         ConfigCommand.self,
         PluginsCommand.self,
     ]

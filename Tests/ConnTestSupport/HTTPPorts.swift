@@ -30,6 +30,9 @@ public enum HTTPPorts {
         let low = max(range.first ?? 32768, 11000)
         for _ in 0..<200 {
             let candidate = Int.random(in: 10000..<low)
+            // Never the same port twice in one run: two tests given one port would each find the
+            // other's server answering where they expect theirs, or nothing.
+            guard handedOut.withLock({ $0.insert(candidate).inserted }) else { continue }
             if let reservation = try? ReservedPort(port: candidate) {
                 reservation.release()
                 return candidate
@@ -43,6 +46,7 @@ public enum HTTPPorts {
     public static func reserved() throws -> ReservedPort { try ReservedPort() }
 
     private static let held = Mutex<[ReservedPort]>([])
+    private static let handedOut = Mutex<Set<Int>>([])
 }
 
 /// A loopback TCP port bound and not listening: connections to it are refused, and nothing else

@@ -68,7 +68,7 @@ struct ConnectionStateTransitionsTests {
         #expect(try await Self.awaitLinks(watcher, count: 3, seconds: 15).last == .up)
         server.signal(SIGKILL)
         await server.stop()
-        #expect(try await Self.awaitLinks(watcher, count: 4).last == .dropped, "the offset is kept")
+        #expect(try await Self.awaitLinks(watcher, count: 4).last == .dropped, "the offset is kept; stderr: \(watcher.errorOutput.suffix(3000))")
         let restarted = try await BackgroundServer.start(["--port", String(port)])
         let all = try await Self.awaitLinks(watcher, count: 5, seconds: 15)
         // A reconnect is not a re-enable: no isInitializing, straight back up.

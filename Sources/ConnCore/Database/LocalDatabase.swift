@@ -96,14 +96,19 @@ public final class LocalDatabase: Sendable {
     /// Mail, drafts and the outbox are private whatever the umask or the directory's mode: the
     /// database file is created 0600 before SQLite opens it (SQLite gives its -wal and -shm files
     /// the database's mode), and files an older conn left readable by others are tightened.
+    ///
+    /// An existing file is never opened here: closing any descriptor of a file drops every POSIX
+    /// lock this process holds on it, so an open-and-close beside a live SQLite connection in the
+    /// same process (the agent, the REPL) silently broke that connection's locking — writes of
+    /// other processes were lost. A new file is created with O_EXCL; an existing one is chmod'ed.
     static func makePrivate(_ path: String) {
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         if descriptor >= 0 {
             fchmod(descriptor, 0o600)
-            close(descriptor)
+            close(descriptor)  // a file nobody had open: no lock to lose
         }
-        for suffix in ["-wal", "-shm"] where access(path + suffix, F_OK) == 0 {
-            chmod(path + suffix, 0o600)
+        for file in [path, path + "-wal", path + "-shm"] where access(file, F_OK) == 0 {
+            chmod(file, 0o600)
         }
     }
 

@@ -33,6 +33,14 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
     // Running things.
     case waitTimedOut, commandFailed, pluginFailed, cancelled
 
+    // The agent.
+    /// Another agent already runs for this database (75).
+    case agentRunning
+    /// No agent runs for this database (69).
+    case noAgent
+    /// The agent's directory is another user's or open to others (77).
+    case agentDirectoryUnsafe
+
     /// A bug in conn (70).
     case `internal`
 }

@@ -1,0 +1,65 @@
+import ConnCore
+import Foundation
+import NIOCore
+import NIOExtras
+import NIOPosix
+
+/// The agent's control socket: each connection sends one JSON line (`{"request":"status"}`,
+/// `{"request":"wake"}`) and gets one back. The socket lives in the agent's private directory
+/// (0700), so only its user can connect.
+struct AgentControlServer: Sendable {
+    private let channel: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>
+    private let task: Task<Void, Never>
+
+    /// Listens at `place.socketPath` (a socket left there by a dead agent is removed: the caller
+    /// holds the lock, so no live agent owns it); `answer` turns a request into the reply line.
+    static func start(at place: AgentPlace, answer: @escaping @Sendable (AgentClient.Request?) async -> String) async throws -> AgentControlServer {
+        unlink(place.socketPath)
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .bind(unixDomainSocketPath: place.socketPath, cleanupExistingSocketFile: true) { child in
+                child.eventLoop.makeCompletedFuture {
+                    try child.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineBasedFrameDecoder()))
+                    return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: child)
+                }
+            }
+        chmod(place.socketPath, 0o600)
+        let task = Task<Void, Never> {
+            _ = try? await channel.executeThenClose { connections in
+                try await withThrowingDiscardingTaskGroup { group in
+                    for try await connection in connections {
+                        group.addTask {
+                            try? await connection.executeThenClose { inbound, outbound in
+                                for try await line in inbound {
+                                    let request = Self.request(from: line)
+                                    try await outbound.write(ByteBuffer(string: await answer(request) + "\n"))
+                                    return
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return AgentControlServer(channel: channel, task: task)
+    }
+
+    private init(channel: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>, task: Task<Void, Never>) {
+        self.channel = channel
+        self.task = task
+    }
+
+    /// `{"request":"status"}` → .status; anything else → nil (answered with an error).
+    static func request(from line: ByteBuffer) -> AgentClient.Request? {
+        guard line.readableBytes <= 4096,
+            let object = try? JSONSerialization.jsonObject(with: Data(line.readableBytesView)) as? [String: Any],
+            let name = object["request"] as? String
+        else { return nil }
+        return AgentClient.Request(rawValue: name)
+    }
+
+    func stop(at place: AgentPlace) async {
+        task.cancel()
+        try? await channel.channel.close()
+        unlink(place.socketPath)
+    }
+}

@@ -1,0 +1,62 @@
+import ConnCommandKit
+import ConnCore
+import ConnWatch
+import Foundation
+
+/// One line of `conn agent`'s log (docs/json/agent-event.schema.json with --json): what it
+/// started with, each change of the state and the link, each delivery pass and inbox sync that
+/// did something, and its stop. Every line carries the current state, as watch's do.
+struct AgentEvent: Encodable, TextRenderable, Sendable {
+    enum Kind: String, Encodable, Sendable {
+        case started, baseline, change, connectionState, outbox, sync, stopped
+    }
+
+    var type: Kind
+    var at = Date()
+    var from: NetworkStatus?
+    var state: NetworkState?
+    var downtimeMs: Double?
+    var connectionState: ConnectionState?
+    var outbox: WatchOutboxSummary?
+    var sync: AgentStatus.Sync?
+    /// Why it stopped (SIGTERM, SIGINT), or what it started with.
+    var detail: String?
+    /// Under journald (JOURNAL_STREAM), which stamps every line itself: text lines carry no time.
+    var timestamped = true
+
+    private enum CodingKeys: String, CodingKey {
+        case type, at, from, downtimeMs, connectionState, outbox, sync, detail
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try NetworkState.encode(state, to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(type, forKey: .type)
+        try container.encode(at, forKey: .at)
+        try container.encode(from, forKey: .from)
+        try container.encode(downtimeMs, forKey: .downtimeMs)
+        try container.encode(connectionState, forKey: .connectionState)
+        try container.encode(outbox, forKey: .outbox)
+        try container.encode(sync, forKey: .sync)
+        try container.encode(detail, forKey: .detail)
+    }
+
+    func renderText(style: TextStyle) -> String {
+        let clean = { (text: String) in TerminalSanitizer.sanitize(text, keepNewlines: false) }
+        let text: String
+        switch type {
+        case .started: text = "started: \(clean(detail ?? ""))"
+        case .baseline: text = state.map { $0.summary } ?? "?"
+        case .change:
+            text = "\(from?.rawValue ?? "?") → \(state?.summary ?? "?")"
+                + (state?.state == .online ? (downtimeMs.map { "  back after \(TimeFormatting.age(seconds: $0 / 1000))" } ?? "") : "")
+        case .connectionState: text = "link: " + (connectionState.map { "\($0)" } ?? "off")
+        case .outbox: text = "outbox: " + (outbox.map { clean($0.text) + ($0.error.map { " (\(clean($0)))" } ?? "") } ?? "")
+        case .sync:
+            guard let sync else { text = "inbox: ?"; break }
+            text = "inbox: " + (sync.ok ? (sync.notModified ? "unchanged" : "\(sync.new) new, \(sync.updated) updated") : "sync failed: \(clean(sync.error ?? "?"))")
+        case .stopped: text = "stopped" + (detail.map { " (\($0))" } ?? "")
+        }
+        return (timestamped ? style.dim(JSONOutput.timestamp(at)) + "  " : "") + text + "\n"
+    }
+}

@@ -1,0 +1,183 @@
+import ConnCommandKit
+import ConnCore
+import ConnInbox
+import ConnOutbox
+import ConnProbe
+import ConnWatch
+import Foundation
+import Logging
+
+/// The agent at work: one loop over everything that can happen — a look or a link state from the
+/// monitor, a delivery pass, a sync, a request on the control socket, a signal — so its status
+/// is kept in one place, by one task. Delivery and sync run in their own tasks: a sync never
+/// delays a delivery, and neither holds up the watching.
+struct AgentLoop {
+    enum Trigger: Sendable {
+        case monitor(ConnectivityMonitor.Event)
+        case delivery(OutboxFlushWorker.Pass)
+        case syncDue
+        case synced(AgentStatus.Sync)
+        case control(AgentClient.Request?, CheckedContinuation<String, Never>)
+        case signal(Int32)
+    }
+
+    let context: CommandContext
+    let backEnd: BackEndEndpoint
+    let place: AgentPlace
+    let check: ConnectivityCheck
+    let interval: Duration
+    let grace: Duration
+    let holdLink: Bool
+    let syncInterval: Duration
+    let store: OutboxStore
+    let inboxDatabase: LocalDatabase
+
+    init(context: CommandContext, backEnd: BackEndEndpoint, place: AgentPlace, check: ConnectivityCheck,
+         interval: Duration, grace: Duration, holdLink: Bool, syncInterval: Duration) throws {
+        self.context = context
+        self.backEnd = backEnd
+        self.place = place
+        self.check = check
+        self.interval = interval
+        self.grace = grace
+        self.holdLink = holdLink
+        self.syncInterval = syncInterval
+        // Opened (and migrated) once, before anything else runs: a database that cannot be used
+        // ends the agent at once, with the error that says why. One connection for the outbox
+        // and the inbox alike.
+        let database = try context.openDatabase(migrations: OutboxMigrations.all + InboxMigrations.all)
+        store = OutboxStore(database: database, expiry: context.configuration.outboxExpiry, token: context.configuration.token)
+        inboxDatabase = database
+    }
+
+    func run() async throws {
+        let configuration = context.configuration
+        let journald = context.environment["JOURNAL_STREAM"] != nil
+        let notifier = SystemdNotifier(environment: context.environment)
+        var status = AgentStatus(pid: getpid(), startedAt: Date(), databaseFile: place.databaseFile, server: backEnd.baseURL.absoluteString)
+        let (triggers, continuation) = AsyncStream<Trigger>.makeStream()
+
+        func emit(_ event: AgentEvent) {
+            var event = event
+            event.timestamped = !journald
+            event.state = event.state ?? status.network
+            try? context.printer.emitLine(event)
+        }
+
+        // Signals: stop on SIGTERM/SIGINT; SIGHUP is answered in the loop.
+        for number in [SIGINT, SIGTERM, SIGHUP] { signal(number, SIG_IGN) }
+        let signalSources = [SIGINT, SIGTERM, SIGHUP].map { number in
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { continuation.yield(.signal(number)) }
+            source.resume()
+            return source
+        }
+        defer { signalSources.forEach { $0.cancel() } }
+
+        let delivery = OutboxFlushWorker(store: store, url: backEnd.url(for: .messages), configuration: configuration,
+                                         logger: context.logger, recheck: interval) { pass in
+            continuation.yield(.delivery(pass))
+        }
+        let sync = InboxSyncWorker(fetcher: InboxFetcher(url: backEnd.url(for: .inbox), database: inboxDatabase),
+                                   configuration: configuration, logger: context.logger) { result in
+            continuation.yield(.synced(result))
+        }
+        let syncTimer: Task<Void, Never>? = syncInterval > .zero ? Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: syncInterval)
+                continuation.yield(.syncDue)
+            }
+        } : nil
+        defer { syncTimer?.cancel() }
+
+        let link = holdLink ? BackEndLink(backEnd, configuration: configuration, logger: context.logger) : nil
+        let monitor = ConnectivityMonitor(check: check, engine: WatchEngine(interval: interval, grace: grace), link: link) { event in
+            continuation.yield(.monitor(event))
+        }
+        let control = try await AgentControlServer.start(at: place) { request in
+            await withCheckedContinuation { reply in continuation.yield(.control(request, reply)) }
+        }
+
+        emit(AgentEvent(type: .started, detail: "pid \(status.pid), delivering the outbox of \(place.databaseFile) to \(status.server)"))
+        notifier.notify("READY=1", "STATUS=Watching \(status.server)")
+
+        var stopReason = "interrupted"
+        loop: for await trigger in triggers {
+            switch trigger {
+            case .monitor(.looked(let decision, let reported)):
+                status.network = reported
+                let online = reported?.state == .online
+                let becameOnline = decision.event?.type == .change && decision.event?.to == .online
+                delivery.serverReachable(online, justBecome: decision.event?.to == .online)
+                if becameOnline && syncInterval > .zero { sync.request() }  // a reconnect: the inbox may have grown
+                if let event = decision.event {
+                    emit(AgentEvent(type: event.type == .baseline ? .baseline : .change, from: event.from, state: event.state,
+                                    downtimeMs: event.downtimeMs, connectionState: status.connectionState))
+                    notifier.notify("STATUS=\(reported?.summary ?? "checking") — \(status.server)")
+                }
+                if decision.event?.type == .baseline, online, syncInterval > .zero { sync.request() }
+            case .monitor(.link(let state)):
+                let previous = status.connectionState
+                status.connectionState = state
+                if previous == nil || previous!.isConnected != state.isConnected || previous!.isInitializing != state.isInitializing {
+                    emit(AgentEvent(type: .connectionState, connectionState: state))
+                }
+            case .monitor(.linkEnabled):
+                continue
+            case .delivery(let pass):
+                let summary = WatchOutboxSummary(pass)
+                status.lastDelivery = AgentStatus.Delivery(at: Date(), sent: pass.tally.sent, retrying: pass.tally.retrying,
+                                                           failed: pass.tally.rejected + pass.tally.authRefused + pass.tally.expired,
+                                                           error: summary.error)
+                if let error = summary.error { status.lastError = error }
+                emit(AgentEvent(type: .outbox, outbox: summary))
+            case .syncDue:
+                if status.network?.state == .online { sync.request() }
+            case .synced(let result):
+                status.lastSync = result
+                if let error = result.error { status.lastError = "inbox sync: \(error)" }
+                if !result.ok || !result.notModified { emit(AgentEvent(type: .sync, sync: result)) }
+            case .control(let request, let reply):
+                switch request {
+                case .status:
+                    status.outbox = outboxCounts()
+                    reply.resume(returning: (try? JSONOutput.encode(status)) ?? #"{"error":"internal"}"#)
+                case .wake:
+                    delivery.request(ignoringBackoff: false)
+                    reply.resume(returning: #"{"ok":true}"#)
+                case nil:
+                    reply.resume(returning: #"{"error":"unknown request: ask status or wake"}"#)
+                }
+            case .signal(SIGHUP):
+                context.printer.note("SIGHUP: the configuration is read at start only for now; restart the agent to apply changes")
+            case .signal(let number):
+                stopReason = number == SIGINT ? "SIGINT" : "SIGTERM"
+                break loop
+            }
+        }
+
+        // Stop taking work; let the pass in flight record what its requests came to (a cancelled
+        // request is a retry with the same key: delivering it again later is harmless).
+        notifier.notify("STOPPING=1", "STATUS=Stopping (\(stopReason))")
+        await control.stop(at: place)
+        // A request that came in as the loop ended still gets its answer.
+        continuation.finish()
+        for await case .control(_, let reply) in triggers { reply.resume(returning: #"{"error":"the agent is stopping"}"#) }
+        monitor.stop()
+        await delivery.stop()
+        await sync.stop()
+        emit(AgentEvent(type: .stopped, detail: stopReason))
+    }
+
+    private func outboxCounts() -> AgentStatus.Outbox {
+        var outbox = AgentStatus.Outbox()
+        if let counts = try? store.counts() {
+            outbox.pending = counts[.pending] ?? 0
+            outbox.sending = counts[.sending] ?? 0
+            outbox.sent = counts[.sent] ?? 0
+            outbox.failed = counts[.failed] ?? 0
+        }
+        outbox.pausedBecause = (try? store.pause())??.message
+        return outbox
+    }
+}

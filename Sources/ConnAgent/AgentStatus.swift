@@ -1,0 +1,113 @@
+import ConnCommandKit
+import ConnCore
+import ConnWatch
+import Foundation
+
+/// What `conn agent status` shows (docs/json/agent-status.schema.json): the running agent's view
+/// of the connection, the link, the outbox and the inbox sync.
+public struct AgentStatus: Codable, Sendable, TextRenderable {
+    public struct Outbox: Codable, Sendable, Equatable {
+        public var pending = 0, sending = 0, sent = 0, failed = 0
+        /// Why delivery is paused (the server refused the credentials), or nil.
+        public var pausedBecause: String?
+    }
+
+    public struct Delivery: Codable, Sendable, Equatable {
+        public var at: Date
+        public var sent: Int
+        public var retrying: Int
+        public var failed: Int
+        public var error: String?
+    }
+
+    public struct Sync: Codable, Sendable, Equatable {
+        public var at: Date
+        public var ok: Bool
+        public var new: Int
+        public var updated: Int
+        public var notModified: Bool
+        public var error: String?
+    }
+
+    public var pid: Int32
+    public var startedAt: Date
+    public var databaseFile: String
+    public var server: String
+    public var network: NetworkState?
+    public var connectionState: ConnectionState?
+    public var outbox = Outbox()
+    public var lastDelivery: Delivery?
+    public var lastSync: Sync?
+    public var lastError: String?
+
+    private enum CodingKeys: String, CodingKey {
+        case pid, startedAt, databaseFile, server, connectionState, outbox, lastDelivery, lastSync, lastError
+    }
+
+    init(pid: Int32, startedAt: Date, databaseFile: String, server: String) {
+        self.pid = pid
+        self.startedAt = startedAt
+        self.databaseFile = databaseFile
+        self.server = server
+    }
+
+    /// The state's keys at the top level, as in every other JSON form.
+    public func encode(to encoder: any Encoder) throws {
+        try NetworkState.encode(network, to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(pid, forKey: .pid)
+        try container.encode(startedAt, forKey: .startedAt)
+        try container.encode(databaseFile, forKey: .databaseFile)
+        try container.encode(server, forKey: .server)
+        try container.encode(connectionState, forKey: .connectionState)
+        try container.encode(outbox, forKey: .outbox)
+        try container.encode(lastDelivery, forKey: .lastDelivery)
+        try container.encode(lastSync, forKey: .lastSync)
+        try container.encode(lastError, forKey: .lastError)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        pid = try container.decode(Int32.self, forKey: .pid)
+        startedAt = try container.decode(Date.self, forKey: .startedAt)
+        databaseFile = try container.decode(String.self, forKey: .databaseFile)
+        server = try container.decode(String.self, forKey: .server)
+        network = try? NetworkState(from: decoder)  // all null before the first look
+        connectionState = try container.decodeIfPresent(ConnectionState.self, forKey: .connectionState)
+        outbox = try container.decode(Outbox.self, forKey: .outbox)
+        lastDelivery = try container.decodeIfPresent(Delivery.self, forKey: .lastDelivery)
+        lastSync = try container.decodeIfPresent(Sync.self, forKey: .lastSync)
+        lastError = try container.decodeIfPresent(String.self, forKey: .lastError)
+    }
+
+    public func renderText(style: TextStyle) -> String {
+        let clean = { (text: String) in TerminalSanitizer.sanitize(text, keepNewlines: false) }
+        let age = { (date: Date) in TimeFormatting.age(seconds: -date.timeIntervalSinceNow) + " ago" }
+        var lines = ["agent: pid \(pid), running for \(TimeFormatting.age(seconds: -startedAt.timeIntervalSinceNow)), server \(clean(server))"]
+        if let network {
+            var line = "state: " + (network.state == .online ? style.green(network.summary) : style.red(network.summary))
+            if let since = network.since { line += " since \(age(since))" }
+            lines.append(line)
+        } else {
+            lines.append("state: not known yet (the first check is running)")
+        }
+        lines.append("link: " + (connectionState.map { "\($0)" } ?? "off"))
+        var outboxLine = "outbox: \(outbox.pending) waiting, \(outbox.sending) being sent, \(outbox.failed) failed, \(outbox.sent) sent"
+        if let paused = outbox.pausedBecause { outboxLine += style.red(" — paused: \(clean(paused))") }
+        lines.append(outboxLine)
+        if let delivery = lastDelivery {
+            lines.append("last delivery: \(age(delivery.at)), \(delivery.sent) sent, \(delivery.retrying) retrying, \(delivery.failed) failed"
+                + (delivery.error.map { " (\(clean($0)))" } ?? ""))
+        } else {
+            lines.append("last delivery: none yet")
+        }
+        if let sync = lastSync {
+            let result = sync.ok ? (sync.notModified ? "unchanged" : "\(sync.new) new, \(sync.updated) updated") : "failed: \(clean(sync.error ?? "?"))"
+            lines.append("last inbox sync: \(age(sync.at)), \(result)")
+        } else {
+            lines.append("last inbox sync: none yet")
+        }
+        if let lastError { lines.append("last error: \(clean(lastError))") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

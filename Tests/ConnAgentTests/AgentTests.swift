@@ -1,0 +1,153 @@
+import ConnTestSupport
+import Foundation
+import Testing
+
+/// `conn agent` as a user runs it: real agent processes, the real conn-server, a real SQLite file.
+@Suite("conn agent")
+struct AgentTests {
+    let home: TemporaryDirectory
+
+    init() throws { home = try TemporaryDirectory() }
+
+    func environment(_ server: URL, _ extra: [String: String] = [:]) -> [String: String] {
+        home.environment.merging(["CONN_SERVER": server.absoluteString]) { $1 }.merging(extra) { $1 }
+    }
+
+    /// An agent that checks every second (so a server that starts is noticed at once).
+    func agent(_ server: URL, _ extra: [String: String] = [:], options: [String] = []) throws -> JSONLinesProcess {
+        try JSONLinesProcess(ConnProcess.connPath, ["agent", "--json", "--no-internet", "--interval", "1s"] + options, environment: environment(server, extra))
+    }
+
+    func outboxStates() async throws -> [String] {
+        let listed = try await home.conn(["outbox", "list", "--json"])
+        return (try listed.json()["messages"] as? [[String: Any]] ?? []).compactMap { $0["state"] as? String }
+    }
+
+    func waitUntil(_ seconds: Double, _ condition: () async throws -> Bool) async throws -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try await condition() { return true }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return false
+    }
+
+    @Test("queued while the server is down, delivered by the agent alone once it starts; each stored once; SIGTERM ends it with 0")
+    func deliversWhenTheServerComesBack() async throws {
+        let port = try HTTPPorts.outsideAutomaticRange()
+        let url = URL(string: "http://127.0.0.1:\(port)")!
+        let agent = try agent(url)
+        _ = try #require(try await agent.await { $0["type"] as? String == "started" })
+        for index in 1...3 {
+            let sent = try await home.conn(["send", "--to", "ann@conn.example", "--subject", "m\(index)", "--text", "t"], server: url)
+            #expect(sent.exitCode == 0)
+            #expect(sent.standardError.contains("The agent (pid \(agent.process.processIdentifier)) delivers it"), "\(sent.standardError)")
+            #expect(sent.standardOutput.contains("the agent (pid \(agent.process.processIdentifier)) tries again"), "\(sent.standardOutput)")
+        }
+        let server = try await BackgroundServer.start(["--port", String(port)])
+        // How soon is a benchmark's to measure (bench/), not a test's: here, that it happens.
+        let delivered = try await waitUntil(10) { try await outboxStates() == ["sent", "sent", "sent"] }
+        #expect(delivered, "\(agent.events)")
+        let stored = try await ServerInbox.subjects(server.url)
+        #expect(stored.filter { $0.hasPrefix("m") }.sorted() == ["m1", "m2", "m3"])
+        #expect(agent.stop() == 0)
+        #expect(agent.events.last?["type"] as? String == "stopped" && agent.events.last?["detail"] as? String == "SIGTERM")
+        await server.stop()
+    }
+
+    @Test("a second agent for the same database is refused with 75, naming the first; status answers, then 69 once it stopped")
+    func onePerDatabase() async throws {
+        try await ServerProcess.with { url in
+            let first = try agent(url)
+            _ = try #require(try await first.await { $0["type"] as? String == "baseline" })
+            let second = try await home.conn(["agent", "--no-internet"], server: url)
+            #expect(second.exitCode == 75)
+            #expect(second.standardError.contains("pid \(first.process.processIdentifier)"), "\(second.standardError)")
+            let status = try await home.conn(["agent", "status", "--json"], server: url)
+            #expect(status.exitCode == 0, "\(status.standardError)")
+            #expect(try await JSONSchemaCheck.violations(of: status.standardOutput, schema: "agent-status").isEmpty)
+            let object = try status.json()
+            #expect(object["pid"] as? Int == Int(first.process.processIdentifier) && object["state"] as? String == "online")
+            #expect(first.stop() == 0)
+            let none = try await home.conn(["agent", "status"], server: url)
+            #expect(none.exitCode == 69 && none.standardError.contains("no agent runs"), "\(none.standardError)")
+            let queued = try await home.conn(["send", "--to", "a@b.cc", "--subject", "s", "--text", "t", "--server", "http://127.0.0.1:1"])
+            #expect(queued.standardError.contains("No agent is running"), "\(queued.standardError)")
+        }
+    }
+
+    @Test("send hands a message its own attempt could not deliver to the agent, which delivers it without any other command")
+    func sendWakesTheAgent() async throws {
+        let port = try HTTPPorts.outsideAutomaticRange()
+        let failing = try await BackgroundServer.start(["--port", String(port), "--fail-rate", "1"])
+        let agent = try agent(failing.url)
+        _ = try #require(try await agent.await { $0["type"] as? String == "baseline" })
+        let sent = try await home.conn(["send", "--to", "ann@conn.example", "--subject", "woken", "--text", "t"], server: failing.url)
+        #expect(sent.exitCode == 0 && sent.standardError.contains("The agent (pid"), "\(sent.standardError)")
+        await failing.stop()
+        let server = try await BackgroundServer.start(["--port", String(port)])
+        #expect(try await waitUntil(15) { try await outboxStates() == ["sent"] }, "\(agent.events)")
+        #expect(try await ServerInbox.subjects(server.url).filter { $0 == "woken" }.count == 1)
+        #expect(agent.stop() == 0)
+        await server.stop()
+    }
+
+    @Test("systemd's notify protocol: READY=1 once running, STOPPING=1 on SIGTERM, to an abstract socket")
+    func notifiesSystemd() async throws {
+        let name = "conn-test-notify-\(UUID().uuidString.prefix(8))"
+        let listener = try JSONLinesProcess("/usr/bin/env", ["python3", "-c", """
+            import json, socket, sys
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+            s.bind("\\0\(name)")
+            print(json.dumps({"ready": True}), flush=True)
+            while True:
+                data = s.recv(4096).decode()
+                print(json.dumps({"message": data}), flush=True)
+                if "STOPPING=1" in data: break
+            """], environment: ProcessInfo.processInfo.environment)
+        _ = try #require(try await listener.await { $0["ready"] as? Bool == true })
+        try await ServerProcess.with { url in
+            let agent = try agent(url, ["NOTIFY_SOCKET": "@\(name)"])
+            let ready = try #require(try await listener.await { ($0["message"] as? String)?.contains("READY=1") == true })
+            #expect((ready["message"] as? String)?.contains("STATUS=") == true)
+            #expect(agent.stop() == 0)
+            _ = try #require(try await listener.await { ($0["message"] as? String)?.contains("STOPPING=1") == true })
+        }
+        #expect(listener.waitForExit(5) == 0)
+    }
+
+    @Test("the inbox is synced after a reconnect: a message the server got while conn was away is in inbox list, no fetch typed")
+    func syncsOnReconnect() async throws {
+        let port = try HTTPPorts.outsideAutomaticRange()
+        let data = home.path + "/server.sqlite"
+        let one = #"{"uid":"1","from":"a@b.cc","to":"me@x.cc","subject":"first","text":"t","responseToUid":"","dateTime":"Today"}"#
+        let two = #"{"uid":"2","from":"a@b.cc","to":"me@x.cc","subject":"while away","text":"t","responseToUid":"","dateTime":"Today"}"#
+        let seedOne = try home.write("one.json", #"{"inbox":[\#(one)]}"#)
+        let seedTwo = try home.write("two.json", #"{"inbox":[\#(one),\#(two)]}"#)
+        let server = try await BackgroundServer.start(["--port", String(port), "--data", data, "--seed", seedOne])
+        let agent = try agent(server.url)
+        _ = try #require(try await agent.await { $0["type"] as? String == "sync" }, "\(agent.events)")
+        server.signal(SIGKILL)
+        await server.stop()
+        _ = try #require(try await agent.await(10) { $0["type"] as? String == "change" && $0["state"] as? String == "serverUnreachable" },
+                         "\(agent.events.map { "\($0["at"] ?? "") \($0["type"] ?? "") \($0["state"] ?? "") \($0["reason"] ?? "") \(($0["connectionState"] as? [String: Any])?["status"] ?? "")" }) running: \(agent.process.isRunning) stderr: \(agent.errorOutput.suffix(3000))")
+        let again = try await BackgroundServer.start(["--port", String(port), "--data", data, "--seed", seedTwo])
+        let synced = try await waitUntil(10) {
+            let list = try await home.conn(["inbox", "list", "--json"], server: again.url)
+            return (try? list.json()["conversations"] as? [[String: Any]])?.contains { $0["subject"] as? String == "while away" } == true
+        }
+        #expect(synced, "\(agent.events)")
+        #expect(agent.stop() == 0)
+        await again.stop()
+    }
+}
+
+/// What conn-server has stored, read from its inbox.
+enum ServerInbox {
+    static func subjects(_ server: URL) async throws -> [String] {
+        let outcome = try await ConnProcess.run("/usr/bin/env", ["curl", "-sf", server.appendingPathComponent("inbox").absoluteString],
+                                                environment: ProcessInfo.processInfo.environment)
+        let object = try JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [String: Any]
+        return (object?["inbox"] as? [[String: Any]] ?? []).compactMap { $0["subject"] as? String }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// A running process that prints JSON Lines (`conn watch --json`, `conn agent --json`,
+/// `conn repl --json`) whose lines can be awaited, and, when started with `input: true`, fed
+/// lines on its standard input.
+public final class JSONLinesProcess: @unchecked Sendable {
+    public let process = Process()
+    private let input: Pipe?
+    private let lock = NSLock()
+    private var buffer = Data()
+    private var lines: [[String: Any]] = []
+
+    public init(_ program: String, _ arguments: [String], environment: [String: String], input: Bool = false) throws {
+        self.input = input ? Pipe() : nil
+        if let pipe = self.input { process.standardInput = pipe }
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = arguments
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        // Kept (the last 64 KiB): when the process dies, what it said is the diagnosis.
+        let errors = Pipe()
+        process.standardError = errors
+        errors.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            if data.isEmpty { handle.readabilityHandler = nil; return }
+            self?.appendError(data)
+        }
+        output.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            if data.isEmpty { handle.readabilityHandler = nil; return }
+            self?.append(data)
+        }
+        try process.run()
+    }
+
+    private var errorBuffer = Data()
+
+    private func appendError(_ data: Data) {
+        lock.withLock {
+            errorBuffer.append(data)
+            if errorBuffer.count > 1 << 16 { errorBuffer.removeFirst(errorBuffer.count - (1 << 16)) }
+        }
+    }
+
+    /// What the process printed on stderr (its last 64 KiB).
+    public var errorOutput: String { lock.withLock { String(decoding: errorBuffer, as: UTF8.self) } }
+
+    private func append(_ data: Data) {
+        lock.withLock {
+            buffer.append(data)
+            while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = buffer[buffer.startIndex..<newline]
+                buffer.removeSubrange(buffer.startIndex...newline)
+                if let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any] { lines.append(object) }
+            }
+        }
+    }
+
+    public var events: [[String: Any]] { lock.withLock { lines } }
+
+    /// Writes a line to the process's standard input.
+    public func send(_ line: String) throws {
+        try input?.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
+    }
+
+    /// Closes its standard input (end of file).
+    public func closeInput() throws {
+        try input?.fileHandleForWriting.close()
+    }
+
+    /// Waits until an event matches, up to `seconds`; returns it.
+    public func await(_ seconds: Double = 10, _ predicate: ([String: Any]) -> Bool) async throws -> [String: Any]? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if let match = events.first(where: predicate) { return match }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return nil
+    }
+
+    /// Waits up to `seconds` for the process to end by itself; its exit code, or nil.
+    public func waitForExit(_ seconds: Double) -> Int32? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning, Date() < deadline { usleep(20_000) }
+        return process.isRunning ? nil : process.terminationStatus
+    }
+
+    public func stop() -> Int32 {
+        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    deinit { if process.isRunning { process.terminate(); process.waitUntilExit() } }
+}
