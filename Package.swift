@@ -165,7 +165,7 @@ let package = Package(
         .target(
             name: "ConnAgent",
             dependencies: [
-                "ConnCore", "ConnCommandKit", "ConnProbe", "ConnWatch", "ConnInbox", "ConnOutbox",
+                "ConnCore", "ConnCommandKit", "ConnProbe", "ConnWatch", "ConnInbox", "ConnOutbox", "ConnClock",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOExtras", package: "swift-nio-extras"),

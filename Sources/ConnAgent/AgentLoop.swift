@@ -1,3 +1,4 @@
+import ConnClock
 import ConnCommandKit
 import ConnCore
 import ConnInbox
@@ -90,7 +91,16 @@ struct AgentLoop {
         } : nil
         defer { syncTimer?.cancel() }
 
-        let link = holdLink ? BackEndLink(backEnd, configuration: configuration, logger: context.logger) : nil
+        var link = holdLink ? BackEndLink(backEnd, configuration: configuration, logger: context.logger) : nil
+        // Each ping/pong's offset is kept, so `clock-offset --convert` uses a fresh one. As the
+        // json method reads its samples (ClockEstimate): all four times are whole milliseconds,
+        // truncated, so the offset is half a millisecond more and the bound half a round trip
+        // plus half a millisecond.
+        let database = inboxDatabase, wsURL = backEnd.url(for: .ws).absoluteString
+        link?.onSample = { offset, delay in
+            try? StoredOffset(offsetMs: offset + 0.5, uncertaintyMs: delay / 2 + 0.5, method: "ws", source: wsURL, measuredAt: Date())
+                .save(to: database)
+        }
         let monitor = ConnectivityMonitor(check: check, engine: WatchEngine(interval: interval, grace: grace), link: link) { event in
             continuation.yield(.monitor(event))
         }

@@ -14,6 +14,9 @@ public struct BackEndLink: Sendable {
     let insecure: Bool
     let pingInterval: Duration
     let logger: Logger
+    /// Called with each ping/pong's exact offset and round-trip delay (ms), for a caller that
+    /// keeps the clock offset (the agent stores it for `clock-offset --convert`).
+    public var onSample: (@Sendable (_ offsetMs: Double, _ delayMs: Double) -> Void)?
 
     public init(url: URL, credentials: Credentials?, insecure: Bool = false, pingInterval: Duration, logger: Logger) {
         self.url = url
@@ -63,6 +66,7 @@ public struct BackEndLink: Sendable {
         let last = LastOffset()
         let outstanding = OutstandingPings()
         let pingInterval = self.pingInterval
+        let onSample = self.onSample
         do {
             try await WebSocketConnector.connect(to: url, headers: headers, tls: ClientTLS.configuration(insecure: insecure),
                                                  logger: logger) { inbound, outbound in
@@ -84,9 +88,12 @@ public struct BackEndLink: Sendable {
                     else { continue }
                     let t4 = Self.nowMS()
                     // NTP's offset: ((t2 - t1) + (t3 - t4)) / 2; every term is within 0…year 9999.
-                    let offset = Int((Double(t2 - t1) + Double(t3 - t4)) / 2)
+                    let exact = (Double(t2 - t1) + Double(t3 - t4)) / 2
+                    let offset = Int(exact)
                     last.set(offset)
                     update(offset)
+                    // δ = (t4 − t1) − (t3 − t2): the offset is within δ/2 of the truth.
+                    onSample?(exact, max(0, Double(t4 - t1) - Double(t3 - t2)))
                 }
             }
         } catch {

@@ -140,6 +140,47 @@ struct AgentTests {
         #expect(agent.stop() == 0)
         await again.stop()
     }
+
+    @Test("an agent killed with SIGKILL mid-delivery and started again loses nothing and stores nothing twice")
+    func killedAndRestarted() async throws {
+        let port = try HTTPPorts.outsideAutomaticRange()
+        let url = URL(string: "http://127.0.0.1:\(port)")!
+        let count = 30
+        for index in 1...count {
+            _ = try await home.conn(["send", "--to", "ann@conn.example", "--subject", "k\(index)", "--text", "t"], server: url)
+        }
+        // A slow server, so that the kill lands while requests are in flight.
+        let server = try await BackgroundServer.start(["--port", String(port), "--latency-ms", "30"])
+        let first = try agent(url)
+        #expect(try await waitUntil(10) { try await outboxStates().filter { $0 == "sent" }.count >= 5 })
+        kill(first.process.processIdentifier, SIGKILL)
+        first.process.waitUntilExit()
+        let second = try agent(url)
+        let allSent = try await waitUntil(20) { try await outboxStates() == Array(repeating: "sent", count: count) }
+        let states = try await outboxStates()
+        #expect(allSent, "\(states)")
+        let stored = try await ServerInbox.subjects(server.url).filter { $0.hasPrefix("k") }
+        #expect(stored.count == count && Set(stored).count == count, "\(stored.sorted())")
+        #expect(second.stop() == 0)
+        await server.stop()
+    }
+
+    @Test("the link's clock offset is stored: clock-offset --convert uses the agent's fresh one, offline")
+    func keepsTheClockOffset() async throws {
+        try await ServerProcess.with(["--skew-ms", "5000"]) { url in
+            let agent = try agent(url)
+            _ = try #require(try await agent.await { ($0["connectionState"] as? [String: Any])?["status"] as? String == "connected" })
+            // Offline conversion: no server is asked (a closed port is configured).
+            let closed = URL(string: "http://127.0.0.1:\(try HTTPPorts.closed())")!
+            let converted = try await home.conn(["clock-offset", "--json", "--convert", "2026-11-23T10:00:05.000Z"], server: closed)
+            #expect(converted.exitCode == 0, "\(converted.standardError)")
+            let object = try converted.json()
+            #expect(object["method"] as? String == "ws")
+            #expect(abs((object["offsetMs"] as? Double ?? 0) - 5000) < 100, "\(object)")
+            #expect((object["offsetAgeSeconds"] as? Double ?? 99) < 15)
+            #expect(agent.stop() == 0)
+        }
+    }
 }
 
 /// What conn-server has stored, read from its inbox.
