@@ -3,4 +3,7 @@
 /// the REPL cancels its task on Ctrl-C instead.
 public enum CommandSession {
     @TaskLocal public static var isEmbedded = false
+    /// The REPL the command runs in delivers the outbox in the background: what a command queues
+    /// is sent from there once the server is reachable.
+    @TaskLocal public static var replDelivers = false
 }

@@ -71,6 +71,8 @@ public struct MessageReport: Encodable, TextRenderable, Sendable {
                 let wait = nextAttemptAt.timeIntervalSinceNow
                 let when = wait <= 0 ? "now" : wait < 1 ? "in under a second" : "in \(TimeFormatting.age(seconds: wait))"
                 lines.append("  the agent (pid \(agentPID)) tries again \(when), when the server is reachable")
+            } else if CommandSession.replDelivers {
+                lines.append("  this REPL sends it when the server is reachable")
             } else {
                 lines.append("  no agent is running: `conn outbox flush` sends it now, `conn agent` keeps trying")
             }

@@ -1,5 +1,6 @@
 import ConnCommandKit
 import ConnCore
+import ConnOutbox
 import ConnProbe
 import ConnWatch
 import Foundation
@@ -27,6 +28,9 @@ final class ReplSession: Sendable {
     private let running = Mutex<Task<Int32, Never>?>(nil)
     private let monitor = Mutex<ReplStatusTracker?>(nil)
     private let editor = Mutex<LineEditor?>(nil)
+    /// Delivers the outbox while the server is reachable (an interactive REPL with a server,
+    /// when no agent runs for the database: the agent delivers then).
+    private let delivery = Mutex<OutboxFlushWorker?>(nil)
     private let startWithLink: Bool
 
     init(context: CommandContext, host: ReplHost, environment: [String: String], check: ConnectivityCheck, interval: Duration,
@@ -52,6 +56,7 @@ final class ReplSession: Sendable {
             await runPlain()
         }
         monitor.withLock { $0?.stop() }
+        await delivery.withLock({ $0 })?.stop()
         return state.withLock { $0.lastExitCode }
     }
 
@@ -66,13 +71,30 @@ final class ReplSession: Sendable {
             self?.cancelRunningCommand()
         }
         editor.withLock { $0 = lineEditor }
+        startDelivery()
         startMonitor()
         print("conn repl: conn's commands without the `conn`; `help` for the REPL's own; Ctrl-D to leave.")
         while true {
             guard case .line(let line) = await lineEditor.read() else { return }
             if !line.trimmingCharacters(in: .whitespaces).isEmpty { lineEditor.addToHistory(line) }
             if await execute(line) { return }
+            // The line may have queued a message (`send` while the server was away).
+            if state.withLock({ $0.status?.hasConnection }) == true { delivery.withLock { $0 }?.request(ignoringBackoff: false) }
         }
+    }
+
+    /// Starts background delivery, unless there is no server or an agent runs for this database.
+    private func startDelivery() {
+        guard let backEnd = context.configuration.backEnd, context.runningAgent == nil, let store = try? context.openOutbox() else { return }
+        let worker = OutboxFlushWorker(store: store, url: backEnd.url(for: .messages), configuration: context.configuration,
+                                       logger: context.logger, recheck: interval) { [weak self] pass in
+            guard pass.tally.attempted > 0 || pass.failure != nil, let editor = self?.editor.withLock({ $0 }) else { return }
+            let summary = WatchOutboxSummary(pass)
+            let text = "outbox: " + TerminalSanitizer.sanitize(summary.text, keepNewlines: false)
+                + (summary.error.map { " (\(TerminalSanitizer.sanitize($0, keepNewlines: false)))" } ?? "")
+            editor.announce(summary.error == nil ? text : self?.style.red(text) ?? text)
+        }
+        delivery.withLock { $0 = worker }
     }
 
     private func runPlain() async {
@@ -123,6 +145,7 @@ final class ReplSession: Sendable {
             let show = status.hasConnection.map { state.rule.apply(.connection($0)) } ?? false
             return (show, wasConnected == false && status.hasConnection == true)
         }
+        delivery.withLock { $0 }?.serverReachable(status.hasConnection == true, justBecome: recovered)
         guard let editor = editor.withLock({ $0 }) else { return }
         editor.setPrompt(prompt(for: status))
         if showWarning { editor.announce(banner(for: status)) }
@@ -244,7 +267,12 @@ final class ReplSession: Sendable {
     /// Runs a conn command in-process, as its own task so Ctrl-C can cancel it.
     private func runCommand(_ arguments: [String]) async -> Int32 {
         let host = host, environment = environment
-        let task = Task { await CommandSession.$isEmbedded.withValue(true) { await host.run(arguments, environment) } }
+        let delivers = delivery.withLock { $0 != nil }
+        let task = Task {
+            await CommandSession.$isEmbedded.withValue(true) {
+                await CommandSession.$replDelivers.withValue(delivers) { await host.run(arguments, environment) }
+            }
+        }
         running.withLock { $0 = task }
         let code = await task.value
         running.withLock { $0 = nil }

@@ -123,6 +123,8 @@ public struct SendCommand: ConnCommand {
             }
             if let agent {
                 context.printer.note("message \(message.shortID) is queued, not sent yet: \(reason). The agent (pid \(agent)) delivers it when the server is reachable.")
+            } else if CommandSession.replDelivers {
+                context.printer.note("message \(message.shortID) is queued, not sent yet: \(reason). This REPL delivers it when the server is reachable.")
             } else {
                 context.printer.note("message \(message.shortID) is queued, not sent yet: \(reason). No agent is running: `conn outbox flush` sends it now, `conn agent` keeps trying.")
             }

@@ -151,6 +151,24 @@ struct ReplTerminalTests {
         try await terminal.waitFor(15, "the exit") { _ in (try? terminal.exitStatus()) != nil }
         await server.stop()
     }
+
+    @Test("a message sent at the prompt while the server is down is delivered by the REPL when it returns, with a notice above the prompt")
+    func deliversInTheBackground() async throws {
+        let port = try HTTPPorts.outsideAutomaticRange()
+        let url = URL(string: "http://127.0.0.1:\(port)")!
+        let terminal = try repl(url, ["--no-link"])
+        try await terminal.waitFor(20, "the unreachable prompt") { $0.hasSuffix("conn unreachable ›") }
+        try terminal.type("send --to ann@conn.example --subject from-the-prompt --text hi")
+        try terminal.press("Enter")
+        try await terminal.waitFor(15, "the message queued") { $0.contains("This REPL delivers it when the server is reachable") && $0.hasSuffix("conn unreachable ›") }
+        let server = try await BackgroundServer.start(["--port", String(port)])
+        let screen = try await terminal.waitFor(20, "the delivery notice") { $0.contains("outbox: 1 sent") && $0.hasSuffix("conn online ›") }
+        #expect(screen.split(separator: "\n").last == "conn online ›", "\(screen)")
+        let stored = try await ConnProcess.run("/usr/bin/env", ["curl", "-sf", server.url.appendingPathComponent("inbox").absoluteString],
+                                               environment: ProcessInfo.processInfo.environment)
+        #expect(stored.standardOutput.components(separatedBy: "from-the-prompt").count == 2, "\(stored.standardOutput)")
+        await server.stop()
+    }
 }
 
 /// `conn repl` reading from a pipe: no prompt, no banner, the last command's exit code.
