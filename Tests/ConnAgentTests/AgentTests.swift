@@ -165,6 +165,60 @@ struct AgentTests {
         await server.stop()
     }
 
+    /// Queues `count` messages for a server that is not there, eight `conn send`s at a time.
+    func queue(_ count: Int, prefix: String, to url: URL) async throws {
+        let script = """
+            for i in $(seq 1 \(count)); do
+                "$CONN" send --to ann@conn.example --subject "\(prefix)$i" --text t >/dev/null 2>&1 &
+                if [ $((i % 8)) -eq 0 ]; then wait; fi
+            done
+            wait
+            """
+        let outcome = try await ConnProcess.run("/bin/bash", ["-c", script], environment: environment(url, ["CONN": ConnProcess.connPath]))
+        #expect(outcome.exitCode == 0)
+        #expect(try await outboxStates().count == count)
+    }
+
+    @Test("under injected faults (30 % 5xx, 30 % answers dropped after storing), with a concurrent outbox flush: every message stored exactly once")
+    func exactlyOnceUnderFaults() async throws {
+        let port = try HTTPPorts.outsideAutomaticRange()
+        let url = URL(string: "http://127.0.0.1:\(port)")!
+        try await queue(40, prefix: "f", to: url)
+        let server = try await BackgroundServer.start(["--port", String(port), "--fail-rate", "0.3", "--drop-response-rate", "0.3"])
+        let agent = try agent(url)
+        // A person flushing by hand at the same time: leases keep the two apart.
+        let flush = try await home.conn(["outbox", "flush", "--wait", "10s"], server: url)
+        #expect([0, 75].contains(flush.exitCode), "\(flush.standardError)")
+        let allSent = try await waitUntil(30) { try await outboxStates() == Array(repeating: "sent", count: 40) }
+        let states = try await outboxStates()
+        #expect(allSent, "\(states)")
+        let stored = try await ServerInbox.subjects(server.url).filter { $0.hasPrefix("f") }
+        #expect(stored.count == 40 && Set(stored).count == 40, "\(stored.sorted())")
+        #expect(agent.stop() == 0)
+        await server.stop()
+    }
+
+    @Test("SIGTERM in the middle of 200 deliveries: exit 0; started again, every message is stored once")
+    func stoppedMidDelivery() async throws {
+        let port = try HTTPPorts.outsideAutomaticRange()
+        let url = URL(string: "http://127.0.0.1:\(port)")!
+        let count = 200
+        try await queue(count, prefix: "t", to: url)
+        let server = try await BackgroundServer.start(["--port", String(port), "--latency-ms", "10"])
+        let first = try agent(url)
+        #expect(try await waitUntil(20) { try await outboxStates().filter { $0 == "sent" }.count >= 20 })
+        #expect(first.stop() == 0, "\(first.errorOutput.suffix(2000))")
+        #expect(first.events.last?["type"] as? String == "stopped")
+        let second = try agent(url)
+        let allSent = try await waitUntil(30) { try await outboxStates() == Array(repeating: "sent", count: count) }
+        let states = try await outboxStates()
+        #expect(allSent, "\(states.filter { $0 != "sent" })")
+        let stored = try await ServerInbox.subjects(server.url).filter { $0.hasPrefix("t") }
+        #expect(stored.count == count && Set(stored).count == count, "\(stored.count) stored, \(Set(stored).count) distinct")
+        #expect(second.stop() == 0)
+        await server.stop()
+    }
+
     @Test("the link's clock offset is stored: clock-offset --convert uses the agent's fresh one, offline")
     func keepsTheClockOffset() async throws {
         try await ServerProcess.with(["--skew-ms", "5000"]) { url in
@@ -185,10 +239,17 @@ struct AgentTests {
 
 /// What conn-server has stored, read from its inbox.
 enum ServerInbox {
+    /// (Asked again while the server's injected faults answer 5xx.)
     static func subjects(_ server: URL) async throws -> [String] {
-        let outcome = try await ConnProcess.run("/usr/bin/env", ["curl", "-sf", server.appendingPathComponent("inbox").absoluteString],
-                                                environment: ProcessInfo.processInfo.environment)
-        let object = try JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [String: Any]
-        return (object?["inbox"] as? [[String: Any]] ?? []).compactMap { $0["subject"] as? String }
+        for _ in 0..<50 {
+            let outcome = try await ConnProcess.run("/usr/bin/env", ["curl", "-sf", server.appendingPathComponent("inbox").absoluteString],
+                                                    environment: ProcessInfo.processInfo.environment)
+            if outcome.exitCode == 0, let object = try JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [String: Any] {
+                return (object["inbox"] as? [[String: Any]] ?? []).compactMap { $0["subject"] as? String }
+            }
+        }
+        throw Unanswered(server: server)
     }
+
+    struct Unanswered: Error { let server: URL }
 }
