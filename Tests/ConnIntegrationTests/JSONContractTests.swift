@@ -103,5 +103,18 @@ struct JSONContractTests {
         }
         let watched = try await home.conn(["watch", "--json", "--no-internet", "--flush-outbox", "--until", "portal", "--timeout", "3s"], server: closed)
         #expect(watched.standardOutput.contains(#""type":"baseline""#))
+
+        // The agent's log: run for two seconds against a server, with a message to deliver, then
+        // SIGTERM (`timeout --preserve-status`: the agent's own exit, 0).
+        try await ServerProcess.with { server in
+            _ = try await home.conn(["send", "--to", "ann@conn.example", "--subject", "s", "--text", "t"], server: closed)
+            let environment = home.environment.merging(["CONN_SERVER": server.absoluteString]) { $1 }
+            let agent = try await ConnProcess.run("/usr/bin/timeout", ["--preserve-status", "-s", "TERM", "2", ConnProcess.connPath, "agent", "--json", "--no-internet", "--interval", "1s"],
+                                                  environment: environment)
+            #expect(agent.exitCode == 0, "\(agent.standardError)")
+            #expect(agent.standardOutput.contains(#""type":"outbox""#) && agent.standardOutput.contains(#""type":"stopped""#), "\(agent.standardOutput)")
+            let problems = try await JSONSchemaCheck.violations(of: agent.standardOutput, schema: "agent-event")
+            #expect(problems.isEmpty, "\(problems)")
+        }
     }
 }
