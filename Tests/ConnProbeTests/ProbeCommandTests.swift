@@ -262,7 +262,9 @@ struct ProbeCommandTests {
         #expect((result["interface"] as? [String: Any])?["kind"] as? String == "virtual")
         let totalMs = try #require(result["totalMs"] as? Double)
         #expect(totalMs < 1_500, "probe took \(totalMs) ms")
-        #expect(elapsed < .seconds(10), "took \(elapsed)")
+        // The wall clock includes starting the process in the namespace, slow on a loaded machine
+        // (CI saw 11.3 s once); the probe's own time is the bound that matters (above).
+        #expect(elapsed < .seconds(15), "took \(elapsed)")
     }
 }
 
