@@ -51,10 +51,8 @@ struct AgentEvent: Encodable, TextRenderable, Sendable {
             text = "\(from?.rawValue ?? "?") → \(state?.summary ?? "?")"
                 + (state?.state == .online ? (downtimeMs.map { "  back after \(TimeFormatting.age(seconds: $0 / 1000))" } ?? "") : "")
         case .connectionState: text = "link: " + (connectionState.map { "\($0)" } ?? "off")
-        case .outbox: text = "outbox: " + (outbox.map { clean($0.text) + ($0.error.map { " (\(clean($0)))" } ?? "") } ?? "")
-        case .sync:
-            guard let sync else { text = "inbox: ?"; break }
-            text = "inbox: " + (sync.ok ? (sync.notModified ? "unchanged" : "\(sync.new) new, \(sync.updated) updated") : "sync failed: \(clean(sync.error ?? "?"))")
+        case .outbox: text = "outbox: " + (outbox?.line ?? "")
+        case .sync: text = "inbox: " + (sync.map { $0.ok ? $0.text : "sync " + $0.text } ?? "?")
         case .stopped: text = "stopped" + (detail.map { " (\($0))" } ?? "")
         }
         return (timestamped ? style.dim(JSONOutput.timestamp(at)) + "  " : "") + text + "\n"

@@ -116,22 +116,19 @@ struct AgentLoop {
             switch trigger {
             case .monitor(.looked(let decision, let reported)):
                 status.network = reported
-                let online = reported?.state == .online
-                let becameOnline = decision.event?.type == .change && decision.event?.to == .online
-                delivery.serverReachable(online, justBecome: decision.event?.to == .online)
-                if becameOnline && syncInterval > .zero { sync.request() }  // a reconnect: the inbox may have grown
+                let becameOnline = decision.event?.to == .online  // the baseline or a reconnect
+                delivery.serverReachable(reported?.state == .online, justBecome: becameOnline)
+                // Sync at start and after a reconnect (the inbox may have grown meanwhile).
+                if becameOnline && syncInterval > .zero { sync.request() }
                 if let event = decision.event {
                     emit(AgentEvent(type: event.type == .baseline ? .baseline : .change, from: event.from, state: event.state,
                                     downtimeMs: event.downtimeMs, connectionState: status.connectionState))
                     notifier.notify("STATUS=\(reported?.summary ?? "checking") — \(status.server)")
                 }
-                if decision.event?.type == .baseline, online, syncInterval > .zero { sync.request() }
             case .monitor(.link(let state)):
                 let previous = status.connectionState
                 status.connectionState = state
-                if previous == nil || previous!.isConnected != state.isConnected || previous!.isInitializing != state.isInitializing {
-                    emit(AgentEvent(type: .connectionState, connectionState: state))
-                }
+                if state.isNews(after: previous) { emit(AgentEvent(type: .connectionState, connectionState: state)) }
             case .monitor(.linkEnabled):
                 continue
             case .delivery(let pass):

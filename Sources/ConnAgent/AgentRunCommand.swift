@@ -46,7 +46,7 @@ public struct AgentRunCommand: ConnCommand {
     public func run(in context: CommandContext) async throws {
         let configuration = context.configuration
         let backEnd = try context.requireBackEnd()
-        let place = AgentPlace(databaseFile: configuration.paths.databaseFile, environment: context.environment)
+        let place = context.agentPlace
         let lock = try AgentLock.acquire(place)
         defer { withExtendedLifetime(lock) {} }
         let loop = try AgentLoop(

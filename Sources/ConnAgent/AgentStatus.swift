@@ -27,6 +27,12 @@ public struct AgentStatus: Codable, Sendable, TextRenderable {
         public var updated: Int
         public var notModified: Bool
         public var error: String?
+
+        /// `2 new, 0 updated`, `unchanged` or `failed: why`, sanitised.
+        var text: String {
+            guard ok else { return "failed: " + TerminalSanitizer.sanitize(error ?? "?", keepNewlines: false) }
+            return notModified ? "unchanged" : "\(new) new, \(updated) updated"
+        }
     }
 
     public var pid: Int32
@@ -102,8 +108,7 @@ public struct AgentStatus: Codable, Sendable, TextRenderable {
             lines.append("last delivery: none yet")
         }
         if let sync = lastSync {
-            let result = sync.ok ? (sync.notModified ? "unchanged" : "\(sync.new) new, \(sync.updated) updated") : "failed: \(clean(sync.error ?? "?"))"
-            lines.append("last inbox sync: \(age(sync.at)), \(result)")
+            lines.append("last inbox sync: \(age(sync.at)), \(sync.text)")
         } else {
             lines.append("last inbox sync: none yet")
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ConnCommandKit
 import ConnCore
+import ConnOutbox
 import Foundation
 
 /// `conn agent status`: what the running agent sees and did last, asked over its socket.
@@ -21,9 +22,9 @@ public struct AgentStatusCommand: ConnCommand {
     public init() {}
 
     public func run(in context: CommandContext) async throws {
-        let place = AgentPlace(databaseFile: context.configuration.paths.databaseFile, environment: context.environment)
+        let place = context.agentPlace
         guard let answer = AgentClient.ask(.status, at: place),
-            let status = try? Self.decoder.decode(AgentStatus.self, from: Data(answer.utf8))
+            let status = try? JSONOutput.decoder().decode(AgentStatus.self, from: Data(answer.utf8))
         else {
             let holder = AgentLock.holder(place)
             throw ConnError.unavailable(
@@ -32,16 +33,4 @@ public struct AgentStatusCommand: ConnCommand {
         }
         try context.printer.emit(status)
     }
-
-    static let decoder: JSONDecoder = {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .custom { decoder in
-            let text = try decoder.singleValueContainer().decode(String.self)
-            guard let date = JSONOutput.date(text) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a timestamp: \(text)"))
-            }
-            return date
-        }
-        return decoder
-    }()
 }

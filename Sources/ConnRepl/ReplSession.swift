@@ -90,8 +90,7 @@ final class ReplSession: Sendable {
                                        logger: context.logger, recheck: interval) { [weak self] pass in
             guard pass.tally.attempted > 0 || pass.failure != nil, let editor = self?.editor.withLock({ $0 }) else { return }
             let summary = WatchOutboxSummary(pass)
-            let text = "outbox: " + TerminalSanitizer.sanitize(summary.text, keepNewlines: false)
-                + (summary.error.map { " (\(TerminalSanitizer.sanitize($0, keepNewlines: false)))" } ?? "")
+            let text = "outbox: " + summary.line
             editor.announce(summary.error == nil ? text : self?.style.red(text) ?? text)
         }
         delivery.withLock { $0 = worker }

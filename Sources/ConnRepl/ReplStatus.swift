@@ -33,15 +33,11 @@ public struct ReplStatus: Sendable, Equatable {
 
     /// `status`: the "tap the bar" description of seed 000.
     func describe(style: TextStyle) -> String {
-        let clean = { (text: String) in TerminalSanitizer.sanitize(text, keepNewlines: false) }
         var lines: [String] = []
         if let network {
             let state = network.state
             var head = "state: " + (state == .online ? style.green(state.rawValue) : style.red(state.rawValue))
-            var cause: [String] = []
-            if let reason = network.reason { cause.append(reason.rawValue) }
-            if let target = network.failingTarget { cause.append(clean(target)) }
-            if !cause.isEmpty { head += " (\(cause.joined(separator: ": ")))" }
+            if let cause = network.cause { head += " (\(cause))" }
             if let interface = network.interface { head += " via \(interface.text)" }
             if let since = network.since { head += style.dim(" since \(TimeFormatting.age(seconds: -since.timeIntervalSinceNow)) ago") }
             lines.append(head)

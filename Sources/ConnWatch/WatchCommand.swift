@@ -149,10 +149,7 @@ public struct WatchCommand: ConnCommand {
                 case .monitor(.link(let state)):
                     let previous = linkState
                     linkState = state
-                    // Every change of the state's case or of isInitializing is an event; a new
-                    // offset from the next ping is not (`clock-offset` is for that).
-                    guard previous == nil || previous!.isConnected != state.isConnected || previous!.isInitializing != state.isInitializing
-                    else { continue }
+                    guard state.isNews(after: previous) else { continue }  // a new offset alone is not an event
                     try emit(WatchEvent(type: .connectionState, at: Date(), state: reported, connectionState: state), context: context)
                     if until == "connected", state.isConnected { return }
                 case .monitor(.linkEnabled):

@@ -1,3 +1,4 @@
+import ConnCore
 import ConnOutbox
 import Foundation
 
@@ -27,6 +28,12 @@ public struct WatchOutboxSummary: Sendable, Equatable, Encodable {
         waiting = pass.waiting
         nextDueAt = pass.nextDue
         error = pass.failure ?? pass.tally.pause.map { "queue paused: \($0.message)" }
+    }
+
+    /// `3 sent, 2 waiting (why the pass failed)`, sanitised for a terminal.
+    public var line: String {
+        let clean = { (text: String) in TerminalSanitizer.sanitize(text, keepNewlines: false) }
+        return clean(text) + (error.map { " (\(clean($0)))" } ?? "")
     }
 
     /// "3 sent, 1 rejected, 2 waiting".

@@ -17,23 +17,14 @@ public enum AgentClient {
 
     /// The agent's answer, or nil when no agent listens (or it did not answer in time).
     public static func ask(_ request: Request, at place: AgentPlace, timeout: Duration = .seconds(1)) -> String? {
-        let path = place.socketPath
-        guard path.utf8.count < 108 else { return nil }
+        guard let address = UnixSocketAddress(place.socketPath) else { return nil }
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var limit = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: Int(timeout.components.attoseconds / 1_000_000_000_000))
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { bytes in
-            for (index, byte) in path.utf8.enumerated() { bytes[index] = byte }
-        }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard connected == 0 else { return nil }
+        guard address.withSockaddr({ connect(descriptor, $0, $1) }) == 0 else { return nil }
         let line = #"{"request":"\#(request.rawValue)"}"# + "\n"
         guard line.withCString({ send(descriptor, $0, line.utf8.count, Int32(MSG_NOSIGNAL)) }) == line.utf8.count else { return nil }
         var answer = [UInt8]()

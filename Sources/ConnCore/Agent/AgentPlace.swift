@@ -11,10 +11,6 @@ public struct AgentPlace: Sendable, Equatable {
     public let directory: String
     public let databaseFile: String
 
-    public init(environment: [String: String]) {
-        self.init(databaseFile: ConnPaths(environment: environment).databaseFile, environment: environment)
-    }
-
     public init(databaseFile: String, environment: [String: String]) {
         self.databaseFile = databaseFile
         if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {

@@ -29,6 +29,13 @@ public enum ConnectionState: Sendable, Equatable, Codable, CustomStringConvertib
         return false
     }
 
+    /// Whether this state is worth reporting after `previous`: the first one, or a change of
+    /// case or of isInitializing — not a new offset from the next ping.
+    public func isNews(after previous: ConnectionState?) -> Bool {
+        guard let previous else { return true }
+        return previous.isConnected != isConnected || previous.isInitializing != isInitializing
+    }
+
     /// Converts a back-end date to a device date by subtracting the offset; nil when no offset
     /// is known.
     public func deviceDate(for backEndDate: Date) -> Date? {

@@ -63,12 +63,13 @@ public struct NetworkState: Sendable, Equatable, Codable {
 
     /// `online`, or `serverUnreachable (refused: http://…/health)`, for text output.
     public var summary: String {
-        var text = state.rawValue
-        var cause: [String] = []
-        if let reason { cause.append(reason.rawValue) }
-        if let failingTarget { cause.append(TerminalSanitizer.sanitize(failingTarget, keepNewlines: false)) }
-        if !cause.isEmpty { text += " (" + cause.joined(separator: ": ") + ")" }
-        return text
+        state.rawValue + (cause.map { " (\($0))" } ?? "")
+    }
+
+    /// `refused: http://…/health` (the reason, the failing target), sanitised; nil while online.
+    public var cause: String? {
+        let parts = [reason?.rawValue, failingTarget.map { TerminalSanitizer.sanitize($0, keepNewlines: false) }].compactMap { $0 }
+        return parts.isEmpty ? nil : parts.joined(separator: ": ")
     }
 }
 

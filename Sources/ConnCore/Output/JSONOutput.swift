@@ -39,6 +39,19 @@ public enum JSONOutput {
         return String(whole.dropLast()) + "." + String(fraction + 1000).dropFirst() + "Z"
     }
 
+    /// A decoder for what `encoder` wrote: timestamps read back with `date(_:)`.
+    public static func decoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let text = try decoder.singleValueContainer().decode(String.self)
+            guard let date = date(text) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a timestamp: \(text)"))
+            }
+            return date
+        }
+        return decoder
+    }
+
     /// Reads a timestamp as `timestamp(_:)` writes it (milliseconds optional); nil otherwise.
     public static func date(_ text: String?) -> Date? {
         guard let text else { return nil }
