@@ -8,7 +8,7 @@ import Foundation
 /// did something, and its stop. Every line carries the current state, as watch's do.
 struct AgentEvent: Encodable, TextRenderable, Sendable {
     enum Kind: String, Encodable, Sendable {
-        case started, baseline, change, connectionState, outbox, sync, stopped
+        case started, reloaded, reloadFailed, baseline, change, connectionState, outbox, sync, stopped
     }
 
     var type: Kind
@@ -19,7 +19,7 @@ struct AgentEvent: Encodable, TextRenderable, Sendable {
     var connectionState: ConnectionState?
     var outbox: WatchOutboxSummary?
     var sync: AgentStatus.Sync?
-    /// Why it stopped (SIGTERM, SIGINT), or what it started with.
+    /// Why it stopped (SIGTERM, SIGINT), what it started with, or why a re-read failed.
     var detail: String?
     /// Under journald (JOURNAL_STREAM), which stamps every line itself: text lines carry no time.
     var timestamped = true
@@ -46,6 +46,8 @@ struct AgentEvent: Encodable, TextRenderable, Sendable {
         let text: String
         switch type {
         case .started: text = "started: \(clean(detail ?? ""))"
+        case .reloaded: text = "configuration re-read: \(clean(detail ?? ""))"
+        case .reloadFailed: text = "configuration not re-read, the one in effect is kept: \(clean(detail ?? ""))"
         case .baseline: text = state.map { $0.summary } ?? "?"
         case .change:
             text = "\(from?.rawValue ?? "?") → \(state?.summary ?? "?")"

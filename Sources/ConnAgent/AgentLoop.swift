@@ -22,22 +22,33 @@ struct AgentLoop {
         case signal(Int32)
     }
 
+    /// How a run ends: stopped by a signal, or handing over to a loop over the re-read
+    /// configuration (SIGHUP).
+    enum Outcome {
+        case stopped
+        case reload(AgentLoop)
+    }
+
     let context: CommandContext
     let backEnd: BackEndEndpoint
-    let place: AgentPlace
+    let lock: AgentLock
+    var place: AgentPlace { lock.place }
     let check: ConnectivityCheck
     let interval: Duration
     let grace: Duration
     let holdLink: Bool
     let syncInterval: Duration
+    /// Started by a SIGHUP re-read rather than at start (what its first line says).
+    let reloaded: Bool
     let store: OutboxStore
     let inboxDatabase: LocalDatabase
 
-    init(context: CommandContext, backEnd: BackEndEndpoint, place: AgentPlace, check: ConnectivityCheck,
-         interval: Duration, grace: Duration, holdLink: Bool, syncInterval: Duration) throws {
+    init(context: CommandContext, backEnd: BackEndEndpoint, lock: AgentLock, check: ConnectivityCheck,
+         interval: Duration, grace: Duration, holdLink: Bool, syncInterval: Duration, reloaded: Bool) throws {
         self.context = context
         self.backEnd = backEnd
-        self.place = place
+        self.lock = lock
+        self.reloaded = reloaded
         self.check = check
         self.interval = interval
         self.grace = grace
@@ -51,7 +62,9 @@ struct AgentLoop {
         inboxDatabase = database
     }
 
-    func run() async throws {
+    /// Runs until SIGTERM or SIGINT (`.stopped`), or until SIGHUP and `reread` gives the loop
+    /// to go on with (`.reload`); a `reread` that throws is reported, and this loop goes on.
+    func run(signals: SignalRelay, reread: () throws -> AgentLoop) async throws -> Outcome {
         let configuration = context.configuration
         let journald = context.environment["JOURNAL_STREAM"] != nil
         let notifier = SystemdNotifier(environment: context.environment)
@@ -66,14 +79,8 @@ struct AgentLoop {
         }
 
         // Signals: stop on SIGTERM/SIGINT; SIGHUP is answered in the loop.
-        for number in [SIGINT, SIGTERM, SIGHUP] { signal(number, SIG_IGN) }
-        let signalSources = [SIGINT, SIGTERM, SIGHUP].map { number in
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { continuation.yield(.signal(number)) }
-            source.resume()
-            return source
-        }
-        defer { signalSources.forEach { $0.cancel() } }
+        signals.listen { continuation.yield(.signal($0)) }
+        defer { signals.listen(nil) }
 
         let delivery = OutboxFlushWorker(store: store, url: backEnd.url(for: .messages), configuration: configuration,
                                          logger: context.logger, recheck: interval) { pass in
@@ -108,10 +115,12 @@ struct AgentLoop {
             await withCheckedContinuation { reply in continuation.yield(.control(request, reply)) }
         }
 
-        emit(AgentEvent(type: .started, detail: "pid \(status.pid), delivering the outbox of \(place.databaseFile) to \(status.server)"))
+        emit(AgentEvent(type: reloaded ? .reloaded : .started,
+                        detail: "pid \(status.pid), delivering the outbox of \(place.databaseFile) to \(status.server)"))
         notifier.notify("READY=1", "STATUS=Watching \(status.server)")
 
         var stopReason = "interrupted"
+        var next: AgentLoop?
         loop: for await trigger in triggers {
             switch trigger {
             case .monitor(.looked(let decision, let reported)):
@@ -156,14 +165,25 @@ struct AgentLoop {
                     reply.resume(returning: #"{"error":"unknown request: ask status or wake"}"#)
                 }
             case .signal(SIGHUP):
-                context.printer.note("SIGHUP: the configuration is read at start only for now; restart the agent to apply changes")
+                do {
+                    next = try reread()
+                    stopReason = "SIGHUP"
+                    notifier.notify("RELOADING=1", "STATUS=Reading the configuration again")
+                    break loop
+                } catch {
+                    let reason = StorageFailure.describe(error, path: context.configuration.paths.databaseFile) ?? CommandRunner.classify(error)
+                    status.lastError = "configuration not re-read: \(reason.message)"
+                    context.printer.warning("SIGHUP: the configuration cannot be used, so the one in effect is kept: \(reason.message)"
+                                            + (reason.hint.map { " \($0)" } ?? ""))
+                    emit(AgentEvent(type: .reloadFailed, detail: reason.message))
+                }
             case .signal(let number):
                 stopReason = number == SIGINT ? "SIGINT" : "SIGTERM"
                 break loop
             }
         }
 
-        // Stop taking work; let the pass in flight record what its requests came to (a cancelled
+        // Stop taking work (or hand it over, after SIGHUP); let the pass in flight record what its requests came to (a cancelled
         // request is a retry with the same key: delivering it again later is harmless).
         notifier.notify("STOPPING=1", "STATUS=Stopping (\(stopReason))")
         await control.stop(at: place)
@@ -173,7 +193,9 @@ struct AgentLoop {
         monitor.stop()
         await delivery.stop()
         await sync.stop()
+        if let next { return .reload(next) }
         emit(AgentEvent(type: .stopped, detail: stopReason))
+        return .stopped
     }
 
     private func outboxCounts() -> AgentStatus.Outbox {

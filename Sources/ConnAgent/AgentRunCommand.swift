@@ -22,7 +22,9 @@ public struct AgentRunCommand: ConnCommand {
             Syncs the inbox (conditional fetch) every --sync-interval and after each reconnect; a \
             failed sync leaves the cache as it was. Holds the WebSocket link. Logs one line per \
             change, delivery or sync (JSON Lines with --json; no timestamps under journald). With \
-            NOTIFY_SOCKET (systemd Type=notify) it sends READY=1 once running and STOPPING=1.
+            NOTIFY_SOCKET (systemd Type=notify) it sends READY=1 once running and STOPPING=1. \
+            SIGHUP re-reads the configuration (flags, environment and file, as at start) and goes \
+            on with it; a configuration that cannot be used is reported and the one in effect kept.
             """,
             exitCodes: """
                 0 stopped by SIGTERM or SIGINT (an attempt in flight is recorded first); 75 an agent \
@@ -44,15 +46,30 @@ public struct AgentRunCommand: ConnCommand {
     public init() {}
 
     public func run(in context: CommandContext) async throws {
-        let configuration = context.configuration
+        var loop = try makeLoop(context, keeping: nil, reloaded: false)
+        let signals = SignalRelay([SIGINT, SIGTERM, SIGHUP])
+        // SIGHUP: the loop asks for a loop over the file as it is now, and hands over to it only
+        // when that one could be made; otherwise it goes on with what it has.
+        while case .reload(let next) = try await loop.run(signals: signals, reread: { [loop] in try rereadLoop(after: loop) }) {
+            loop = next
+        }
+    }
+
+    /// A loop over `context`'s configuration. The lock is kept when the database is the same
+    /// one; a re-read that names another database takes that database's lock first.
+    private func makeLoop(_ context: CommandContext, keeping lock: AgentLock?, reloaded: Bool) throws -> AgentLoop {
         let backEnd = try context.requireBackEnd()
         let place = context.agentPlace
-        let lock = try AgentLock.acquire(place)
-        defer { withExtendedLifetime(lock) {} }
-        let loop = try AgentLoop(
-            context: context, backEnd: backEnd, place: place, check: try watched.check(configuration: configuration),
+        let lock = try lock.flatMap { $0.place == place ? $0 : nil } ?? AgentLock.acquire(place)
+        return try AgentLoop(
+            context: context, backEnd: backEnd, lock: lock, check: try watched.check(configuration: context.configuration),
             interval: watched.interval.duration, grace: watched.grace.duration, holdLink: !watched.noLink,
-            syncInterval: syncInterval.duration)
-        try await loop.run()
+            syncInterval: syncInterval.duration, reloaded: reloaded)
+    }
+
+    /// The configuration read again (flags, environment and file, as at start), as a new loop.
+    private func rereadLoop(after loop: AgentLoop) throws -> AgentLoop {
+        let configuration = try ConfigurationLoader(environment: loop.context.environment).load(global.overrides)
+        return try makeLoop(loop.context.replacing(configuration: configuration), keeping: loop.lock, reloaded: true)
     }
 }

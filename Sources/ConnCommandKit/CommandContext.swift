@@ -12,12 +12,23 @@ public struct CommandContext: Sendable {
     public let printer: Printer
     public let logger: Logger
     public let verbosity: Verbosity
-    private let ownExitCode = ExitCodeBox()
+    private let sink: any OutputSink
+    private let ownExitCode: ExitCodeBox
 
     public init(
         configuration: ConnConfiguration, environment: [String: String], terminal: TerminalFacts,
         sink: any OutputSink, verbosity: Verbosity
     ) {
+        self.init(configuration: configuration, environment: environment, terminal: terminal, sink: sink,
+                  verbosity: verbosity, exitCode: ExitCodeBox())
+    }
+
+    private init(
+        configuration: ConnConfiguration, environment: [String: String], terminal: TerminalFacts,
+        sink: any OutputSink, verbosity: Verbosity, exitCode: ExitCodeBox
+    ) {
+        self.sink = sink
+        self.ownExitCode = exitCode
         self.configuration = configuration
         self.environment = environment
         self.terminal = terminal
@@ -27,6 +38,13 @@ public struct CommandContext: Sendable {
             terminal: terminal, environment: environment)
         let level: Logger.Level = verbosity == .verbose ? .debug : .warning
         self.logger = Logger(label: "conn") { _ in SinkLogHandler(sink: sink, level: level) }
+    }
+
+    /// The same context (output, terminal, exit code) with another configuration: what the
+    /// agent runs with after SIGHUP re-reads the file.
+    public func replacing(configuration: ConnConfiguration) -> CommandContext {
+        CommandContext(configuration: configuration, environment: environment, terminal: terminal, sink: sink,
+                       verbosity: verbosity, exitCode: ownExitCode)
     }
 
     /// The exit code of a run that ends without an error: 0, unless the command set its own (the

@@ -62,7 +62,7 @@ public enum CommandRunner {
     }
 
     /// Every error becomes a `ConnError`; ones that are not are bugs or usage errors.
-    static func classify(_ error: any Error) -> ConnError {
+    public static func classify(_ error: any Error) -> ConnError {
         switch error {
         case let connError as ConnError: return connError
         case let validation as ValidationError: return .usage(validation.message)

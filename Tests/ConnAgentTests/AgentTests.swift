@@ -226,6 +226,45 @@ struct AgentTests {
         await server.stop()
     }
 
+    @Test("SIGHUP re-reads the configuration: a broken file is reported and the one in effect kept; a good one is taken, and the outbox goes to its server")
+    func rereadsTheConfiguration() async throws {
+        let closed = URL(string: "http://127.0.0.1:\(try HTTPPorts.closed())")!
+        let configDirectory = (home.configFile as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: configDirectory, withIntermediateDirectories: true)
+        func configure(_ text: String) throws { try text.write(toFile: home.configFile, atomically: true, encoding: .utf8) }
+        try configure("server: \(closed.absoluteString)\n")
+        try await ServerProcess.with { url in
+            // The server comes from the file alone (no CONN_SERVER), so a re-read can change it.
+            let agent = try JSONLinesProcess(ConnProcess.connPath, ["agent", "--json", "--no-internet", "--interval", "1s"],
+                                             environment: home.environment)
+            _ = try #require(try await agent.await { $0["type"] as? String == "baseline" }, "\(agent.errorOutput)")
+            let queued = try await home.conn(["send", "--to", "ann@conn.example", "--subject", "moved", "--text", "t"])
+            #expect(queued.exitCode == 0, "\(queued.standardError)")
+
+            try configure("server: [unclosed\n")
+            kill(agent.process.processIdentifier, SIGHUP)
+            let failed = try #require(try await agent.await { $0["type"] as? String == "reloadFailed" })
+            #expect((failed["detail"] as? String)?.isEmpty == false)
+            #expect(agent.process.isRunning)
+            #expect(agent.errorOutput.contains("SIGHUP: the configuration cannot be used"), "\(agent.errorOutput)")
+
+            try configure("server: \(url.absoluteString)\n")
+            kill(agent.process.processIdentifier, SIGHUP)
+            let reloaded = try #require(try await agent.await { $0["type"] as? String == "reloaded" })
+            #expect((reloaded["detail"] as? String)?.contains(url.absoluteString) == true, "\(reloaded)")
+            #expect(try await waitUntil(15) { try await outboxStates() == ["sent"] }, "\(agent.events)")
+            #expect(try await ServerInbox.subjects(url).filter { $0 == "moved" }.count == 1)
+            // The control socket answers again, from the loop over the new configuration.
+            let status = try await home.conn(["agent", "status", "--json"])
+            #expect(status.exitCode == 0, "\(status.standardError)")
+            #expect(try status.json()["server"] as? String == url.absoluteString)
+            #expect(agent.stop() == 0)
+            #expect(agent.events.filter { $0["type"] as? String == "started" }.count == 1)
+            #expect(try await JSONSchemaCheck.violations(of: agent.events.map { try JSONSerialization.data(withJSONObject: $0) }
+                .map { String(decoding: $0, as: UTF8.self) }.joined(separator: "\n"), schema: "agent-event").isEmpty)
+        }
+    }
+
     @Test("the link's clock offset is stored: clock-offset --convert uses the agent's fresh one, offline")
     func keepsTheClockOffset() async throws {
         try await ServerProcess.with(["--skew-ms", "5000"]) { url in

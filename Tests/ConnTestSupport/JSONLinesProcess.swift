@@ -86,8 +86,12 @@ public final class JSONLinesProcess: @unchecked Sendable {
         return process.isRunning ? nil : process.terminationStatus
     }
 
-    public func stop() -> Int32 {
+    /// SIGTERM, and its exit code; one that has not ended within `seconds` is killed (SIGKILL:
+    /// its status is then 9, never 0), so a process that ignores SIGTERM fails its test rather
+    /// than hanging the suite.
+    public func stop(within seconds: Double = 30) -> Int32 {
         if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+        if waitForExit(seconds) == nil { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         return process.terminationStatus
     }

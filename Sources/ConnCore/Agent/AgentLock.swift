@@ -8,8 +8,13 @@ import Glibc
 /// it is never stale; the file holds the holder's pid, for messages.
 public final class AgentLock: Sendable {
     private let descriptor: Int32
+    /// Whose lock it is: the agent keeps it through a SIGHUP re-read that names the same database.
+    public let place: AgentPlace
 
-    private init(descriptor: Int32) { self.descriptor = descriptor }
+    private init(descriptor: Int32, place: AgentPlace) {
+        self.descriptor = descriptor
+        self.place = place
+    }
 
     deinit { close(descriptor) }
 
@@ -30,7 +35,7 @@ public final class AgentLock: Sendable {
         let text = "\(getpid())\n"
         _ = ftruncate(descriptor, 0)
         _ = pwrite(descriptor, text, text.utf8.count, 0)
-        return AgentLock(descriptor: descriptor)
+        return AgentLock(descriptor: descriptor, place: place)
     }
 
     /// The pid of the agent that runs for this database, or nil when none does (asked of the
