@@ -5,7 +5,7 @@ import NIOExtras
 import NIOPosix
 
 /// The agent's control socket: each connection sends one JSON line (`{"request":"status"}`,
-/// `{"request":"wake"}`) and gets one back. The socket lives in the agent's private directory
+/// `{"request":"wake","ids":[…]}`) and gets one back. The socket lives in the agent's private directory
 /// (0700), so only its user can connect.
 struct AgentControlServer: Sendable {
     private let channel: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>
@@ -48,13 +48,10 @@ struct AgentControlServer: Sendable {
         self.task = task
     }
 
-    /// `{"request":"status"}` → .status; anything else → nil (answered with an error).
+    /// `{"request":"status"}` → .status; anything unknown or malformed → nil (answered with an
+    /// error).
     static func request(from line: ByteBuffer) -> AgentClient.Request? {
-        guard line.readableBytes <= 4096,
-            let object = try? JSONSerialization.jsonObject(with: Data(line.readableBytesView)) as? [String: Any],
-            let name = object["request"] as? String
-        else { return nil }
-        return AgentClient.Request(rawValue: name)
+        AgentClient.Request(line: line.readableBytesView)
     }
 
     func stop(at place: AgentPlace) async {

@@ -157,9 +157,10 @@ struct AgentLoop {
                 switch request {
                 case .status:
                     status.outbox = outboxCounts()
+                    status.clockOffset = try? StoredOffset.load(from: inboxDatabase)
                     reply.resume(returning: (try? JSONOutput.encode(status)) ?? #"{"error":"internal"}"#)
-                case .wake:
-                    delivery.request(ignoringBackoff: false)
+                case .wake(let ids):
+                    delivery.handOver(ids)
                     reply.resume(returning: #"{"ok":true}"#)
                 case nil:
                     reply.resume(returning: #"{"error":"unknown request: ask status or wake"}"#)

@@ -1,3 +1,4 @@
+import ConnClock
 import ConnCommandKit
 import ConnCore
 import ConnWatch
@@ -45,9 +46,12 @@ public struct AgentStatus: Codable, Sendable, TextRenderable {
     public var lastDelivery: Delivery?
     public var lastSync: Sync?
     public var lastError: String?
+    /// The clock offset last stored (by the link's ping/pongs or `conn clock-offset`): what
+    /// `clock-offset --convert` uses, and how old it is.
+    public var clockOffset: StoredOffset?
 
     private enum CodingKeys: String, CodingKey {
-        case pid, startedAt, databaseFile, server, connectionState, outbox, lastDelivery, lastSync, lastError
+        case pid, startedAt, databaseFile, server, connectionState, outbox, lastDelivery, lastSync, lastError, clockOffset
     }
 
     init(pid: Int32, startedAt: Date, databaseFile: String, server: String) {
@@ -70,6 +74,7 @@ public struct AgentStatus: Codable, Sendable, TextRenderable {
         try container.encode(lastDelivery, forKey: .lastDelivery)
         try container.encode(lastSync, forKey: .lastSync)
         try container.encode(lastError, forKey: .lastError)
+        try container.encode(clockOffset, forKey: .clockOffset)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -84,6 +89,7 @@ public struct AgentStatus: Codable, Sendable, TextRenderable {
         lastDelivery = try container.decodeIfPresent(Delivery.self, forKey: .lastDelivery)
         lastSync = try container.decodeIfPresent(Sync.self, forKey: .lastSync)
         lastError = try container.decodeIfPresent(String.self, forKey: .lastError)
+        clockOffset = try container.decodeIfPresent(StoredOffset.self, forKey: .clockOffset)
     }
 
     public func renderText(style: TextStyle) -> String {
@@ -111,6 +117,12 @@ public struct AgentStatus: Codable, Sendable, TextRenderable {
             lines.append("last inbox sync: \(age(sync.at)), \(sync.text)")
         } else {
             lines.append("last inbox sync: none yet")
+        }
+        if let clock = clockOffset {
+            lines.append(String(format: "clock offset: %+.1f ms ±%.1f ms (%@), measured %@", clock.offsetMs, clock.uncertaintyMs,
+                                clean(clock.method), age(clock.measuredAt)))
+        } else {
+            lines.append("clock offset: none stored yet")
         }
         if let lastError { lines.append("last error: \(clean(lastError))") }
         return lines.joined(separator: "\n") + "\n"

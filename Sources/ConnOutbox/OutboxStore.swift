@@ -52,8 +52,9 @@ public struct OutboxStore: Sendable {
         /// Everything waiting. A manual flush passes `ignoringBackoff: true`: the user said
         /// "now". The server's Retry-After is honoured either way.
         case due(ignoringBackoff: Bool)
-        /// Only these messages, when due.
-        case ids([String])
+        /// Only these messages, when due — or, `ignoringBackoff`, now (a message handed to the
+        /// agent by `conn send`, whose own attempt earned that backoff).
+        case ids([String], ignoringBackoff: Bool = false)
     }
 
     public struct Claim: Sendable {
@@ -81,8 +82,9 @@ public struct OutboxStore: Sendable {
             switch scope {
             case .due(let ignoringBackoff):
                 if !ignoringBackoff { filter += " AND nextAttemptAt <= :now" }
-            case .ids(let ids):
-                filter += " AND nextAttemptAt <= :now AND id IN (SELECT value FROM json_each(:ids))"
+            case .ids(let ids, let ignoringBackoff):
+                if !ignoringBackoff { filter += " AND nextAttemptAt <= :now" }
+                filter += " AND id IN (SELECT value FROM json_each(:ids))"
                 arguments["ids"] = try Self.jsonArray(ids)
             }
             var ids = try String.fetchAll(
@@ -113,7 +115,7 @@ public struct OutboxStore: Sendable {
     /// Messages leased by a deliverer that is gone: its lease expired, or it died on this host.
     private func reclaimable(_ db: Database, scope: ClaimScope, owner: LeaseOwner, now: Date, limit: Int) throws -> [String] {
         var query: SQL = "SELECT id, leaseOwner, leaseExpiresAt FROM outboxMessage WHERE state = \(OutboxMessage.State.sending) AND leaseOwner IS NOT \(owner.description)"
-        if case .ids(let ids) = scope {
+        if case .ids(let ids, _) = scope {
             query += " AND id IN (SELECT value FROM json_each(\(try Self.jsonArray(ids))))"
         }
         query += " ORDER BY createdAt LIMIT 1000"

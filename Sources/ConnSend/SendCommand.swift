@@ -96,9 +96,9 @@ public struct SendCommand: ConnCommand {
             }
             return current
         }
-        // A message left waiting is the agent's from now on: wake it so it takes over at once.
+        // A message left waiting is the agent's from now on: hand it over, so it takes over at once.
         let agent = message.state == .pending ? context.runningAgent : nil
-        if agent != nil { _ = AgentClient.ask(.wake, at: context.agentPlace) }
+        if agent != nil { _ = AgentClient.ask(.wake(handingOver: [message.id]), at: context.agentPlace) }
         var report = MessageReport(message)
         report.agentPID = agent
         try context.printer.emit(report)

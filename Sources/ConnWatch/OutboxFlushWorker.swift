@@ -21,9 +21,16 @@ public struct OutboxFlushWorker: Sendable {
         public var failure: String?
     }
 
-    /// The pass asked for and not yet started: nil, or whether it may ignore the backoff.
+    /// A pass asked for: whether it may ignore conn's backoff, and messages handed over to be
+    /// tried now whatever their backoff.
+    private struct Asked: Sendable {
+        var ignoringBackoff = false
+        var handedOver: [String] = []
+    }
+
+    /// The pass asked for and not yet started (nil: none).
     private final class PendingRequest: Sendable {
-        let value = Mutex<Bool?>(nil)
+        let value = Mutex<Asked?>(nil)
         /// Whether the server is reachable now: the worker keeps its own schedule only then.
         let reachable = Mutex(false)
         /// The timer for the next due message (one at a time: a new one replaces it).
@@ -48,14 +55,17 @@ public struct OutboxFlushWorker: Sendable {
             let deliverer = OutboxDeliverer(store: store, transport: transport, url: url,
                                             requestTimeout: min(configuration.timeout, .seconds(10)))
             for await _ in stream {
-                guard let ignoringBackoff = pending.value.withLock({ request in
+                guard let asked = pending.value.withLock({ request in
                     defer { request = nil }
                     return request
                 }) else { continue }
                 var tally = FlushTally()
                 var pass: Pass
                 do {
-                    try await deliverer.flushOnce(.due(ignoringBackoff: ignoringBackoff), tally: &tally)
+                    if !asked.handedOver.isEmpty && !asked.ignoringBackoff {
+                        try await deliverer.flushOnce(.ids(asked.handedOver, ignoringBackoff: true), tally: &tally)
+                    }
+                    try await deliverer.flushOnce(.due(ignoringBackoff: asked.ignoringBackoff), tally: &tally)
                     pass = Pass(tally: tally, waiting: try store.waitingCount(),
                                 nextDue: try store.nextWakeUp(respectingBackoff: true))
                 } catch {
@@ -70,7 +80,7 @@ public struct OutboxFlushWorker: Sendable {
                     let timer = Task {
                         try? await Task.sleep(for: .milliseconds(Int64(delay * 1000)))
                         guard !Task.isCancelled, pending.reachable.withLock({ $0 }) else { return }
-                        pending.value.withLock { $0 = $0 ?? false }
+                        pending.value.withLock { $0 = $0 ?? Asked() }
                         wakeUps.yield()
                     }
                     pending.timer.withLock { $0?.cancel(); $0 = timer }
@@ -83,7 +93,26 @@ public struct OutboxFlushWorker: Sendable {
     /// Asks for a pass. `ignoringBackoff`: the server has just become reachable, so conn's own
     /// backoff (earned while it was not) no longer applies; the server's Retry-After still does.
     public func request(ignoringBackoff: Bool) {
-        pending.value.withLock { $0 = ($0 ?? false) || ignoringBackoff }
+        pending.value.withLock { asked in
+            var next = asked ?? Asked()
+            next.ignoringBackoff = next.ignoringBackoff || ignoringBackoff
+            asked = next
+        }
+        wakeUps.yield()
+    }
+
+    /// Messages whose sender's own attempt did not deliver them (`conn send` hands them to the
+    /// agent): while the server is reachable, a pass tries them now whatever conn's backoff says
+    /// (it was earned by that one attempt; the server's Retry-After still holds), then they
+    /// follow the worker's schedule. While it is not, a pass as `request` asks.
+    public func handOver(_ ids: [String]) {
+        let reachable = pending.reachable.withLock { $0 }
+        pending.value.withLock { asked in
+            var next = asked ?? Asked()
+            // Bounded: what does not fit waits for the worker's schedule.
+            if reachable { next.handedOver += ids.prefix(max(0, 1000 - next.handedOver.count)) }
+            asked = next
+        }
         wakeUps.yield()
     }
 

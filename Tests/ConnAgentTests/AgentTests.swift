@@ -278,6 +278,13 @@ struct AgentTests {
             #expect(object["method"] as? String == "ws")
             #expect(abs((object["offsetMs"] as? Double ?? 0) - 5000) < 100, "\(object)")
             #expect((object["offsetAgeSeconds"] as? Double ?? 99) < 15)
+            // agent status says which offset is stored, and how old it is.
+            let status = try await home.conn(["agent", "status", "--json"], server: url)
+            #expect(try await JSONSchemaCheck.violations(of: status.standardOutput, schema: "agent-status").isEmpty)
+            let clock = try #require(try status.json()["clockOffset"] as? [String: Any], "\(status.standardOutput)")
+            #expect(clock["method"] as? String == "ws" && abs((clock["offsetMs"] as? Double ?? 0) - 5000) < 100)
+            let text = try await home.conn(["agent", "status"], server: url)
+            #expect(text.standardOutput.contains("clock offset: +50") && text.standardOutput.contains("(ws), measured"), "\(text.standardOutput)")
             #expect(agent.stop() == 0)
         }
     }

@@ -8,11 +8,46 @@ import Glibc
 /// agent that does not answer.
 public enum AgentClient {
     /// What can be asked.
-    public enum Request: String, Sendable {
+    public enum Request: Sendable, Equatable {
         /// The agent's status (`AgentStatus`, as JSON).
         case status
-        /// Deliver the outbox now (a message was queued): `{"ok":true}`.
-        case wake
+        /// These messages are the agent's now (their sender's own attempt did not deliver them):
+        /// try them at once if the server is reachable, then on the agent's schedule.
+        /// Answered `{"ok":true}`.
+        case wake(handingOver: [String])
+
+        /// At most this many ids in one request (`conn send` hands over one).
+        public static let maximumIDs = 100
+
+        /// The request's line: `{"request":"status"}`, `{"request":"wake","ids":[…]}`.
+        var line: String {
+            let object: [String: Any]
+            switch self {
+            case .status: object = ["request": "status"]
+            case .wake(let ids): object = ["request": "wake", "ids": ids]
+            }
+            let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+            return String(decoding: data, as: UTF8.self) + "\n"
+        }
+
+        /// A request read from its line; nil for anything else (too long, not JSON, an unknown
+        /// request, ids that are not a short list of short strings).
+        public init?(line: some Collection<UInt8>) {
+            guard line.count <= 16_384,
+                let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
+                let name = object["request"] as? String
+            else { return nil }
+            switch name {
+            case "status": self = .status
+            case "wake":
+                let ids = object["ids"] ?? [String]()
+                guard let ids = ids as? [String], ids.count <= Self.maximumIDs,
+                    ids.allSatisfy({ !$0.isEmpty && $0.utf8.count <= 64 })
+                else { return nil }
+                self = .wake(handingOver: ids)
+            default: return nil
+            }
+        }
     }
 
     /// The agent's answer, or nil when no agent listens (or it did not answer in time).
@@ -25,7 +60,7 @@ public enum AgentClient {
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         guard address.withSockaddr({ connect(descriptor, $0, $1) }) == 0 else { return nil }
-        let line = #"{"request":"\#(request.rawValue)"}"# + "\n"
+        let line = request.line
         guard line.withCString({ send(descriptor, $0, line.utf8.count, Int32(MSG_NOSIGNAL)) }) == line.utf8.count else { return nil }
         var answer = [UInt8]()
         var buffer = [UInt8](repeating: 0, count: 4096)
