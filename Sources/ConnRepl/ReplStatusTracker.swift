@@ -13,6 +13,32 @@ final class ReplStatusTracker: Sendable {
     private final class Latest: Sendable {
         let status: Mutex<ReplStatus>
         init(_ status: ReplStatus) { self.status = Mutex(status) }
+
+        /// Takes in one of the monitor's events; the new status if it changed.
+        func fold(_ event: ConnectivityMonitor.Event) -> ReplStatus? {
+            status.withLock { status -> ReplStatus? in
+                let previous = status
+                status = Self.applying(event, to: previous)
+                return status.differs(from: previous) ? status : nil
+            }
+        }
+
+        /// (A function outside the lock's closure: swiftc 6.3.1 -O crashed in CopyPropagation
+        /// when the switch over the event was written inside it.)
+        private static func applying(_ event: ConnectivityMonitor.Event, to status: ReplStatus) -> ReplStatus {
+            var next = status
+            switch event {
+            case .looked(_, let reported):
+                next.checkedAt = Date()
+                next.network = reported
+            case .link(let state):
+                next.link = state
+            case .linkEnabled(let enabled):
+                next.linkEnabled = enabled
+                if !enabled { next.link = nil }
+            }
+            return next
+        }
     }
 
     private let monitor: ConnectivityMonitor
@@ -29,23 +55,7 @@ final class ReplStatusTracker: Sendable {
         let latest = Latest(ReplStatus(linkEnabled: link != nil && linkEnabled, linkAvailable: link != nil))
         self.latest = latest
         monitor = ConnectivityMonitor(check: check, engine: WatchEngine(interval: interval, grace: .zero), link: link, linkEnabled: linkEnabled) { event in
-            let (next, changed) = latest.status.withLock { status -> (ReplStatus, Bool) in
-                var next = status
-                switch event {
-                case .looked(_, let reported):
-                    next.checkedAt = Date()
-                    next.network = reported
-                case .link(let state):
-                    next.link = state
-                case .linkEnabled(let enabled):
-                    next.linkEnabled = enabled
-                    if !enabled { next.link = nil }
-                }
-                let changed = next.state != status.state || next.link != status.link || next.linkEnabled != status.linkEnabled
-                status = next
-                return (next, changed)
-            }
-            if changed { onChange(next) }
+            if let changed = latest.fold(event) { onChange(changed) }
         }
     }
 
@@ -62,5 +72,12 @@ final class ReplStatusTracker: Sendable {
 
     func stop() {
         monitor.stop()
+    }
+}
+
+extension ReplStatus {
+    /// A change the REPL reports: the state, the link, or whether the link is enabled.
+    fileprivate func differs(from other: ReplStatus) -> Bool {
+        state != other.state || link != other.link || linkEnabled != other.linkEnabled
     }
 }
