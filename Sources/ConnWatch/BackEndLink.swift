@@ -41,8 +41,12 @@ public struct BackEndLink: Sendable {
         AsyncStream { continuation in
             let task = Task {
                 var lastOffset = lastOffset
-                // Reconnect after 250 ms, doubling up to 10 s; from 250 ms again after a connection.
-                let backoff = Backoff(base: .milliseconds(250), cap: .seconds(10))
+                // Reconnect after 250 ms, doubling up to 1 s; from 250 ms again after a connection.
+                // The link is what notices a server that comes back (it then asks for a look),
+                // so its cap is how late that can be: a queued message goes out within about a
+                // second of the server's return. Each wait is drawn from the upper half of the ceiling, so
+                // a fleet that lost the server at the same moment does not knock in step.
+                let backoff = Backoff(base: .milliseconds(250), cap: .seconds(1))
                 var failedAttempts = 0
                 if initializing { continuation.yield(.disconnected(backEndTimeOffsetMs: lastOffset, isInitializing: true)) }
                 while !Task.isCancelled {
@@ -52,7 +56,8 @@ public struct BackEndLink: Sendable {
                     if let seen { lastOffset = seen }
                     continuation.yield(.disconnected(backEndTimeOffsetMs: lastOffset, isInitializing: false))
                     failedAttempts = seen == nil ? failedAttempts + 1 : 1
-                    try? await Task.sleep(for: backoff.ceiling(afterAttempt: failedAttempts))
+                    let ceiling = backoff.ceiling(afterAttempt: failedAttempts).seconds
+                    try? await Task.sleep(for: .milliseconds(Int64(ceiling * Double.random(in: 0.5...1) * 1000)))
                 }
                 continuation.finish()
             }

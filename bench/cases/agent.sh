@@ -17,5 +17,5 @@ export XDG_RUNTIME_DIR=$home/run
 mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
 "$CONN" outbox list >/dev/null   # creates the database and its tables
 python3 bench/lib/agent_bench.py latency "${SAMPLES:-50}" | tee -a "$out"
-python3 bench/lib/agent_bench.py outage "${COUNT:-1000}" "${OUTAGE_SECONDS:-10}" "${RUNS:-3}" | tee -a "$out"
+python3 bench/lib/agent_bench.py outage "${COUNT:-1000}" "${OUTAGE_SECONDS:-10}" "${RUNS:-5}" | tee -a "$out"
 python3 bench/lib/agent_bench.py idle "${IDLE_SECONDS:-600}" | tee -a "$out"
