@@ -58,6 +58,9 @@ struct AgentLoop {
         // ends the agent at once, with the error that says why. One connection for the outbox
         // and the inbox alike.
         let database = try context.openDatabase(migrations: OutboxMigrations.all + InboxMigrations.all)
+        // A database this user may read but not write opens without complaint, and every
+        // delivery would then fail: find out now, with one small write (77 "read-only").
+        try database.setMetaValue("agent.startedAt", JSONOutput.timestamp(Date()))
         store = OutboxStore(database: database, expiry: context.configuration.outboxExpiry, token: context.configuration.token)
         inboxDatabase = database
     }

@@ -265,6 +265,61 @@ struct AgentTests {
         }
     }
 
+    @Test("a database this user cannot write: the agent ends at once with 77 saying so, not a retry loop",
+          .enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"), "needs root and setpriv to run conn as another user"))
+    func readOnlyDatabase() async throws {
+        #expect(try await home.conn(["outbox", "list"]).exitCode == 0)  // creates and migrates it
+        _ = try await ConnProcess.run("/bin/chown", ["-R", "nobody", home.path], environment: [:])
+        chmod(home.path + "/data/conn/conn.sqlite", 0o444)
+        let runtime = home.path + "/run"
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        _ = try await ConnProcess.run("/bin/chown", ["nobody", runtime], environment: [:])
+        let started = try await ConnProcess.run(
+            "/usr/bin/setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", ConnProcess.connPath, "agent", "--no-internet"],
+            environment: environment(URL(string: "http://127.0.0.1:1")!, ["XDG_RUNTIME_DIR": runtime]))
+        #expect(started.exitCode == 77, "exit \(started.exitCode): \(started.standardError)")
+        #expect(started.standardError.contains("read-only"), "\(started.standardError)")
+    }
+
+    @Test("disk full during a sync: the sync fails saying so, the cache is as it was, the agent goes on and delivers",
+          .enabled(if: getuid() == 0, "needs root to mount a small tmpfs"))
+    func diskFullDuringSync() async throws {
+        let data = home.path + "/data"
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        let mounted = try await ConnProcess.run("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", data], environment: [:])
+        try #require(mounted.exitCode == 0, "mount: \(mounted.standardError)")
+        defer { _ = umount(data) }
+        func seed(_ name: String, _ count: Int, text: String) throws -> String {
+            let messages = (1...count).map {
+                #"{"uid":"\#($0)","from":"a@b.cc","to":"me@x.cc","subject":"\#(name) \#($0)","text":"\#(text)","responseToUid":"","dateTime":"Today"}"#
+            }
+            return try home.write("\(name).json", #"{"inbox":[\#(messages.joined(separator: ","))]}"#)
+        }
+        // A small inbox cached first; then the server's inbox outgrows the disk (1.5 MB of text).
+        let port = try HTTPPorts.outsideAutomaticRange()
+        let small = try await BackgroundServer.start(["--port", String(port), "--data", home.path + "/small.sqlite", "--seed", try seed("kept", 1, text: "t")])
+        #expect(try await home.conn(["inbox", "fetch"], server: small.url).exitCode == 0)
+        let closed = URL(string: "http://127.0.0.1:\(try HTTPPorts.closed())")!
+        #expect(try await home.conn(["send", "--to", "ann@conn.example", "--subject", "still delivered", "--text", "t"], server: closed).exitCode == 0)
+        await small.stop()
+        let big = try await BackgroundServer.start(["--port", String(port), "--data", home.path + "/big.sqlite",
+                                                    "--seed", try seed("big", 3000, text: String(repeating: "x", count: 500))])
+        let agent = try agent(big.url)
+        let failed = try #require(try await agent.await(20) { $0["type"] as? String == "sync" }, "\(agent.events) \(agent.errorOutput)")
+        let sync = try #require(failed["sync"] as? [String: Any])
+        #expect(sync["ok"] as? Bool == false, "\(sync)")
+        let error = (sync["error"] as? String ?? "").lowercased()
+        #expect(error.contains("space") || error.contains("full"), "\(sync)")
+        #expect(try await waitUntil(15) { try await outboxStates() == ["sent"] }, "\(agent.events)")
+        #expect(agent.process.isRunning)
+        let listed = try await home.conn(["inbox", "list", "--json"], server: closed)
+        let subjects = (try listed.json()["conversations"] as? [[String: Any]] ?? []).compactMap { $0["subject"] as? String }
+        #expect(subjects == ["kept 1"], "\(subjects.prefix(5)) \(listed.standardError)")
+        #expect(agent.stop() == 0)
+        #expect(try await ServerInbox.subjects(big.url).filter { $0 == "still delivered" }.count == 1)
+        await big.stop()
+    }
+
     @Test("the link's clock offset is stored: clock-offset --convert uses the agent's fresh one, offline")
     func keepsTheClockOffset() async throws {
         try await ServerProcess.with(["--skew-ms", "5000"]) { url in
