@@ -156,9 +156,13 @@ def idle(seconds):
         return (int(fields[11]) + int(fields[12])) / ticks
 
     def rss_mb():
+        """(all resident, anonymous) in MB: the rest is the binary's own pages, shared and reclaimable."""
+        values = {}
         for line in open(f"/proc/{process.pid}/status"):
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
+            key, _, rest = line.partition(":")
+            if key in ("VmRSS", "RssAnon"):
+                values[key] = int(rest.split()[0]) / 1024
+        return values["VmRSS"], values["RssAnon"]
 
     time.sleep(10)  # past start-up
     cpu0, t0 = cpu(), time.monotonic()
@@ -169,8 +173,10 @@ def idle(seconds):
     share = (cpu() - cpu0) / (time.monotonic() - t0) * 100
     assert stop(process) == 0
     server.stop()
+    total, anon = [r[0] for r in rss], [r[1] for r in rss]
     print(f"idle agent (server up, --no-internet, default intervals) over {seconds:g} s: CPU {share:.3f} % of one core; "
-          f"RSS first {rss[0]:.1f} MB, last {rss[-1]:.1f} MB, min {min(rss):.1f}, max {max(rss):.1f} MB ({len(rss)} samples)")
+          f"RSS first {total[0]:.1f} MB, last {total[-1]:.1f} MB, max {max(total):.1f} MB; of it anonymous (private) first "
+          f"{anon[0]:.1f} MB, last {anon[-1]:.1f} MB, max {max(anon):.1f} MB ({len(rss)} samples)")
 
 
 if __name__ == "__main__":
