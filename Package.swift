@@ -32,6 +32,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", "3.12.0"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.0"),
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.0"),
     ],
     targets: [
         // Shared core: configuration, paths, endpoint model, HTTP transport, database, models,
@@ -162,10 +163,25 @@ let package = Package(
         // One target only, so `swift package generate-manual` can document it.
         // `conn agent`: the always-on half — the monitor, delivery and inbox sync of the modules
         // above, tied together with a lock, a control socket and systemd's notify protocol.
+        // Prometheus metrics: the exposition of what a long-running conn knows, and the HTTP
+        // listener of --metrics-listen.
+        .target(
+            name: "ConnMetrics",
+            dependencies: [
+                "ConnCore", "ConnProbe",
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strictSwift,
+            plugins: [.plugin(name: "BuildInfo")]
+        ),
         .target(
             name: "ConnAgent",
             dependencies: [
-                "ConnCore", "ConnCommandKit", "ConnProbe", "ConnWatch", "ConnInbox", "ConnOutbox", "ConnClock",
+                "ConnCore", "ConnCommandKit", "ConnProbe", "ConnWatch", "ConnInbox", "ConnOutbox", "ConnClock", "ConnMetrics",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOExtras", package: "swift-nio-extras"),
@@ -282,6 +298,11 @@ let package = Package(
         .testTarget(
             name: "ConnWatchTests",
             dependencies: ["conn", "conn-server", "ConnWatch", "ConnCore", "ConnTestSupport"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "ConnMetricsTests",
+            dependencies: ["ConnMetrics", "ConnProbe", "ConnCore"],
             swiftSettings: strictSwift
         ),
         .testTarget(

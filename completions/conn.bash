@@ -842,7 +842,7 @@ _conn_agent_run() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --verbose -v --quiet -q --internet --no-internet --no-link --version -h --help)
     repeating_options=(--internet-url)
-    non_repeating_options=(--server --profile --config --format --timeout --color --interval --grace --sync-interval)
+    non_repeating_options=(--server --profile --config --format --timeout --color --interval --grace --sync-interval --metrics-listen)
     __conn_offer_flags_options -1
 
     # Offer option value completions
@@ -879,6 +879,9 @@ _conn_agent_run() {
         return
         ;;
     '--sync-interval')
+        return
+        ;;
+    '--metrics-listen')
         return
         ;;
     esac

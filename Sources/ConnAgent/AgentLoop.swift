@@ -40,15 +40,18 @@ struct AgentLoop {
     let syncInterval: Duration
     /// Started by a SIGHUP re-read rather than at start (what its first line says).
     let reloaded: Bool
+    /// What --metrics-listen serves (kept across re-reads).
+    let metrics: AgentMetrics
     let store: OutboxStore
     let inboxDatabase: LocalDatabase
 
     init(context: CommandContext, backEnd: BackEndEndpoint, lock: AgentLock, check: ConnectivityCheck,
-         interval: Duration, grace: Duration, holdLink: Bool, syncInterval: Duration, reloaded: Bool) throws {
+         interval: Duration, grace: Duration, holdLink: Bool, syncInterval: Duration, reloaded: Bool, metrics: AgentMetrics) throws {
         self.context = context
         self.backEnd = backEnd
         self.lock = lock
         self.reloaded = reloaded
+        self.metrics = metrics
         self.check = check
         self.interval = interval
         self.grace = grace
@@ -107,11 +110,29 @@ struct AgentLoop {
         // truncated, so the offset is half a millisecond more and the bound half a round trip
         // plus half a millisecond.
         let database = inboxDatabase, wsURL = backEnd.url(for: .ws).absoluteString
+        let metrics = self.metrics
         link?.onSample = { offset, delay in
-            try? StoredOffset(offsetMs: offset + 0.5, uncertaintyMs: delay / 2 + 0.5, method: "ws", source: wsURL, measuredAt: Date())
-                .save(to: database)
+            let stored = StoredOffset(offsetMs: offset + 0.5, uncertaintyMs: delay / 2 + 0.5, method: "ws", source: wsURL, measuredAt: Date())
+            try? stored.save(to: database)
+            metrics.update { $0.clockOffsetMs = stored.offsetMs; $0.clockUncertaintyMs = stored.uncertaintyMs }
         }
-        let monitor = ConnectivityMonitor(check: check, engine: WatchEngine(interval: interval, grace: grace), link: link) { event in
+        metrics.update { snapshot in
+            snapshot.linkConnected = holdLink ? false : nil
+            if snapshot.clockOffsetMs == nil, let stored = try? StoredOffset.load(from: database) {
+                (snapshot.clockOffsetMs, snapshot.clockUncertaintyMs) = (stored.offsetMs, stored.uncertaintyMs)
+            }
+        }
+        let store = self.store
+        metrics.count {
+            let outbox = (try? store.counts()).map { counts in
+                Dictionary(uniqueKeysWithValues: counts.map { ($0.key.rawValue, $0.value) })
+            }
+            let inbox = try? database.writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM inboxMessage") }
+            return (outbox, inbox ?? nil)
+        }
+        defer { metrics.count(with: nil) }
+        let monitor = ConnectivityMonitor(check: check, engine: WatchEngine(interval: interval, grace: grace), link: link,
+                                          onSnapshot: { snapshot in metrics.update { $0.targets = snapshot.results } }) { event in
             continuation.yield(.monitor(event))
         }
         let control = try await AgentControlServer.start(at: place) { request in
@@ -128,6 +149,7 @@ struct AgentLoop {
             switch trigger {
             case .monitor(.looked(let decision, let reported)):
                 status.network = reported
+                metrics.looked(decision, reported: reported)
                 let becameOnline = decision.event?.to == .online  // the baseline or a reconnect
                 delivery.serverReachable(reported?.state == .online, justBecome: becameOnline)
                 // Sync at start and after a reconnect (the inbox may have grown meanwhile).
@@ -140,11 +162,13 @@ struct AgentLoop {
             case .monitor(.link(let state)):
                 let previous = status.connectionState
                 status.connectionState = state
+                metrics.update { $0.linkConnected = state.isConnected }
                 if state.isNews(after: previous) { emit(AgentEvent(type: .connectionState, connectionState: state)) }
             case .monitor(.linkEnabled):
                 continue
             case .delivery(let pass):
                 let summary = WatchOutboxSummary(pass)
+                metrics.delivered(pass.tally)
                 status.lastDelivery = AgentStatus.Delivery(at: Date(), sent: pass.tally.sent, retrying: pass.tally.retrying,
                                                            failed: pass.tally.rejected + pass.tally.authRefused + pass.tally.expired,
                                                            error: summary.error)
@@ -154,6 +178,7 @@ struct AgentLoop {
                 if status.network?.state == .online { sync.request() }
             case .synced(let result):
                 status.lastSync = result
+                if result.ok { metrics.update { $0.lastSync = result.at } }
                 if let error = result.error { status.lastError = "inbox sync: \(error)" }
                 if !result.ok || !result.notModified { emit(AgentEvent(type: .sync, sync: result)) }
             case .control(let request, let reply):

@@ -2,6 +2,7 @@ import ArgumentParser
 import ConnCommandKit
 import ConnCore
 import ConnInbox
+import ConnMetrics
 import ConnOutbox
 import ConnWatch
 import Foundation
@@ -11,6 +12,7 @@ import Foundation
 /// `conn inbox fetch` use (ConnectivityMonitor, OutboxFlushWorker, InboxFetcher); `AgentLoop`
 /// ties them together.
 public struct AgentRunCommand: ConnCommand {
+
     public static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Run the agent until SIGTERM or Ctrl-C (the default of `conn agent`).",
@@ -43,33 +45,53 @@ public struct AgentRunCommand: ConnCommand {
             help: ArgumentHelp("How often to sync the inbox (a conditional fetch): 5m, 30s; 0 turns syncing off.", valueName: "duration"))
     var syncInterval: NonNegativeDuration = "5m"
 
+    @Option(name: .customLong("metrics-listen"),
+            help: ArgumentHelp("Serve Prometheus metrics at http://ADDRESS/metrics: a port (on 127.0.0.1), HOST:PORT or [IPv6]:PORT; all interfaces only when written (0.0.0.0:9464).",
+                               valueName: "address"),
+            transform: { text in
+                do { return try ListenAddress.parse(text) } catch { throw ValidationError("\(error)") }
+            })
+    var metricsListen: ListenAddress?
+
     public init() {}
 
     public func run(in context: CommandContext) async throws {
-        var loop = try makeLoop(context, keeping: nil, reloaded: false)
+        // What --metrics-listen serves: one for the command's life, across re-reads.
+        let metrics = AgentMetrics()
+        var loop = try makeLoop(context, keeping: nil, reloaded: false, metrics: metrics)
         let signals = SignalRelay([SIGINT, SIGTERM, SIGHUP])
+        // The metrics listener outlives the loops: a re-read does not reset the counters or
+        // drop a scrape's connection.
+        var metricsServer: MetricsServer?
+        if let metricsListen {
+            let endpoint = MetricsEndpoint(version: ConnVersion.current) { metrics.snapshot() }
+            let server = try await MetricsServer.start(at: metricsListen, respond: endpoint.respond)
+            metricsServer = server
+            context.printer.note("metrics: http://\(server.address)/metrics")
+        }
         // SIGHUP: the loop asks for a loop over the file as it is now, and hands over to it only
         // when that one could be made; otherwise it goes on with what it has.
         while case .reload(let next) = try await loop.run(signals: signals, reread: { [loop] in try rereadLoop(after: loop) }) {
             loop = next
         }
+        await metricsServer?.stop()
     }
 
     /// A loop over `context`'s configuration. The lock is kept when the database is the same
     /// one; a re-read that names another database takes that database's lock first.
-    private func makeLoop(_ context: CommandContext, keeping lock: AgentLock?, reloaded: Bool) throws -> AgentLoop {
+    private func makeLoop(_ context: CommandContext, keeping lock: AgentLock?, reloaded: Bool, metrics: AgentMetrics) throws -> AgentLoop {
         let backEnd = try context.requireBackEnd()
         let place = context.agentPlace
         let lock = try lock.flatMap { $0.place == place ? $0 : nil } ?? AgentLock.acquire(place)
         return try AgentLoop(
             context: context, backEnd: backEnd, lock: lock, check: try watched.check(configuration: context.configuration),
             interval: watched.interval.duration, grace: watched.grace.duration, holdLink: !watched.noLink,
-            syncInterval: syncInterval.duration, reloaded: reloaded)
+            syncInterval: syncInterval.duration, reloaded: reloaded, metrics: metrics)
     }
 
     /// The configuration read again (flags, environment and file, as at start), as a new loop.
     private func rereadLoop(after loop: AgentLoop) throws -> AgentLoop {
         let configuration = try ConfigurationLoader(environment: loop.context.environment).load(global.overrides)
-        return try makeLoop(loop.context.replacing(configuration: configuration), keeping: loop.lock, reloaded: true)
+        return try makeLoop(loop.context.replacing(configuration: configuration), keeping: loop.lock, reloaded: true, metrics: loop.metrics)
     }
 }

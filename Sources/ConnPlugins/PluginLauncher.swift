@@ -70,7 +70,9 @@ public enum PluginLauncher {
                                     exitStatus: .unavailable))
             return ExitStatus.unavailable.rawValue
         }
-        process.waitUntilExit()
+        // Not waitUntilExit: on Linux it spins a core for as long as the plugin runs (the run
+        // loop it turns has no sources on this thread and returns at once).
+        while process.isRunning { usleep(10_000) }
         return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
     }
 

@@ -37,8 +37,11 @@ public final class ConnectivityMonitor: Sendable {
     /// - Parameters:
     ///   - link: the link to the back end to hold (nil: none).
     ///   - linkEnabled: whether to hold it from the start.
+    ///   - onSnapshot: called with each look's per-target results, before its `looked` event
+    ///     (the agent's metrics).
     ///   - onEvent: called with everything the monitor sees, in order, from its task.
     public init(check: ConnectivityCheck, engine: WatchEngine, link: BackEndLink?, linkEnabled: Bool = true,
+                onSnapshot: (@Sendable (ConnectivityCheck.Snapshot) -> Void)? = nil,
                 onEvent: @escaping @Sendable (Event) -> Void) {
         let (stream, triggers) = AsyncStream<Trigger>.makeStream()
         self.triggers = triggers
@@ -64,7 +67,9 @@ public final class ConnectivityMonitor: Sendable {
                 for action in actions {
                     switch action {
                     case .look:
-                        let observation = WatchObservation(await check.run())
+                        let snapshot = await check.run()
+                        onSnapshot?(snapshot)
+                        let observation = WatchObservation(snapshot)
                         await perform(machine.handle(.looked(observation, at: Date())))
                     case .schedule(let delay, let generation):
                         timer?.cancel()

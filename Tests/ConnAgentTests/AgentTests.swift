@@ -50,7 +50,7 @@ struct AgentTests {
         #expect(delivered, "\(agent.events)")
         let stored = try await ServerInbox.subjects(server.url)
         #expect(stored.filter { $0.hasPrefix("m") }.sorted() == ["m1", "m2", "m3"])
-        #expect(agent.stop() == 0)
+        #expect(await agent.stop() == 0)
         #expect(agent.events.last?["type"] as? String == "stopped" && agent.events.last?["detail"] as? String == "SIGTERM")
         await server.stop()
     }
@@ -68,7 +68,7 @@ struct AgentTests {
             #expect(try await JSONSchemaCheck.violations(of: status.standardOutput, schema: "agent-status").isEmpty)
             let object = try status.json()
             #expect(object["pid"] as? Int == Int(first.process.processIdentifier) && object["state"] as? String == "online")
-            #expect(first.stop() == 0)
+            #expect(await first.stop() == 0)
             let none = try await home.conn(["agent", "status"], server: url)
             #expect(none.exitCode == 69 && none.standardError.contains("no agent runs"), "\(none.standardError)")
             let queued = try await home.conn(["send", "--to", "a@b.cc", "--subject", "s", "--text", "t", "--server", "http://127.0.0.1:1"])
@@ -88,7 +88,7 @@ struct AgentTests {
         let server = try await BackgroundServer.start(["--port", String(port)])
         #expect(try await waitUntil(15) { try await outboxStates() == ["sent"] }, "\(agent.events)")
         #expect(try await ServerInbox.subjects(server.url).filter { $0 == "woken" }.count == 1)
-        #expect(agent.stop() == 0)
+        #expect(await agent.stop() == 0)
         await server.stop()
     }
 
@@ -110,7 +110,7 @@ struct AgentTests {
             let agent = try agent(url, ["NOTIFY_SOCKET": "@\(name)"])
             let ready = try #require(try await listener.await { ($0["message"] as? String)?.contains("READY=1") == true })
             #expect((ready["message"] as? String)?.contains("STATUS=") == true)
-            #expect(agent.stop() == 0)
+            #expect(await agent.stop() == 0)
             _ = try #require(try await listener.await { ($0["message"] as? String)?.contains("STOPPING=1") == true })
         }
         #expect(listener.waitForExit(5) == 0)
@@ -137,7 +137,7 @@ struct AgentTests {
             return (try? list.json()["conversations"] as? [[String: Any]])?.contains { $0["subject"] as? String == "while away" } == true
         }
         #expect(synced, "\(agent.events)")
-        #expect(agent.stop() == 0)
+        #expect(await agent.stop() == 0)
         await again.stop()
     }
 
@@ -154,14 +154,14 @@ struct AgentTests {
         let first = try agent(url)
         #expect(try await waitUntil(10) { try await outboxStates().filter { $0 == "sent" }.count >= 5 })
         kill(first.process.processIdentifier, SIGKILL)
-        first.process.waitUntilExit()
+        await first.process.exited()
         let second = try agent(url)
         let allSent = try await waitUntil(20) { try await outboxStates() == Array(repeating: "sent", count: count) }
         let states = try await outboxStates()
         #expect(allSent, "\(states)")
         let stored = try await ServerInbox.subjects(server.url).filter { $0.hasPrefix("k") }
         #expect(stored.count == count && Set(stored).count == count, "\(stored.sorted())")
-        #expect(second.stop() == 0)
+        #expect(await second.stop() == 0)
         await server.stop()
     }
 
@@ -201,7 +201,7 @@ struct AgentTests {
         #expect(allSent, "\(states)")
         let stored = try await ServerInbox.subjects(clean.url).filter { $0.hasPrefix("f") }
         #expect(stored.count == 40 && Set(stored).count == 40, "\(stored.sorted())")
-        #expect(agent.stop() == 0)
+        #expect(await agent.stop() == 0)
         await clean.stop()
     }
 
@@ -214,7 +214,7 @@ struct AgentTests {
         let server = try await BackgroundServer.start(["--port", String(port), "--latency-ms", "10"])
         let first = try agent(url)
         #expect(try await waitUntil(20) { try await outboxStates().filter { $0 == "sent" }.count >= 20 })
-        #expect(first.stop() == 0, "\(first.errorOutput.suffix(2000))")
+        #expect(await first.stop() == 0, "\(first.errorOutput.suffix(2000))")
         #expect(first.events.last?["type"] as? String == "stopped")
         let second = try agent(url)
         let allSent = try await waitUntil(30) { try await outboxStates() == Array(repeating: "sent", count: count) }
@@ -222,7 +222,7 @@ struct AgentTests {
         #expect(allSent, "\(states.filter { $0 != "sent" })")
         let stored = try await ServerInbox.subjects(server.url).filter { $0.hasPrefix("t") }
         #expect(stored.count == count && Set(stored).count == count, "\(stored.count) stored, \(Set(stored).count) distinct")
-        #expect(second.stop() == 0)
+        #expect(await second.stop() == 0)
         await server.stop()
     }
 
@@ -258,7 +258,7 @@ struct AgentTests {
             let status = try await home.conn(["agent", "status", "--json"])
             #expect(status.exitCode == 0, "\(status.standardError)")
             #expect(try status.json()["server"] as? String == url.absoluteString)
-            #expect(agent.stop() == 0)
+            #expect(await agent.stop() == 0)
             #expect(agent.events.filter { $0["type"] as? String == "started" }.count == 1)
             #expect(try await JSONSchemaCheck.violations(of: agent.events.map { try JSONSerialization.data(withJSONObject: $0) }
                 .map { String(decoding: $0, as: UTF8.self) }.joined(separator: "\n"), schema: "agent-event").isEmpty)
@@ -315,7 +315,7 @@ struct AgentTests {
         let listed = try await home.conn(["inbox", "list", "--json"], server: closed)
         let subjects = (try listed.json()["conversations"] as? [[String: Any]] ?? []).compactMap { $0["subject"] as? String }
         #expect(subjects == ["kept 1"], "\(subjects.prefix(5)) \(listed.standardError)")
-        #expect(agent.stop() == 0)
+        #expect(await agent.stop() == 0)
         #expect(try await ServerInbox.subjects(big.url).filter { $0 == "still delivered" }.count == 1)
         await big.stop()
     }
@@ -341,7 +341,7 @@ struct AgentTests {
             let text = try await home.conn(["agent", "status"], server: url)
             let clockLine = text.standardOutput.split(separator: "\n").first { $0.hasPrefix("clock offset: +") }
             #expect(clockLine?.contains(" ms (ws), measured ") == true, "\(text.standardOutput)")
-            #expect(agent.stop() == 0)
+            #expect(await agent.stop() == 0)
         }
     }
 }

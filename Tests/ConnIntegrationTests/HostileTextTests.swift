@@ -95,7 +95,7 @@ struct HostileTextTests {
         process.standardOutput = pipe
         try process.run()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        process.waitForExit()
         let object = try #require(JSONSerialization.jsonObject(with: data) as? [String: Any])
         let messages = try #require(object["messages"] as? [[String: Any]])
         return try #require(messages.first?["id"] as? String)

@@ -106,7 +106,7 @@ struct ConcurrencyTests {
                 kill(flusher.processIdentifier, SIGKILL)
                 kills += 1
             }
-            flusher.waitUntilExit()
+            await flusher.exited()
         }
         #expect(kills >= 3, "the flushes ended before they could be killed; the test proves nothing")
         let final = try await ConnProcess.run(ConnProcess.connPath, ["outbox", "flush", "--json"], environment: environment(server.url))

@@ -107,7 +107,7 @@ struct DeliveryRulesTests {
         let finished = Process()
         finished.executableURL = URL(fileURLWithPath: "/bin/true")
         try finished.run()
-        finished.waitUntilExit()
+        finished.waitForExit()
         #expect(LeaseOwner(host: me.host, pid: finished.processIdentifier, startTime: "x/1").isCertainlyDead)
         // On another host nothing is presumed: the lease must expire.
         #expect(!LeaseOwner(host: "elsewhere", pid: 1, startTime: "x/1").isCertainlyDead)

@@ -287,7 +287,7 @@ struct SendAndOutboxTests {
         let notResent = try await home.conn(["outbox", "resend", leased])
         #expect(notResent.exitCode == 75 && notResent.standardError.contains("being sent right now"))
         kill(sender.processIdentifier, SIGKILL)
-        sender.waitUntilExit()
+        await sender.exited()
         // The request may already sit in the server's socket: let the server handle it, then flush.
         server.signal(SIGCONT)
         let flushed = try await home.conn(["outbox", "flush", "--json"], server: server.url)

@@ -99,9 +99,13 @@ struct ServerFaultTests {
         try await ServerProcess.with(["--skew-ms", "5000"]) { url in
             let wsURL = url.absoluteString.replacingOccurrences(of: "http://", with: "ws://") + "/ws"
             let client = ServerClient(base: url)
-            // Each event with the local time it arrived: the server's times are compared with
-            // that, not with the end of the exchange (seconds later on a loaded machine).
+            // Each event with the local time it arrived, and when what caused it was sent: the
+            // server's time must fall between the two (plus the skew). Arrival alone is not
+            // enough on a loaded machine, where reading the hello has lagged its stamp by 3 s.
             let received = Mutex<[(event: WebSocketEvent, at: Int64)]>([])
+            let now: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }
+            let connecting = now()
+            let pinging = Mutex<Int64>(0)
             _ = try await WebSocketClient.connect(url: wsURL, logger: Logger(label: "ws-test")) { inbound, outbound, _ in
                 var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
                 func next() async throws {
@@ -111,6 +115,7 @@ struct ServerFaultTests {
                     received.withLock { $0.append((event, at)) }
                 }
                 try await next()  // hello
+                pinging.withLock { $0 = now() }
                 try await outbound.write(.text(#"{"type":"ping","t1":1234}"#))
                 try await next()  // pong
                 // Post a message now that this connection is surely subscribed.
@@ -122,12 +127,17 @@ struct ServerFaultTests {
             let events = arrivals.map(\.event)
             #expect(events.count == 3)
             guard events.count == 3 else { return }
-            // 5 s of skew stays distinguishable from none: the times must be within 2.5 s of
-            // arrival + 5 s (no skew would be 5 s off).
-            if case .hello(let serverTime) = events[0] { #expect(abs(serverTime - (arrivals[0].at + 5000)) < 2500) } else { Issue.record("no hello: \(events[0])") }
+            // 5 s of skew stays distinguishable from none: each server time lies between sending
+            // and arrival, shifted by 5 s (10 ms of slack for whole-millisecond stamps).
+            func within(_ serverTime: Int64, sent: Int64, arrived: Int64) -> Bool {
+                serverTime >= sent + 5000 - 10 && serverTime <= arrived + 5000 + 10
+            }
+            if case .hello(let serverTime) = events[0] {
+                #expect(within(serverTime, sent: connecting, arrived: arrivals[0].at), "\(serverTime - connecting) ms after connecting, arrived \(arrivals[0].at - connecting)")
+            } else { Issue.record("no hello: \(events[0])") }
             if case .pong(let t1, let t2, let t3) = events[1] {
                 #expect(t1 == 1234)
-                #expect(t2 <= t3 && abs(t2 - (arrivals[1].at + 5000)) < 2500)
+                #expect(t2 <= t3 && within(t2, sent: pinging.withLock { $0 }, arrived: arrivals[1].at))
             } else { Issue.record("no pong: \(events[1])") }
             if case .newMail(let email) = events[2] { #expect(email.subject == "pushed") } else { Issue.record("no newMail: \(events[2])") }
         }

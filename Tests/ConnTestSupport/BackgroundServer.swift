@@ -62,7 +62,7 @@ public final class BackgroundServer: @unchecked Sendable {
         if process.isRunning {
             kill(pid, SIGCONT)
             kill(pid, SIGKILL)
-            process.waitUntilExit()
+            process.waitForExit()
         }
     }
 
@@ -76,7 +76,7 @@ public final class BackgroundServer: @unchecked Sendable {
         curl.standardOutput = output
         try curl.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
-        curl.waitUntilExit()
+        curl.waitForExit()
         let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
         return object?["inbox"] as? [[String: Any]] ?? []
     }

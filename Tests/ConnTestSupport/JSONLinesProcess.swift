@@ -89,12 +89,15 @@ public final class JSONLinesProcess: @unchecked Sendable {
     /// SIGTERM, and its exit code; one that has not ended within `seconds` is killed (SIGKILL:
     /// its status is then 9, never 0), so a process that ignores SIGTERM fails its test rather
     /// than hanging the suite.
-    public func stop(within seconds: Double = 30) -> Int32 {
+    public func stop(within seconds: Double = 30) async -> Int32 {
         if process.isRunning { kill(process.processIdentifier, SIGTERM) }
-        if waitForExit(seconds) == nil { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        return process.terminationStatus
+        return await process.exited(killingAfter: seconds)
     }
 
-    deinit { if process.isRunning { process.terminate(); process.waitUntilExit() } }
+    deinit {
+        if process.isRunning {
+            process.terminate()
+            process.waitForExit(killingAfter: 10)
+        }
+    }
 }

@@ -60,7 +60,7 @@ public final class NetworkNamespace: @unchecked Sendable {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        process.waitUntilExit()
+        process.waitForExit()
         return process.terminationStatus
     }
 }

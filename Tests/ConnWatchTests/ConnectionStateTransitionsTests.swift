@@ -73,7 +73,7 @@ struct ConnectionStateTransitionsTests {
         let all = try await Self.awaitLinks(watcher, count: 5, seconds: 15)
         // A reconnect is not a re-enable: no isInitializing, straight back up.
         #expect(all == [.connecting, .failed, .up, .dropped, .up], "\(all)")
-        #expect(watcher.stop() == 143)
+        #expect(await watcher.stop() == 143)
         await restarted.stop()
     }
 

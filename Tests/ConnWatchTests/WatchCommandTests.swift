@@ -44,7 +44,7 @@ struct WatchCommandTests {
         let restarted = try await BackgroundServer.start(["--port", String(server.port)])
         let up = try #require(try await watcher.await(15, Self.change(to: "online")))
         #expect((up["downtimeMs"] as? Double ?? 0) > 0)
-        #expect(watcher.stop() == 143)
+        #expect(await watcher.stop() == 143)
         #expect(watcher.events.last?["type"] as? String == "stopped" && watcher.events.last?["stopReason"] as? String == "SIGTERM")
         // Changes only: one baseline, one change down, one change up.
         #expect(watcher.events.filter { $0["type"] as? String == "change" }.count == 2)
@@ -70,7 +70,7 @@ struct WatchCommandTests {
         }
         #expect(text.hasPrefix("online serverUnreachable refused\n"))
         #expect(text.contains("\"state\":\"serverUnreachable\"") && text.contains("\"type\":\"change\""))
-        _ = watcher.stop()
+        _ = await watcher.stop()
         await server.stop()
     }
 
@@ -87,7 +87,7 @@ struct WatchCommandTests {
         portReservation.release()
         let server = try await BackgroundServer.start(["--port", String(port)])
         _ = try #require(try await watcher.await(20, Self.change(to: "online")))
-        watcher.process.waitUntilExit()
+        await watcher.process.exited()
         #expect(watcher.process.terminationStatus == 0)
         await server.stop()
 
@@ -120,7 +120,7 @@ struct WatchCommandTests {
         #expect(done["state"] as? String == "online")
         let passes = watcher.events.compactMap { $0["outbox"] as? [String: Any] }
         #expect(passes.reduce(0) { $0 + ($1["sent"] as? Int ?? 0) } == 5)
-        #expect(watcher.stop() == 143)
+        #expect(await watcher.stop() == 143)
         let subjects = try server.inbox().compactMap { $0["subject"] as? String }.filter { $0.hasPrefix("queued ") }
         #expect(subjects.sorted() == (1...5).map { "queued \($0)" })
         let list = try await ConnProcess.run(ConnProcess.connPath, ["outbox", "list", "--json"], environment: environment(url))
@@ -156,7 +156,7 @@ struct WatchCommandTests {
             }
             #expect(posted, "the watch never tried the message")
             try await Task.sleep(for: .milliseconds(300))
-            #expect(watcher.stop() == 143)
+            #expect(await watcher.stop() == 143)
             #expect(watcher.events.last?["type"] as? String == "stopped", "\(watcher.events)")
         }
         let list = try await ConnProcess.run(ConnProcess.connPath, ["outbox", "list", "--json"], environment: environment(closed))
@@ -233,7 +233,7 @@ struct WatchCommandTests {
         _ = try #require(try await watcher.await(10) { _ in
             watcher.events.filter { $0["type"] as? String == "connectionState" }.last.flatMap { ($0["connectionState"] as? [String: Any])?["status"] as? String } == "connected"
         }, "the link comes back with the network: \(states)")
-        #expect(watcher.stop() == 143)
+        #expect(await watcher.stop() == 143)
         await pair.server.stop()
     }
 
@@ -255,7 +255,7 @@ struct WatchCommandTests {
         try pair.client.exec(["ip", "addr", "add", "10.77.0.1/24", "dev", pair.interface])
         _ = try #require(try await watcher.await(5) { Self.change(to: "online")($0) && ($0["at"] as? String ?? "") > (noAddress["at"] as? String ?? "") })
         #expect(watcher.events.filter { $0["type"] as? String == "change" }.count == 4)
-        #expect(watcher.stop() == 143)
+        #expect(await watcher.stop() == 143)
         await pair.server.stop()
     }
 
@@ -281,7 +281,7 @@ struct WatchCommandTests {
         try pair.client.exec(["ip", "link", "set", pair.interface, "down"])
         let down = try #require(try await watcher.await(15, Self.change(to: "offline")))
         #expect(down["reason"] as? String == "noInterface")
-        #expect(watcher.stop() == 143)
+        #expect(await watcher.stop() == 143)
         await pair.server.stop()
     }
 }

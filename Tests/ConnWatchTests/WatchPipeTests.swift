@@ -32,7 +32,7 @@ struct WatchPipeTests {
             let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("SigIgn:") })
             let mask = try #require(UInt64(line.dropFirst("SigIgn:".count).trimmingCharacters(in: .whitespaces), radix: 16))
             #expect(mask & (1 << (UInt64(SIGPIPE) - 1)) != 0, "SIGPIPE is not ignored: \(line)")
-            process.waitUntilExit()
+            await process.exited()
             // Ran to its own timeout: 75, not killed by a signal.
             #expect(process.terminationReason == .exit && process.terminationStatus == 75, "\(process.terminationReason) \(process.terminationStatus)")
         }
@@ -52,7 +52,7 @@ struct WatchPipeTests {
                 received.append(chunk)
             }
             try output.fileHandleForReading.close()
-            process.waitUntilExit()
+            await process.exited()
             #expect(String(decoding: received, as: UTF8.self).contains("baseline"))
             #expect(process.terminationReason == .exit && process.terminationStatus == 141, "\(process.terminationReason) \(process.terminationStatus)")
         }

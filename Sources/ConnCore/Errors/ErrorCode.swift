@@ -40,6 +40,8 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
     case noAgent
     /// The agent's directory is another user's or open to others (77).
     case agentDirectoryUnsafe
+    /// `--metrics-listen`: the address cannot be listened on (taken, not this machine's, not allowed).
+    case listenFailed
 
     /// A bug in conn (70).
     case `internal`

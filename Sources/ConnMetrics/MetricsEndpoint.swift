@@ -1,0 +1,38 @@
+import Foundation
+import NIOHTTP1
+
+/// What `--metrics-listen` serves: `GET /metrics` (the exposition of `snapshot()`), a short
+/// index at `/`, 404 for other paths and 405 for methods other than GET and HEAD.
+public struct MetricsEndpoint: Sendable {
+    let snapshot: @Sendable () async -> MetricsSnapshot
+    let version: String
+    let commit: String
+
+    /// `snapshot` is asked at each scrape; version and commit default to this build's.
+    public init(version: String, snapshot: @escaping @Sendable () async -> MetricsSnapshot) {
+        self.snapshot = snapshot
+        self.version = version
+        self.commit = BuildInfo.commit
+    }
+
+    public func respond(_ request: MetricsServer.Request) async -> MetricsServer.Response {
+        guard request.method == .GET || request.method == .HEAD else {
+            return .init(status: .methodNotAllowed, body: "only GET and HEAD are answered here\n")
+        }
+        switch request.path {
+        case "/metrics":
+            // Prometheus asks for OpenMetrics first and takes the 0.0.4 text format too.
+            return .init(status: .ok, contentType: MetricsExposition.contentType,
+                         body: MetricsExposition.render(await snapshot(), version: version, commit: commit))
+        case "/":
+            return .init(status: .ok, body: "conn metrics: GET /metrics (Prometheus text format 0.0.4)\n")
+        default:
+            return .init(status: .notFound, body: "no such resource: \(Self.printable(request.path)); GET /metrics is\n")
+        }
+    }
+
+    /// A path echoed back: printable ASCII only, at most 200 characters.
+    static func printable(_ path: String) -> String {
+        String(path.unicodeScalars.prefix(200).map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7f ? Character($0) : "?" })
+    }
+}

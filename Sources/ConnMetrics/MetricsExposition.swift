@@ -1,0 +1,108 @@
+import ConnCore
+import ConnProbe
+import Foundation
+import Prometheus
+
+/// Writes a `MetricsSnapshot` in Prometheus's text exposition format (0.0.4) through
+/// swift-prometheus, which escapes label values and keeps one HELP and TYPE line per family.
+/// A fresh registry per scrape: the snapshot is the state, so a target or reason that went
+/// away leaves no stale series behind. docs/metrics.md lists every family.
+public enum MetricsExposition {
+    /// The media type of what `render` writes.
+    public static let contentType = "text/plain; version=0.0.4; charset=utf-8"
+
+    public static func render(_ snapshot: MetricsSnapshot, version: String, commit: String, process: Bool = true) -> String {
+        let registry = PrometheusCollectorRegistry()
+        func gauge(_ name: String, _ help: String, _ labels: [(String, String)] = [], _ value: Double) {
+            let metric = labels.isEmpty ? registry.makeGauge(name: name, help: help) : registry.makeGauge(name: name, labels: labels, help: help)
+            metric.set(value)
+        }
+        func counter(_ name: String, _ help: String, _ labels: [(String, String)], _ value: Int) {
+            registry.makeCounter(name: name, labels: labels, help: help).increment(by: Int64(max(0, value)))
+        }
+
+        gauge("conn_build_info", "conn's version and the commit it was built from (always 1).",
+              [("version", version), ("commit", commit)], 1)
+
+        for state in NetworkStatus.allCases {
+            gauge("conn_connectivity_state", "1 for the current connectivity state, 0 for the others (all 0 before the first look).",
+                  [("state", state.rawValue)], snapshot.network?.state == state ? 1 : 0)
+        }
+        if let since = snapshot.network?.since {
+            gauge("conn_connectivity_state_since_timestamp_seconds", "When the current state began (Unix time).",
+                  [], since.timeIntervalSince1970)
+        }
+        for (change, count) in snapshot.changes.sorted(by: { ($0.key.from.rawValue, $0.key.to.rawValue) < ($1.key.from.rawValue, $1.key.to.rawValue) }) {
+            counter("conn_connectivity_changes_total", "Changes of the connectivity state since conn started, by from and to.",
+                    [("from", change.from.rawValue), ("to", change.to.rawValue)], count)
+        }
+        if let reason = snapshot.network?.reason {
+            gauge("conn_connectivity_reason_info", "Why the state is not online (always 1; absent while online).",
+                  [("reason", reason.rawValue)], 1)
+        }
+
+        for result in snapshot.targets {
+            let target = TargetLabel.of(result)
+            gauge("conn_probe_success", "1 if the target answered as expected at the last look, else 0.",
+                  [("target", target)], result.reachable ? 1 : 0)
+            for rung in result.rungs {
+                guard let ms = rung.ms, ms.isFinite, ms >= 0 else { continue }
+                gauge("conn_probe_duration_seconds", "How long each phase of the last look at the target took.",
+                      [("target", target), ("phase", rung.name)], ms / 1000)
+            }
+            if let interface = result.interface {
+                gauge("conn_probe_interface_info", "The interface the target's route leaves by (always 1).",
+                      [("target", target), ("interface", interface.name), ("kind", interface.kind.rawValue),
+                       ("expensive", interface.expensive ? "true" : "false")], 1)
+            }
+        }
+
+        if let connected = snapshot.linkConnected {
+            gauge("conn_link_connected", "1 while the WebSocket link to the server is connected.", [], connected ? 1 : 0)
+        }
+        if let offset = snapshot.clockOffsetMs, offset.isFinite {
+            gauge("conn_backend_clock_offset_seconds", "The back end's clock minus this machine's (positive: the back end is ahead).",
+                  [], offset / 1000)
+        }
+        if let bound = snapshot.clockUncertaintyMs, bound.isFinite {
+            gauge("conn_backend_clock_offset_uncertainty_seconds", "The error bound of the clock offset.", [], bound / 1000)
+        }
+
+        if let outbox = snapshot.outbox {
+            for state in ["pending", "sending", "sent", "failed"] {
+                gauge("conn_outbox_messages", "Messages in the outbox, by state.", [("state", state)], Double(outbox[state] ?? 0))
+            }
+        }
+        for outcome in ["sent", "retrying", "rejected", "authRefused", "expired"] {
+            counter("conn_outbox_deliveries_total", "Delivery attempts since conn started, by outcome.",
+                    [("outcome", outcome)], snapshot.deliveries[outcome] ?? 0)
+        }
+        if let messages = snapshot.inboxMessages {
+            gauge("conn_inbox_messages", "Messages in the local inbox cache.", [], Double(messages))
+        }
+        if let lastSync = snapshot.lastSync {
+            gauge("conn_inbox_last_sync_timestamp_seconds", "When the inbox was last synced successfully (Unix time).",
+                  [], lastSync.timeIntervalSince1970)
+        }
+
+        if process {
+            let metrics = ProcessMetrics.read()
+            if let value = metrics.residentMemoryBytes { gauge("process_resident_memory_bytes", "Resident memory size in bytes.", [], value) }
+            if let value = metrics.cpuSeconds {
+                registry.makeCounter(name: "process_cpu_seconds_total", help: "Total user and system CPU time spent in seconds.").increment(by: value)
+            }
+            if let value = metrics.openFDs { gauge("process_open_fds", "Number of open file descriptors.", [], value) }
+            if let value = metrics.startTimeSeconds {
+                gauge("process_start_time_seconds", "Start time of the process since unix epoch in seconds.", [], value)
+            }
+        }
+        return registry.emitToString()
+    }
+}
+
+/// A target as a label value: the URL or host:port without any user:password.
+enum TargetLabel {
+    static func of(_ result: ProbeResult) -> String {
+        URLUserinfo.redacted(result.url ?? result.target)
+    }
+}

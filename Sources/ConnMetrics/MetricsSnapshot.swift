@@ -1,0 +1,38 @@
+import ConnCore
+import ConnProbe
+import Foundation
+
+/// What a long-running conn knows at the moment of a scrape, as plain values: the exposition
+/// (`MetricsExposition`) turns it into Prometheus's text format. Nothing in it is a secret:
+/// targets are written without user:password, and no message content or address is kept.
+public struct MetricsSnapshot: Sendable {
+    /// The connectivity state now, with its reason and when it began (nil before the first look).
+    public var network: NetworkState?
+    /// How many times the state changed, by (from, to).
+    public var changes: [StateChange: Int] = [:]
+    /// The last look's per-target results.
+    public var targets: [ProbeResult] = []
+    /// Whether the live link to the server is connected (nil: no link held).
+    public var linkConnected: Bool?
+    /// The back end's clock offset and its bound, in milliseconds (nil: not measured).
+    public var clockOffsetMs: Double?
+    public var clockUncertaintyMs: Double?
+    /// Outbox messages per state (pending, sending, sent, failed); nil when not read.
+    public var outbox: [String: Int]?
+    /// Delivery attempts by outcome (sent, retrying, rejected, authRefused, expired).
+    public var deliveries: [String: Int] = [:]
+    /// Messages in the inbox cache, and when it was last synced (nil: unknown, never).
+    public var inboxMessages: Int?
+    public var lastSync: Date?
+
+    public struct StateChange: Hashable, Sendable {
+        public var from: NetworkStatus
+        public var to: NetworkStatus
+        public init(from: NetworkStatus, to: NetworkStatus) {
+            self.from = from
+            self.to = to
+        }
+    }
+
+    public init() {}
+}

@@ -1,0 +1,97 @@
+import ConnTestSupport
+import Foundation
+import Testing
+
+/// `conn agent --metrics-listen` as Prometheus sees it: a real agent, the real conn-server, and
+/// promtool (Debian's prometheus package) judging every answer.
+@Suite("conn agent --metrics-listen")
+struct AgentMetricsTests {
+    let home: TemporaryDirectory
+
+    init() throws { home = try TemporaryDirectory() }
+
+    static let promtool = ["/usr/bin/promtool", "/usr/local/bin/promtool"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    func agent(_ server: URL, metricsPort: Int) throws -> JSONLinesProcess {
+        try JSONLinesProcess(ConnProcess.connPath, ["agent", "--json", "--no-internet", "--interval", "1s", "--metrics-listen", String(metricsPort)],
+                             environment: home.environment.merging(["CONN_SERVER": server.absoluteString]) { $1 })
+    }
+
+    func scrape(_ port: Int, path: String = "/metrics", method: String = "GET") async throws -> (status: Int, body: String) {
+        let outcome = try await ConnProcess.run("/usr/bin/env", ["curl", "-s", "-X", method, "-w", "\n%{http_code}", "http://127.0.0.1:\(port)\(path)"],
+                                                environment: ProcessInfo.processInfo.environment)
+        let lines = outcome.standardOutput.split(separator: "\n", omittingEmptySubsequences: false)
+        return (Int(lines.last ?? "") ?? 0, lines.dropLast().joined(separator: "\n"))
+    }
+
+    /// The value of the sample written exactly `series` (name and labels as exposed), if present.
+    func value(_ series: String, in body: String) -> Double? {
+        body.split(separator: "\n").first { $0.hasPrefix(series + " ") }.flatMap { Double($0.split(separator: " ").last ?? "") }
+    }
+
+    @Test("/metrics: promtool accepts it; the state flips to serverUnreachable when conn-server dies and back; 404, 405")
+    func statesAsPrometheusSeesThem() async throws {
+        let port = try HTTPPorts.outsideAutomaticRange()
+        let metricsPort = try HTTPPorts.free()
+        let server = try await BackgroundServer.start(["--port", String(port)])
+        let agent = try agent(server.url, metricsPort: metricsPort)
+        _ = try #require(try await agent.await { $0["type"] as? String == "baseline" }, "\(agent.errorOutput)")
+        #expect(agent.errorOutput.contains("metrics: http://127.0.0.1:\(metricsPort)/metrics"), "\(agent.errorOutput)")
+        let first = try await scrape(metricsPort)
+        #expect(first.status == 200)
+        #expect(value(#"conn_connectivity_state{state="online"}"#, in: first.body) == 1, "\(first.body)")
+        #expect(value(#"conn_probe_success{target="\#(server.url.absoluteString)/health"}"#, in: first.body) == 1, "\(first.body)")
+        #expect(value(#"conn_build_info{version="0.2.0","#, in: first.body) == nil)  // labels are written whole
+        #expect(first.body.contains("conn_build_info{version=") && first.body.contains("process_resident_memory_bytes "))
+        if let promtool = Self.promtool {
+            let checked = try await ConnProcess.run(promtool, ["check", "metrics"], environment: [:], input: first.body)
+            #expect(checked.exitCode == 0, "\(checked.standardOutput) \(checked.standardError)")
+        } else {
+            print("promtool not installed (Debian package prometheus): the exposition was not checked by it")
+        }
+
+        server.signal(SIGKILL)
+        await server.stop()
+        var down = ""
+        for _ in 0..<100 where value(#"conn_connectivity_state{state="serverUnreachable"}"#, in: down) != 1 {
+            try await Task.sleep(for: .milliseconds(100))
+            down = try await scrape(metricsPort).body
+        }
+        #expect(value(#"conn_connectivity_state{state="serverUnreachable"}"#, in: down) == 1, "\(down)")
+        #expect(value(#"conn_connectivity_state{state="online"}"#, in: down) == 0)
+        #expect(value(#"conn_connectivity_changes_total{from="online",to="serverUnreachable"}"#, in: down) == 1, "\(down)")
+        #expect(down.contains(#"conn_connectivity_reason_info{reason="#))
+        #expect(value(#"conn_probe_success{target="\#(server.url.absoluteString)/health"}"#, in: down) == 0)
+
+        let again = try await BackgroundServer.start(["--port", String(port)])
+        var up = ""
+        for _ in 0..<100 where value(#"conn_connectivity_state{state="online"}"#, in: up) != 1 {
+            try await Task.sleep(for: .milliseconds(100))
+            up = try await scrape(metricsPort).body
+        }
+        #expect(value(#"conn_connectivity_state{state="online"}"#, in: up) == 1, "\(up)")
+        #expect(value(#"conn_connectivity_changes_total{from="serverUnreachable",to="online"}"#, in: up) == 1)
+        #expect(!up.contains("conn_connectivity_reason_info"))
+
+        #expect(try await scrape(metricsPort, path: "/nothing").status == 404)
+        #expect(try await scrape(metricsPort, method: "POST").status == 405)
+        #expect(await agent.stop() == 0)
+        await again.stop()
+    }
+
+    @Test("--metrics-listen: an address that does not parse is 64 saying why; a port already taken is 69 naming it")
+    func badAddresses() async throws {
+        let closed = URL(string: "http://127.0.0.1:\(try HTTPPorts.closed())")!
+        for bad in ["notaport", "70000", "example.com:9464", "[::1:9464"] {
+            let refused = try await home.conn(["agent", "--no-internet", "--metrics-listen", bad], server: closed)
+            #expect(refused.exitCode == 64, "\(bad): \(refused.exitCode) \(refused.standardError)")
+            #expect(refused.standardError.contains(bad) && refused.standardError.contains("--metrics-listen"), "\(refused.standardError)")
+        }
+        let taken = try await BackgroundServer.start(["--port", "0"])
+        let port = taken.url.port!
+        let busy = try await home.conn(["agent", "--no-internet", "--metrics-listen", "127.0.0.1:\(port)"], server: closed)
+        #expect(busy.exitCode == 69, "\(busy.exitCode) \(busy.standardError)")
+        #expect(busy.standardError.contains("cannot listen on 127.0.0.1:\(port)") && busy.standardError.contains("in use"), "\(busy.standardError)")
+        await taken.stop()
+    }
+}
