@@ -320,6 +320,33 @@ struct AgentTests {
         await big.stop()
     }
 
+    @Test("no server configured: 78 at start, saying how to configure one")
+    func noServer() async throws {
+        let outcome = try await home.conn(["agent", "--no-internet"])
+        #expect(outcome.exitCode == 78, "\(outcome.exitCode) \(outcome.standardError)")
+        #expect(outcome.standardError.contains("no server is configured") && outcome.standardError.contains("--server"), "\(outcome.standardError)")
+    }
+
+    @Test("a server that refuses the token: delivery pauses, agent status says why, the agent keeps running")
+    func refusedToken() async throws {
+        try await ServerProcess.with(["--token", "right-token"]) { url in
+            let closed = URL(string: "http://127.0.0.1:\(try HTTPPorts.closed())")!
+            #expect(try await home.conn(["send", "--to", "ann@conn.example", "--subject", "held", "--text", "t"], server: closed).exitCode == 0)
+            let agent = try agent(url, ["CONN_TOKEN": "wrong-token"])
+            let paused = try await waitUntil(15) {
+                let status = try await home.conn(["agent", "status", "--json"], server: url)
+                return ((try? status.json()["outbox"] as? [String: Any])?["pausedBecause"] as? String) != nil
+            }
+            #expect(paused, "\(agent.events)")
+            let text = try await home.conn(["agent", "status"], server: url)
+            #expect(text.standardOutput.contains("paused"), "\(text.standardOutput)")
+            let states = try await outboxStates()
+            #expect(states == ["failed"] || states == ["pending"], "\(states)")
+            #expect(agent.process.isRunning)
+            #expect(await agent.stop() == 0)
+        }
+    }
+
     @Test("the link's clock offset is stored: clock-offset --convert uses the agent's fresh one, offline")
     func keepsTheClockOffset() async throws {
         try await ServerProcess.with(["--skew-ms", "5000"]) { url in
