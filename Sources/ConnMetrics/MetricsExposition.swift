@@ -50,6 +50,10 @@ public enum MetricsExposition {
                 gauge("conn_probe_duration_seconds", "How long each phase of the last look at the target took.",
                       [("target", target), ("phase", rung.name)], ms / 1000)
             }
+            if let certificate = result.certificate {
+                gauge("conn_probe_certificate_expiry_timestamp_seconds", "When the target's TLS certificate expires (Unix time).",
+                      [("target", target)], certificate.notValidAfter.timeIntervalSince1970)
+            }
             if let interface = result.interface {
                 gauge("conn_probe_interface_info", "The interface the target's route leaves by (always 1).",
                       [("target", target), ("interface", interface.name), ("kind", interface.kind.rawValue),
