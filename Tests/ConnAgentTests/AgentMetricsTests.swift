@@ -79,6 +79,64 @@ struct AgentMetricsTests {
         await again.stop()
     }
 
+    @Test("a real Prometheus scraping the agent every second sees online, then serverUnreachable after conn-server is killed, then online",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/prometheus"), "prometheus is not installed (Debian package prometheus)"))
+    func scrapedByPrometheus() async throws {
+        let port = try HTTPPorts.outsideAutomaticRange()
+        let metricsPort = try HTTPPorts.free()
+        let prometheusPort = try HTTPPorts.free()
+        let config = try home.write("prometheus.yml", """
+            global:
+              scrape_interval: 1s
+            scrape_configs:
+              - job_name: conn
+                static_configs:
+                  - targets: ['127.0.0.1:\(metricsPort)']
+            """)
+        let prometheus = Process()
+        prometheus.executableURL = URL(fileURLWithPath: "/usr/bin/prometheus")
+        prometheus.arguments = ["--config.file=\(config)", "--storage.tsdb.path=\(home.path)/tsdb",
+                                "--web.listen-address=127.0.0.1:\(prometheusPort)", "--log.level=error"]
+        prometheus.standardOutput = FileHandle.nullDevice
+        prometheus.standardError = FileHandle.nullDevice
+        try prometheus.run()
+        defer { prometheus.terminate(); prometheus.waitForExit(killingAfter: 10) }
+
+        /// The value of `query` now, as Prometheus's HTTP API answers it (nil: no sample yet).
+        func query(_ query: String) async throws -> Double? {
+            let outcome = try await ConnProcess.run("/usr/bin/env", ["curl", "-s", "--get", "--data-urlencode", "query=\(query)",
+                                                                      "http://127.0.0.1:\(prometheusPort)/api/v1/query"],
+                                                    environment: ProcessInfo.processInfo.environment)
+            guard let object = try? JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [String: Any],
+                let data = object["data"] as? [String: Any], let result = (data["result"] as? [[String: Any]])?.first,
+                let value = result["value"] as? [Any], let text = value.last as? String
+            else { return nil }
+            return Double(text)
+        }
+        func until(_ expression: String, is expected: Double, within seconds: Double = 30) async throws -> Bool {
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline {
+                if try await query(expression) == expected { return true }
+                try await Task.sleep(for: .milliseconds(250))
+            }
+            return false
+        }
+
+        let server = try await BackgroundServer.start(["--port", String(port)])
+        let agent = try agent(server.url, metricsPort: metricsPort)
+        #expect(try await until(#"conn_connectivity_state{state="online"}"#, is: 1), "\(agent.errorOutput)")
+        #expect(try await until(#"up{job="conn"}"#, is: 1))
+        server.signal(SIGKILL)
+        await server.stop()
+        #expect(try await until(#"conn_connectivity_state{state="serverUnreachable"}"#, is: 1))
+        #expect(try await query(#"conn_connectivity_state{state="online"}"#) == 0)
+        let again = try await BackgroundServer.start(["--port", String(port)])
+        #expect(try await until(#"conn_connectivity_state{state="online"}"#, is: 1))
+        #expect(try await until(#"conn_connectivity_changes_total{from="serverUnreachable",to="online"}"#, is: 1))
+        #expect(await agent.stop() == 0)
+        await again.stop()
+    }
+
     @Test("--metrics-listen: an address that does not parse is 64 saying why; a port already taken is 69 naming it")
     func badAddresses() async throws {
         let closed = URL(string: "http://127.0.0.1:\(try HTTPPorts.closed())")!
