@@ -132,7 +132,7 @@ let package = Package(
         .target(
             name: "ConnWatch",
             dependencies: [
-                "ConnCore", "ConnCommandKit", "ConnProtocol", "ConnProbe", "ConnOutbox",
+                "ConnCore", "ConnCommandKit", "ConnProtocol", "ConnProbe", "ConnOutbox", "ConnMetrics",
                 .product(name: "WSCore", package: "swift-websocket"),
                 .product(name: "Logging", package: "swift-log"),
             ],

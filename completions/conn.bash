@@ -241,7 +241,7 @@ _conn_watch() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --verbose -v --quiet -q --internet --no-internet --no-link --details --flush-outbox --version -h --help)
     repeating_options=(--internet-url)
-    non_repeating_options=(--server --profile --config --format --timeout --color --interval --grace --exec --until)
+    non_repeating_options=(--server --profile --config --format --timeout --color --interval --grace --metrics-listen --exec --until)
     __conn_offer_flags_options -1
 
     # Offer option value completions
@@ -275,6 +275,9 @@ _conn_watch() {
         return
         ;;
     '--internet-url')
+        return
+        ;;
+    '--metrics-listen')
         return
         ;;
     '--exec')

@@ -41,12 +41,12 @@ struct AgentLoop {
     /// Started by a SIGHUP re-read rather than at start (what its first line says).
     let reloaded: Bool
     /// What --metrics-listen serves (kept across re-reads).
-    let metrics: AgentMetrics
+    let metrics: MonitorMetrics
     let store: OutboxStore
     let inboxDatabase: LocalDatabase
 
     init(context: CommandContext, backEnd: BackEndEndpoint, lock: AgentLock, check: ConnectivityCheck,
-         interval: Duration, grace: Duration, holdLink: Bool, syncInterval: Duration, reloaded: Bool, metrics: AgentMetrics) throws {
+         interval: Duration, grace: Duration, holdLink: Bool, syncInterval: Duration, reloaded: Bool, metrics: MonitorMetrics) throws {
         self.context = context
         self.backEnd = backEnd
         self.lock = lock

@@ -31,7 +31,8 @@ public struct AgentRunCommand: ConnCommand {
             exitCodes: """
                 0 stopped by SIGTERM or SIGINT (an attempt in flight is recorded first); 75 an agent \
                 already runs for this database; 78 no server is configured; 69, 77 or 74 the database \
-                cannot be opened, is read-only, or the disk is full
+                cannot be opened, is read-only, or the disk is full; 69 --metrics-listen cannot listen \
+                there (the port is taken)
                 """,
             examples: [
                 .init("conn agent", "Run in the foreground, one line per change, delivery and sync."),
@@ -45,27 +46,20 @@ public struct AgentRunCommand: ConnCommand {
             help: ArgumentHelp("How often to sync the inbox (a conditional fetch): 5m, 30s; 0 turns syncing off.", valueName: "duration"))
     var syncInterval: NonNegativeDuration = "5m"
 
-    @Option(name: .customLong("metrics-listen"),
-            help: ArgumentHelp("Serve Prometheus metrics at http://ADDRESS/metrics: a port (on 127.0.0.1), HOST:PORT or [IPv6]:PORT; all interfaces only when written (0.0.0.0:9464).",
-                               valueName: "address"),
-            transform: { text in
-                do { return try ListenAddress.parse(text) } catch { throw ValidationError("\(error)") }
-            })
-    var metricsListen: ListenAddress?
+    @OptionGroup var metricsListen: MetricsListenOption
 
     public init() {}
 
     public func run(in context: CommandContext) async throws {
         // What --metrics-listen serves: one for the command's life, across re-reads.
-        let metrics = AgentMetrics()
+        let metrics = MonitorMetrics()
         var loop = try makeLoop(context, keeping: nil, reloaded: false, metrics: metrics)
         let signals = SignalRelay([SIGINT, SIGTERM, SIGHUP])
         // The metrics listener outlives the loops: a re-read does not reset the counters or
         // drop a scrape's connection.
         var metricsServer: MetricsServer?
-        if let metricsListen {
-            let endpoint = MetricsEndpoint(version: ConnVersion.current) { metrics.snapshot() }
-            let server = try await MetricsServer.start(at: metricsListen, respond: endpoint.respond)
+        if let address = metricsListen.address {
+            let server = try await metrics.serve(at: address)
             metricsServer = server
             context.printer.note("metrics: http://\(server.address)/metrics")
         }
@@ -79,7 +73,7 @@ public struct AgentRunCommand: ConnCommand {
 
     /// A loop over `context`'s configuration. The lock is kept when the database is the same
     /// one; a re-read that names another database takes that database's lock first.
-    private func makeLoop(_ context: CommandContext, keeping lock: AgentLock?, reloaded: Bool, metrics: AgentMetrics) throws -> AgentLoop {
+    private func makeLoop(_ context: CommandContext, keeping lock: AgentLock?, reloaded: Bool, metrics: MonitorMetrics) throws -> AgentLoop {
         let backEnd = try context.requireBackEnd()
         let place = context.agentPlace
         let lock = try lock.flatMap { $0.place == place ? $0 : nil } ?? AgentLock.acquire(place)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ConnCommandKit
 import ConnCore
+import ConnMetrics
 import ConnOutbox
 import ConnProbe
 import Dispatch
@@ -29,7 +30,7 @@ public struct WatchCommand: ConnCommand {
             exitCodes: """
                 0 --until reached; 75 --until not reached within --timeout; 130 stopped by SIGINT \
                 (Ctrl-C); 143 stopped by SIGTERM; 64 a bad option or target; 78 --flush-outbox \
-                with no server configured
+                with no server configured; 69 --metrics-listen cannot listen there (the port is taken)
                 """,
             examples: [
                 .init("conn watch", "Each change of the connection as it happens, with a banner on a terminal."),
@@ -40,6 +41,7 @@ public struct WatchCommand: ConnCommand {
     @OptionGroup public var global: GlobalOptions
 
     @OptionGroup var watched: MonitorOptions
+    @OptionGroup var metricsListen: MetricsListenOption
 
     @Flag(help: "Print the fuller description of the state with each change.")
     var details = false
@@ -76,10 +78,15 @@ public struct WatchCommand: ConnCommand {
         let check = try watched.check(configuration: configuration)
         let interval = watched.interval, grace = watched.grace, noLink = watched.noLink
         let (triggers, continuation) = AsyncStream<Trigger>.makeStream()
+        let metrics = MonitorMetrics()
         var flusher: OutboxFlushWorker?
         if flushOutbox {
             let backEnd = try context.requireBackEnd()
-            flusher = OutboxFlushWorker(store: try context.openOutbox(), url: backEnd.url(for: .messages),
+            let store = try context.openOutbox()
+            metrics.count {
+                ((try? store.counts()).map { counts in Dictionary(uniqueKeysWithValues: counts.map { ($0.key.rawValue, $0.value) }) }, nil)
+            }
+            flusher = OutboxFlushWorker(store: store, url: backEnd.url(for: .messages),
                                         configuration: configuration, logger: context.logger, recheck: interval.duration) { pass in
                 continuation.yield(.outboxPass(pass))
             }
@@ -102,8 +109,19 @@ public struct WatchCommand: ConnCommand {
         }
         defer { signalSources.forEach { $0.cancel() } }
 
-        let link = noLink ? nil : backEnd.map { BackEndLink($0, configuration: configuration, logger: context.logger) }
-        let monitor = ConnectivityMonitor(check: check, engine: WatchEngine(interval: checkInterval, grace: grace.duration), link: link) { event in
+        var link = noLink ? nil : backEnd.map { BackEndLink($0, configuration: configuration, logger: context.logger) }
+        if link != nil {
+            metrics.update { $0.linkConnected = false }
+            link?.onSample = { offset, delay in metrics.update { $0.clockOffsetMs = offset + 0.5; $0.clockUncertaintyMs = delay / 2 + 0.5 } }
+        }
+        var metricsServer: MetricsServer?
+        if let address = metricsListen.address {
+            let server = try await metrics.serve(at: address)
+            metricsServer = server
+            context.printer.note("metrics: http://\(server.address)/metrics")
+        }
+        let monitor = ConnectivityMonitor(check: check, engine: WatchEngine(interval: checkInterval, grace: grace.duration), link: link,
+                                          onSnapshot: { snapshot in metrics.update { $0.targets = snapshot.results } }) { event in
             continuation.yield(.monitor(event))
         }
         defer { monitor.stop() }
@@ -126,9 +144,11 @@ public struct WatchCommand: ConnCommand {
             try await follow()
         } catch {
             await flusher?.stop()
+            await metricsServer?.stop()
             throw error
         }
         await flusher?.stop()
+        await metricsServer?.stop()
 
         func follow() async throws {
             var reported: NetworkState?
@@ -137,6 +157,7 @@ public struct WatchCommand: ConnCommand {
                 switch trigger {
                 case .monitor(.looked(let decision, let state)):
                     reported = state
+                    metrics.looked(decision, reported: state)
                     // Becoming online (or starting online): conn's backoff was earned while the
                     // server could not be reached, so it no longer applies.
                     flusher?.serverReachable(state?.state == .online, justBecome: decision.event?.state?.state == .online)
@@ -149,6 +170,7 @@ public struct WatchCommand: ConnCommand {
                 case .monitor(.link(let state)):
                     let previous = linkState
                     linkState = state
+                    metrics.update { $0.linkConnected = state.isConnected }
                     guard state.isNews(after: previous) else { continue }  // a new offset alone is not an event
                     try emit(WatchEvent(type: .connectionState, at: Date(), state: reported, connectionState: state), context: context)
                     if until == "connected", state.isConnected { return }
@@ -160,6 +182,7 @@ public struct WatchCommand: ConnCommand {
                     context.setExitCode(128 + number)
                     return
                 case .outboxPass(let pass):
+                    metrics.delivered(pass.tally)
                     var event = WatchEvent(type: .outbox, at: Date(), state: reported, connectionState: linkState)
                     event.outbox = WatchOutboxSummary(pass)
                     try emit(event, context: context)

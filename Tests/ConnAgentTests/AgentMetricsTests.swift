@@ -4,7 +4,7 @@ import Testing
 
 /// `conn agent --metrics-listen` as Prometheus sees it: a real agent, the real conn-server, and
 /// promtool (Debian's prometheus package) judging every answer.
-@Suite("conn agent --metrics-listen")
+@Suite("--metrics-listen of conn agent and conn watch")
 struct AgentMetricsTests {
     let home: TemporaryDirectory
 
@@ -135,6 +135,26 @@ struct AgentMetricsTests {
         #expect(try await until(#"conn_connectivity_changes_total{from="serverUnreachable",to="online"}"#, is: 1))
         #expect(await agent.stop() == 0)
         await again.stop()
+    }
+
+    @Test("conn watch --metrics-listen serves the same families: online with the link up, promtool accepts it")
+    func watchServesMetrics() async throws {
+        try await ServerProcess.with { url in
+            let metricsPort = try HTTPPorts.free()
+            let watcher = try JSONLinesProcess(ConnProcess.connPath, ["watch", "--json", "--no-internet", "--interval", "1s", "--metrics-listen", String(metricsPort)],
+                                               environment: home.environment.merging(["CONN_SERVER": url.absoluteString]) { $1 })
+            _ = try #require(try await watcher.await { ($0["connectionState"] as? [String: Any])?["status"] as? String == "connected" }, "\(watcher.errorOutput)")
+            let scraped = try await scrape(metricsPort)
+            #expect(scraped.status == 200)
+            #expect(value(#"conn_connectivity_state{state="online"}"#, in: scraped.body) == 1, "\(scraped.body)")
+            #expect(value("conn_link_connected", in: scraped.body) == 1)
+            #expect(value(#"conn_probe_success{target="\#(url.absoluteString)/health"}"#, in: scraped.body) == 1)
+            if let promtool = Self.promtool {
+                let checked = try await ConnProcess.run(promtool, ["check", "metrics"], environment: [:], input: scraped.body)
+                #expect(checked.exitCode == 0, "\(checked.standardOutput) \(checked.standardError)")
+            }
+            #expect(await watcher.stop() == 143)
+        }
     }
 
     @Test("--metrics-listen: an address that does not parse is 64 saying why; a port already taken is 69 naming it")

@@ -2,29 +2,31 @@ import ConnCore
 import ConnMetrics
 import ConnOutbox
 import ConnProbe
-import ConnWatch
 import Foundation
 import Synchronization
 
-/// What the agent's `--metrics-listen` serves, kept across SIGHUP re-reads (counters count
-/// from the agent's start): the loop writes its news in, a scrape reads a snapshot, with the
-/// outbox and inbox counted from the database at that moment.
-final class AgentMetrics: Sendable {
+/// What `--metrics-listen` serves for `conn watch` and `conn agent`: the command writes its news
+/// in (each look, link state and delivery pass), a scrape reads a snapshot, with the outbox and
+/// inbox counted from the database at that moment. The agent keeps one across SIGHUP re-reads,
+/// so counters count from the process's start.
+public final class MonitorMetrics: Sendable {
     /// Counts read from the database at a scrape (set by the loop that runs: it owns the store).
-    typealias Counter = @Sendable () -> (outbox: [String: Int]?, inboxMessages: Int?)
+    public typealias Counter = @Sendable () -> (outbox: [String: Int]?, inboxMessages: Int?)
+
+    public init() {}
 
     private let state = Mutex(MetricsSnapshot())
     private let counter = Mutex<Counter?>(nil)
 
-    func update(_ change: (inout MetricsSnapshot) -> Void) {
+    public func update(_ change: (inout MetricsSnapshot) -> Void) {
         state.withLock { change(&$0) }
     }
 
-    func count(with counter: Counter?) {
+    public func count(with counter: Counter?) {
         self.counter.withLock { $0 = counter }
     }
 
-    func snapshot() -> MetricsSnapshot {
+    public func snapshot() -> MetricsSnapshot {
         var snapshot = state.withLock { $0 }
         if let counts = counter.withLock({ $0 })?() {
             snapshot.outbox = counts.outbox
@@ -34,7 +36,7 @@ final class AgentMetrics: Sendable {
     }
 
     /// A look's decision: the state now and, for a change, one more of its (from, to).
-    func looked(_ decision: WatchEngine.Decision, reported: NetworkState?) {
+    public func looked(_ decision: WatchEngine.Decision, reported: NetworkState?) {
         update { snapshot in
             snapshot.network = reported
             if let event = decision.event, let from = event.from, let to = event.state?.state {
@@ -43,7 +45,7 @@ final class AgentMetrics: Sendable {
         }
     }
 
-    func delivered(_ tally: FlushTally) {
+    public func delivered(_ tally: FlushTally) {
         update { snapshot in
             snapshot.deliveries["sent", default: 0] += tally.sent
             snapshot.deliveries["retrying", default: 0] += tally.retrying
@@ -51,5 +53,11 @@ final class AgentMetrics: Sendable {
             snapshot.deliveries["authRefused", default: 0] += tally.authRefused
             snapshot.deliveries["expired", default: 0] += tally.expired
         }
+    }
+
+    /// Serves this at `address` (GET /metrics) until the server is stopped.
+    public func serve(at address: ListenAddress) async throws -> MetricsServer {
+        let endpoint = MetricsEndpoint(version: ConnVersion.current) { [self] in snapshot() }
+        return try await MetricsServer.start(at: address, respond: endpoint.respond)
     }
 }
