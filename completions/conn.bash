@@ -240,7 +240,7 @@ _conn_probe() {
 _conn_watch() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --verbose -v --quiet -q --internet --no-internet --no-link --details --flush-outbox --version -h --help)
-    repeating_options=(--internet-url)
+    repeating_options=(--internet-url --probe-allow)
     non_repeating_options=(--server --profile --config --format --timeout --color --interval --grace --metrics-listen --exec --until)
     __conn_offer_flags_options -1
 
@@ -278,6 +278,9 @@ _conn_watch() {
         return
         ;;
     '--metrics-listen')
+        return
+        ;;
+    '--probe-allow')
         return
         ;;
     '--exec')
@@ -844,7 +847,7 @@ _conn_agent() {
 _conn_agent_run() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --verbose -v --quiet -q --internet --no-internet --no-link --version -h --help)
-    repeating_options=(--internet-url)
+    repeating_options=(--internet-url --probe-allow)
     non_repeating_options=(--server --profile --config --format --timeout --color --interval --grace --sync-interval --metrics-listen)
     __conn_offer_flags_options -1
 
@@ -885,6 +888,9 @@ _conn_agent_run() {
         return
         ;;
     '--metrics-listen')
+        return
+        ;;
+    '--probe-allow')
         return
         ;;
     esac

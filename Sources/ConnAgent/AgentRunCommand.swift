@@ -59,7 +59,8 @@ public struct AgentRunCommand: ConnCommand {
         // drop a scrape's connection.
         var metricsServer: MetricsServer?
         if let address = metricsListen.address {
-            let server = try await metrics.serve(at: address)
+            let server = try await metrics.serve(at: address, probe: metricsListen.probeEndpoint(context.configuration))
+            if let warning = metricsListen.openRelayWarning { context.printer.warning(warning) }
             metricsServer = server
             context.printer.note("metrics: http://\(server.address)/metrics")
         }

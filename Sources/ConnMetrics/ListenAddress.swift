@@ -56,16 +56,3 @@ public struct ListenAddressError: Error, CustomStringConvertible {
     public var reason: String
     public var description: String { "'\(text)' is not an address to listen on: \(reason) (for example 9464, 127.0.0.1:9464, [::1]:9464, 0.0.0.0:9464)" }
 }
-
-/// `--metrics-listen ADDRESS`, shared by `conn watch` and `conn agent`.
-public struct MetricsListenOption: ParsableArguments {
-    @Option(name: .customLong("metrics-listen"),
-            help: ArgumentHelp("Serve Prometheus metrics at http://ADDRESS/metrics: a port (on 127.0.0.1), HOST:PORT or [IPv6]:PORT; all interfaces only when written (0.0.0.0:9464).",
-                               valueName: "address"),
-            transform: { text in
-                do { return try ListenAddress.parse(text) } catch { throw ValidationError("\(error)") }
-            })
-    public var address: ListenAddress?
-
-    public init() {}
-}

@@ -1,16 +1,19 @@
 import Foundation
 import NIOHTTP1
 
-/// What `--metrics-listen` serves: `GET /metrics` (the exposition of `snapshot()`), a short
-/// index at `/`, 404 for other paths and 405 for methods other than GET and HEAD.
+/// What `--metrics-listen` serves: `GET /metrics` (the exposition of `snapshot()`), `GET /probe`
+/// (the blackbox exporter's endpoint, `ProbeEndpoint`), a short index at `/`, 404 for other
+/// paths and 405 for methods other than GET and HEAD.
 public struct MetricsEndpoint: Sendable {
     let snapshot: @Sendable () async -> MetricsSnapshot
     let version: String
     let commit: String
+    let probe: ProbeEndpoint
 
-    /// `snapshot` is asked at each scrape; version and commit default to this build's.
-    public init(version: String, snapshot: @escaping @Sendable () async -> MetricsSnapshot) {
+    /// `snapshot` is asked at each scrape; the commit is this build's.
+    public init(version: String, probe: ProbeEndpoint, snapshot: @escaping @Sendable () async -> MetricsSnapshot) {
         self.snapshot = snapshot
+        self.probe = probe
         self.version = version
         self.commit = BuildInfo.commit
     }
@@ -24,10 +27,12 @@ public struct MetricsEndpoint: Sendable {
             // Prometheus asks for OpenMetrics first and takes the 0.0.4 text format too.
             return .init(status: .ok, contentType: MetricsExposition.contentType,
                          body: MetricsExposition.render(await snapshot(), version: version, commit: commit))
+        case "/probe":
+            return await probe.respond(request)
         case "/":
-            return .init(status: .ok, body: "conn metrics: GET /metrics (Prometheus text format 0.0.4)\n")
+            return .init(status: .ok, body: "conn metrics: GET /metrics (Prometheus text format 0.0.4); GET /probe?target=…&module=http_2xx|tcp_connect (as the blackbox exporter)\n")
         default:
-            return .init(status: .notFound, body: "no such resource: \(Self.printable(request.path)); GET /metrics is\n")
+            return .init(status: .notFound, body: "no such resource: \(Self.printable(request.path)); GET /metrics and /probe are\n")
         }
     }
 

@@ -55,9 +55,10 @@ public final class MonitorMetrics: Sendable {
         }
     }
 
-    /// Serves this at `address` (GET /metrics) until the server is stopped.
-    public func serve(at address: ListenAddress) async throws -> MetricsServer {
-        let endpoint = MetricsEndpoint(version: ConnVersion.current) { [self] in snapshot() }
+    /// Serves this at `address` (GET /metrics, and /probe as `probe` answers) until the server
+    /// is stopped.
+    public func serve(at address: ListenAddress, probe: ProbeEndpoint) async throws -> MetricsServer {
+        let endpoint = MetricsEndpoint(version: ConnVersion.current, probe: probe) { [self] in snapshot() }
         return try await MetricsServer.start(at: address, respond: endpoint.respond)
     }
 }

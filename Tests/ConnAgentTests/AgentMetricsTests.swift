@@ -157,6 +157,82 @@ struct AgentMetricsTests {
         }
     }
 
+    @Test("GET /probe answers as the blackbox exporter does: the same probe_success for a live server and a closed port, in both modules")
+    func probeLikeTheBlackboxExporter() async throws {
+        try await ServerProcess.with { url in
+            let metricsPort = try HTTPPorts.free()
+            let closed = try HTTPPorts.closed()
+            let agent = try agent(url, metricsPort: metricsPort)
+            _ = try #require(try await agent.await { $0["type"] as? String == "baseline" }, "\(agent.errorOutput)")
+            let live = "\(url.absoluteString)/health", dead = "http://127.0.0.1:\(closed)/health"
+            let cases: [(module: String, target: String, success: Double)] = [
+                ("http_2xx", live, 1), ("http_2xx", dead, 0),
+                ("tcp_connect", "127.0.0.1:\(url.port!)", 1), ("tcp_connect", "127.0.0.1:\(closed)", 0),
+            ]
+            // The blackbox exporter itself, where installed, with the same two modules.
+            var blackbox: Process?
+            let blackboxPort = try HTTPPorts.free()
+            if FileManager.default.isExecutableFile(atPath: "/usr/bin/prometheus-blackbox-exporter") {
+                let config = try home.write("blackbox.yml", "modules:\n  http_2xx:\n    prober: http\n  tcp_connect:\n    prober: tcp\n")
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/prometheus-blackbox-exporter")
+                process.arguments = ["--config.file=\(config)", "--web.listen-address=127.0.0.1:\(blackboxPort)"]
+                process.standardOutput = FileHandle.nullDevice
+                process.standardError = FileHandle.nullDevice
+                try process.run()
+                blackbox = process
+            } else {
+                print("prometheus-blackbox-exporter is not installed: /probe is checked against its expected answers only")
+            }
+            defer { blackbox?.terminate(); blackbox?.waitForExit(killingAfter: 10) }
+            for probe in cases {
+                let path = "/probe?module=\(probe.module)&target=\(probe.target.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
+                let answer = try await scrape(metricsPort, path: path)
+                #expect(answer.status == 200, "\(probe) \(answer.body)")
+                #expect(value("probe_success", in: answer.body) == probe.success, "\(probe): \(answer.body)")
+                #expect(answer.body.contains("conn_probe_verdict{verdict="), "\(answer.body)")
+                if probe.module == "http_2xx" {
+                    let status = value("probe_http_status_code", in: answer.body) ?? -1
+                    #expect(probe.success == 1 ? (200..<300).contains(status) : status == 0, "\(answer.body)")  // /health is 204
+                    #expect(answer.body.contains(#"probe_http_duration_seconds{phase="connect"}"#))
+                }
+                if let promtool = Self.promtool {
+                    let checked = try await ConnProcess.run(promtool, ["check", "metrics"], environment: [:], input: answer.body)
+                    #expect(checked.exitCode == 0, "\(checked.standardOutput) \(checked.standardError)")
+                }
+                if blackbox != nil {
+                    var theirs: Double?
+                    for _ in 0..<50 where theirs == nil {
+                        theirs = value("probe_success", in: try await scrape(blackboxPort, path: path).body)
+                        if theirs == nil { try await Task.sleep(for: .milliseconds(100)) }
+                    }
+                    #expect(theirs == probe.success, "the blackbox exporter says \(String(describing: theirs)) for \(probe)")
+                }
+            }
+            #expect(await agent.stop() == 0)
+        }
+    }
+
+    @Test("GET /probe refuses: no target 400, an unknown module 400, a target that is not one 400, outside --probe-allow 403")
+    func probeRefusals() async throws {
+        try await ServerProcess.with { url in
+            let metricsPort = try HTTPPorts.free()
+            let agent = try JSONLinesProcess(ConnProcess.connPath, ["agent", "--json", "--no-internet", "--metrics-listen", String(metricsPort),
+                                                                    "--probe-allow", "10.0.0.0/8", "--probe-allow", "*.conn.example"],
+                                             environment: home.environment.merging(["CONN_SERVER": url.absoluteString]) { $1 })
+            _ = try #require(try await agent.await { $0["type"] as? String == "baseline" }, "\(agent.errorOutput)")
+            let missing = try await scrape(metricsPort, path: "/probe?module=http_2xx")
+            #expect(missing.status == 400 && missing.body.contains("target parameter is missing"), "\(missing)")
+            let module = try await scrape(metricsPort, path: "/probe?module=icmp&target=10.1.2.3")
+            #expect(module.status == 400 && module.body.contains("unknown module icmp"), "\(module)")
+            let bad = try await scrape(metricsPort, path: "/probe?module=tcp_connect&target=no%20port")
+            #expect(bad.status == 400 && bad.body.contains("is not a URL or host:port"), "\(bad)")
+            let outside = try await scrape(metricsPort, path: "/probe?target=http://127.0.0.1:\(url.port!)/health")
+            #expect(outside.status == 403 && outside.body.contains("--probe-allow"), "\(outside)")
+            #expect(await agent.stop() == 0)
+        }
+    }
+
     @Test("--metrics-listen: an address that does not parse is 64 saying why; a port already taken is 69 naming it")
     func badAddresses() async throws {
         let closed = URL(string: "http://127.0.0.1:\(try HTTPPorts.closed())")!

@@ -53,4 +53,25 @@ struct MetricsExpositionTests {
             #expect(throws: ListenAddressError.self, "\(bad)") { try ListenAddress.parse(bad) }
         }
     }
+
+    @Test("--probe-allow patterns: addresses, CIDR ranges of either family, hosts and *.domains; bad ones refused")
+    func probeAllowList() throws {
+        let list = ProbeAllowList(patterns: try ["10.0.0.0/8", "fd00::/8", "192.0.2.7", "api.example.com", "*.conn.example"].map(ProbeAllowList.parse))
+        for allowed in ["10.1.2.3", "fd12::1", "192.0.2.7", "API.example.com", "eu.conn.example"] { #expect(list.allows(allowed), "\(allowed)") }
+        for refused in ["11.0.0.1", "fe80::1", "192.0.2.8", "example.com", "conn.example", "evilconn.example"] { #expect(!list.allows(refused), "\(refused)") }
+        #expect(ProbeAllowList().allows("anything.example"))
+        for bad in ["10.0.0.0/33", "fd00::/129", "*.", "a b", "10.0.0.0/8/1", ""] {
+            #expect(throws: (any Error).self, "\(bad)") { try ProbeAllowList.parse(bad) }
+        }
+    }
+
+    @Test("the scrape's timeout header: less half a second, at least half a second, at most the ceiling; junk ignored")
+    func probeTimeout() {
+        #expect(ProbeEndpoint.timeout(scrapeTimeout: "10", ceiling: .seconds(30)) == .milliseconds(9500))
+        #expect(ProbeEndpoint.timeout(scrapeTimeout: "0.6", ceiling: .seconds(30)) == .milliseconds(500))
+        #expect(ProbeEndpoint.timeout(scrapeTimeout: "120", ceiling: .seconds(30)) == .seconds(30))
+        for junk in [nil, "", "soon", "-1", "inf", "nan", "1e400"] {
+            #expect(ProbeEndpoint.timeout(scrapeTimeout: junk, ceiling: .seconds(7)) == .seconds(7), "\(String(describing: junk))")
+        }
+    }
 }

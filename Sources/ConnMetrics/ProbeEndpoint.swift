@@ -1,0 +1,175 @@
+import ConnCore
+import ConnProbe
+import Foundation
+import NIOHTTP1
+import Prometheus
+
+/// `GET /probe?target=…&module=…`, answered as the Prometheus blackbox exporter answers it, so an
+/// existing blackbox scrape configuration works by changing only the exporter's address. The
+/// probe ladder runs once per request, within the scrape's own timeout, and never sends
+/// credentials: a scrape may name anyone's server.
+public struct ProbeEndpoint: Sendable {
+    /// The blackbox modules understood: `http_2xx` (a GET, success on a 2xx answer) and
+    /// `tcp_connect` (a TCP connection).
+    public static let modules = ["http_2xx", "tcp_connect"]
+
+    let allowed: ProbeAllowList
+    let insecure: Bool
+    /// The longest a probe may take, whatever the scrape allows.
+    let ceiling: Duration
+
+    public init(allowed: ProbeAllowList, insecure: Bool, ceiling: Duration) {
+        self.allowed = allowed
+        self.insecure = insecure
+        self.ceiling = ceiling
+    }
+
+    public func respond(_ request: MetricsServer.Request) async -> MetricsServer.Response {
+        let module = request.query["module"] ?? "http_2xx"
+        guard Self.modules.contains(module) else {
+            return .init(status: .badRequest, body: "unknown module \(MetricsEndpoint.printable(module)): use http_2xx or tcp_connect\n")
+        }
+        guard let text = request.query["target"], !text.isEmpty else {
+            return .init(status: .badRequest, body: "target parameter is missing\n")
+        }
+        let target: ProbeTarget
+        do {
+            target = try Self.target(text, module: module)
+        } catch {
+            return .init(status: .badRequest, body: "target \(MetricsEndpoint.printable(text)) is not a URL or host:port: \(Self.reason(error))\n")
+        }
+        guard allowed.allows(target.host) else {
+            return .init(status: .forbidden, body: "target \(MetricsEndpoint.printable(target.host)) is not in --probe-allow\n")
+        }
+        let timeout = Self.timeout(scrapeTimeout: request.headers.first(name: "X-Prometheus-Scrape-Timeout-Seconds"), ceiling: ceiling)
+        let expectation = module == "http_2xx" ? Prober.Expectation(statuses: Set(200...299)) : Prober.Expectation()
+        let result = await Prober(timeout: timeout, insecure: insecure, expectation: expectation, credentials: nil).probe(target)
+        return .init(status: .ok, contentType: MetricsExposition.contentType, body: Self.render(result, module: module))
+    }
+
+    /// A target as the blackbox exporter takes it: http_2xx adds `http://` to one without a
+    /// scheme; tcp_connect wants host:port.
+    static func target(_ text: String, module: String) throws -> ProbeTarget {
+        if module == "http_2xx" {
+            return try ProbeTarget.parse(text.contains("://") ? text : "http://" + text)
+        }
+        let target = try ProbeTarget.parse(text)
+        guard case .hostPort = target.kind else {
+            throw ConnError.usage("tcp_connect takes host:port, not a URL")
+        }
+        return target
+    }
+
+    /// The scrape's deadline less half a second for the answer to travel (as the blackbox
+    /// exporter does), at least half a second, at most `ceiling`; `ceiling` without the header
+    /// or with one that is not a number of seconds.
+    static func timeout(scrapeTimeout header: String?, ceiling: Duration) -> Duration {
+        guard let header, let seconds = Double(header.trimmingCharacters(in: .whitespaces)), seconds.isFinite, seconds > 0 else {
+            return ceiling
+        }
+        let usable = max(0.5, min(seconds - 0.5, ceiling.seconds))
+        return .milliseconds(Int64(usable * 1000))
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        (error as? ConnError)?.message ?? "\(error)"
+    }
+
+    /// The blackbox exporter's families for one result, and conn's verdict.
+    static func render(_ result: ProbeResult, module: String) -> String {
+        let registry = PrometheusCollectorRegistry()
+        func gauge(_ name: String, _ help: String, _ labels: [(String, String)] = [], _ value: Double) {
+            let metric = labels.isEmpty ? registry.makeGauge(name: name, help: help) : registry.makeGauge(name: name, labels: labels, help: help)
+            metric.set(value)
+        }
+        let rung = { (name: String) in result.rungs.first { $0.name == name }?.ms.map { $0 / 1000 } ?? 0 }
+        gauge("probe_success", "Displays whether or not the probe was a success", [], result.reachable ? 1 : 0)
+        gauge("probe_duration_seconds", "Returns how long the probe took to complete in seconds", [], result.totalMs / 1000)
+        gauge("probe_dns_lookup_time_seconds", "Returns the time taken for probe dns lookup in seconds", [], rung("dns"))
+        if let address = result.address {
+            gauge("probe_ip_protocol", "Specifies whether probe ip protocol is IP4 or IP6", [], address.contains(":") ? 6 : 4)
+        }
+        if module == "http_2xx" {
+            gauge("probe_http_status_code", "Response HTTP status code", [], Double(result.httpStatus ?? 0))
+            for (phase, name) in [("resolve", "dns"), ("connect", "tcp"), ("tls", "tls"), ("processing", "http")] {
+                gauge("probe_http_duration_seconds", "Duration of http request by phase, summed over all redirects",
+                      [("phase", phase)], rung(name))
+            }
+        }
+        if let certificate = result.certificate {
+            gauge("probe_ssl_earliest_cert_expiry", "Returns last SSL chain expiry in unixtime", [], certificate.notValidAfter.timeIntervalSince1970)
+        }
+        gauge("conn_probe_verdict", "conn's verdict on the target: reachable, or the first layer that failed (always 1)",
+              [("verdict", result.verdict)], 1)
+        return registry.emitToString()
+    }
+}
+
+/// `--probe-allow`: which targets `/probe` may reach. Empty: any (an open relay for whoever can
+/// reach the listener — keep it on loopback then). A pattern is an IP address, a CIDR range
+/// (`10.0.0.0/8`, `fd00::/8`: matched against a target written as an address), a host name
+/// (`api.example.com`) or a domain (`*.example.com`: its subdomains).
+public struct ProbeAllowList: Sendable, Equatable {
+    public enum Pattern: Sendable, Equatable {
+        case network(address: [UInt8], prefix: Int)
+        case host(String)
+        case domain(String)
+    }
+
+    public var patterns: [Pattern]
+
+    public init(patterns: [Pattern] = []) { self.patterns = patterns }
+
+    public static func parse(_ text: String) throws -> Pattern {
+        let written = text.trimmingCharacters(in: .whitespaces).lowercased()
+        if written.hasPrefix("*.") {
+            let domain = String(written.dropFirst(2))
+            guard !domain.isEmpty, !domain.contains("*") else { throw ConnError.usage("'\(text)' is not a pattern: write *.example.com") }
+            return .domain(domain)
+        }
+        let parts = written.split(separator: "/", omittingEmptySubsequences: false)
+        if let bytes = Self.addressBytes(String(parts[0])) {
+            let prefix = parts.count == 2 ? Int(parts[1]) : bytes.count * 8
+            guard parts.count <= 2, let prefix, (0...(bytes.count * 8)).contains(prefix) else {
+                throw ConnError.usage("'\(text)' is not an address or CIDR range: the prefix length must be 0-\(bytes.count * 8)")
+            }
+            return .network(address: bytes, prefix: prefix)
+        }
+        guard parts.count == 1, !written.isEmpty, written.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." }) else {
+            throw ConnError.usage("'\(text)' is not an address, a CIDR range, a host name or *.domain")
+        }
+        return .host(written)
+    }
+
+    public func allows(_ host: String) -> Bool {
+        guard !patterns.isEmpty else { return true }
+        let host = host.lowercased()
+        let bytes = Self.addressBytes(host)
+        return patterns.contains { pattern in
+            switch pattern {
+            case .host(let name): return host == name
+            case .domain(let domain): return host.hasSuffix("." + domain)
+            case .network(let network, let prefix):
+                guard let bytes, bytes.count == network.count else { return false }
+                return Self.samePrefix(bytes, network, bits: prefix)
+            }
+        }
+    }
+
+    static func addressBytes(_ text: String) -> [UInt8]? {
+        var v4 = in_addr(), v6 = in6_addr()
+        if inet_pton(AF_INET, text, &v4) == 1 { return withUnsafeBytes(of: &v4) { Array($0) } }
+        if inet_pton(AF_INET6, text, &v6) == 1 { return withUnsafeBytes(of: &v6) { Array($0) } }
+        return nil
+    }
+
+    private static func samePrefix(_ a: [UInt8], _ b: [UInt8], bits: Int) -> Bool {
+        for index in 0..<a.count {
+            let remaining = bits - index * 8
+            if remaining <= 0 { return true }
+            let mask: UInt8 = remaining >= 8 ? 0xff : UInt8(0xff << (8 - remaining))
+            if a[index] & mask != b[index] & mask { return false }
+        }
+        return true
+    }
+}
