@@ -88,6 +88,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 // The certificate's subject, read from its DER (NIOSSL shows only the CN).
                 .product(name: "X509", package: "swift-certificates"),
+                // --format prometheus, and the per-target families of every /metrics.
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: strictSwift
         ),

@@ -205,7 +205,7 @@ _conn_probe() {
         return
         ;;
     '--format')
-        __conn_add_completions -W 'text'$'\n''json'
+        __conn_add_completions -W 'text'$'\n''json'$'\n''prometheus'
         return
         ;;
     '--timeout')
@@ -258,7 +258,7 @@ _conn_watch() {
         return
         ;;
     '--format')
-        __conn_add_completions -W 'text'$'\n''json'
+        __conn_add_completions -W 'text'$'\n''json'$'\n''prometheus'
         return
         ;;
     '--timeout')
@@ -314,7 +314,7 @@ _conn_clock-offset() {
         return
         ;;
     '--format')
-        __conn_add_completions -W 'text'$'\n''json'
+        __conn_add_completions -W 'text'$'\n''json'$'\n''prometheus'
         return
         ;;
     '--timeout')
@@ -396,7 +396,7 @@ _conn_inbox_fetch() {
         return
         ;;
     '--format')
-        __conn_add_completions -W 'text'$'\n''json'
+        __conn_add_completions -W 'text'$'\n''json'$'\n''prometheus'
         return
         ;;
     '--timeout')
@@ -430,7 +430,7 @@ _conn_inbox_list() {
         return
         ;;
     '--format')
-        __conn_add_completions -W 'text'$'\n''json'
+        __conn_add_completions -W 'text'$'\n''json'$'\n''prometheus'
         return
         ;;
     '--timeout')
@@ -479,7 +479,7 @@ _conn_inbox_thread() {
         return
         ;;
     '--format')
-        __conn_add_completions -W 'text'$'\n''json'
+        __conn_add_completions -W 'text'$'\n''json'$'\n''prometheus'
         return
         ;;
     '--timeout')
@@ -524,7 +524,7 @@ _conn_send() {
         return
         ;;
     '--format')
-        __conn_add_completions -W 'text'$'\n''json'
+        __conn_add_completions -W 'text'$'\n''json'$'\n''prometheus'
         return
         ;;
     '--timeout')
@@ -601,7 +601,7 @@ _conn_outbox_list() {
         return
         ;;
     '--format')
-        __conn_add_completions -W 'text'$'\n''json'
+        __conn_add_completions -W 'text'$'\n''json'$'\n''prometheus'
         return
         ;;
     '--timeout')
@@ -639,7 +639,7 @@ _conn_outbox_show() {
         return
         ;;
     '--format')
-        __conn_add_completions -W 'text'$'\n''json'
+        __conn_add_completions -W 'text'$'\n''json'$'\n''prometheus'
         return
         ;;
     '--timeout')
@@ -681,7 +681,7 @@ _conn_outbox_flush() {
         return
         ;;
     '--format')
-        __conn_add_completions -W 'text'$'\n''json'
+        __conn_add_completions -W 'text'$'\n''json'$'\n''prometheus'
         return
         ;;
     '--timeout')
@@ -721,7 +721,7 @@ _conn_outbox_resend() {
         return
         ;;
     '--format')
-        __conn_add_completions -W 'text'$'\n''json'
+        __conn_add_completions -W 'text'$'\n''json'$'\n''prometheus'
         return
         ;;
     '--timeout')
@@ -763,7 +763,7 @@ _conn_outbox_delete() {
         return
         ;;
     '--format')
-        __conn_add_completions -W 'text'$'\n''json'
+        __conn_add_completions -W 'text'$'\n''json'$'\n''prometheus'
         return
         ;;
     '--timeout')
@@ -805,7 +805,7 @@ _conn_repl() {
         return
         ;;
     '--format')
-        __conn_add_completions -W 'text'$'\n''json'
+        __conn_add_completions -W 'text'$'\n''json'$'\n''prometheus'
         return
         ;;
     '--timeout')
@@ -865,7 +865,7 @@ _conn_agent_run() {
         return
         ;;
     '--format')
-        __conn_add_completions -W 'text'$'\n''json'
+        __conn_add_completions -W 'text'$'\n''json'$'\n''prometheus'
         return
         ;;
     '--timeout')
@@ -917,7 +917,7 @@ _conn_agent_status() {
         return
         ;;
     '--format')
-        __conn_add_completions -W 'text'$'\n''json'
+        __conn_add_completions -W 'text'$'\n''json'$'\n''prometheus'
         return
         ;;
     '--timeout')
@@ -974,7 +974,7 @@ _conn_config_show() {
         return
         ;;
     '--format')
-        __conn_add_completions -W 'text'$'\n''json'
+        __conn_add_completions -W 'text'$'\n''json'$'\n''prometheus'
         return
         ;;
     '--timeout')
@@ -1008,7 +1008,7 @@ _conn_config_path() {
         return
         ;;
     '--format')
-        __conn_add_completions -W 'text'$'\n''json'
+        __conn_add_completions -W 'text'$'\n''json'$'\n''prometheus'
         return
         ;;
     '--timeout')
@@ -1065,7 +1065,7 @@ _conn_plugins_list() {
         return
         ;;
     '--format')
-        __conn_add_completions -W 'text'$'\n''json'
+        __conn_add_completions -W 'text'$'\n''json'$'\n''prometheus'
         return
         ;;
     '--timeout')

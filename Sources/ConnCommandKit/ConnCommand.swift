@@ -48,6 +48,12 @@ public enum CommandRunner {
             configuration: configuration, environment: environment, terminal: terminal, sink: sink,
             verbosity: global.verbosity)
         for warning in configuration.warnings { context.printer.warning(warning) }
+        if configuration.format == .prometheus, !(command is any PrometheusOutputCommand) {
+            let refusal = ConnError.usage("--format prometheus is written by conn probe only",
+                                          hint: "Use --format text or --format json here (check CONN_FORMAT and `format:` in the config file).")
+            context.printer.error(refusal)
+            return refusal.exitStatus.rawValue
+        }
         do {
             try await command.run(in: context)
             return context.exitCode

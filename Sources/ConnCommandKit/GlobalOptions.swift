@@ -14,7 +14,7 @@ public struct GlobalOptions: ParsableArguments, Sendable {
         completion: .file(extensions: ["yaml", "yml"]))
     public var config: String?
 
-    @Option(help: "Output format: text for people, json for scripts.")
+    @Option(help: "Output format: text for people, json for scripts, prometheus (conn probe only) for Prometheus's textfile collector.")
     public var format: OutputFormat?
 
     @Flag(help: "Short for --format json.")

@@ -29,6 +29,17 @@ public struct Printer: Sendable {
         switch format {
         case .json: sink.write(try JSONOutput.encode(payload, pretty: prettyJSON) + "\n", to: .standardOutput)
         case .text: write(payload.renderText(style: outputStyle))
+        case .prometheus: writePrometheus(payload)
+        }
+    }
+
+    /// The Prometheus text format of a payload that has one (the command runner refuses the
+    /// format for commands whose payloads have none; text is the fallback all the same).
+    private func writePrometheus(_ payload: some TextRenderable) {
+        if let metrics = payload as? any PrometheusRenderable {
+            sink.write(metrics.renderPrometheus(), to: .standardOutput)
+        } else {
+            write(payload.renderText(style: outputStyle))
         }
     }
 
@@ -37,6 +48,7 @@ public struct Printer: Sendable {
         switch format {
         case .json: sink.write(try JSONOutput.encode(payload) + "\n", to: .standardOutput)
         case .text: write(payload.renderText(style: outputStyle))
+        case .prometheus: writePrometheus(payload)
         }
     }
 
@@ -64,7 +76,7 @@ public struct Printer: Sendable {
         case .json:
             let text = (try? JSONOutput.encode(ErrorPayload(error))) ?? #"{"error":{"code":"internal"}}"#
             sink.write(text + "\n", to: .standardError)
-        case .text:
+        case .text, .prometheus:
             var text = "conn: \(errorStyle.red("error:")) \(TerminalSanitizer.sanitize(error.message))\n"
             if let hint = error.hint { text += "conn: \(TerminalSanitizer.sanitize(hint))\n" }
             sink.write(text, to: .standardError)

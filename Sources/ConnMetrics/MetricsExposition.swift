@@ -24,10 +24,7 @@ public enum MetricsExposition {
         gauge("conn_build_info", "conn's version and the commit it was built from (always 1).",
               [("version", version), ("commit", commit)], 1)
 
-        for state in NetworkStatus.allCases {
-            gauge("conn_connectivity_state", "1 for the current connectivity state, 0 for the others (all 0 before the first look).",
-                  [("state", state.rawValue)], snapshot.network?.state == state ? 1 : 0)
-        }
+        ProbeMetricsFamilies.addState(snapshot.network?.state, to: registry)
         if let since = snapshot.network?.since {
             gauge("conn_connectivity_state_since_timestamp_seconds", "When the current state began (Unix time).",
                   [], since.timeIntervalSince1970)
@@ -41,25 +38,7 @@ public enum MetricsExposition {
                   [("reason", reason.rawValue)], 1)
         }
 
-        for result in snapshot.targets {
-            let target = TargetLabel.of(result)
-            gauge("conn_probe_success", "1 if the target answered as expected at the last look, else 0.",
-                  [("target", target)], result.reachable ? 1 : 0)
-            for rung in result.rungs {
-                guard let ms = rung.ms, ms.isFinite, ms >= 0 else { continue }
-                gauge("conn_probe_duration_seconds", "How long each phase of the last look at the target took.",
-                      [("target", target), ("phase", rung.name)], ms / 1000)
-            }
-            if let certificate = result.certificate {
-                gauge("conn_probe_certificate_expiry_timestamp_seconds", "When the target's TLS certificate expires (Unix time).",
-                      [("target", target)], certificate.notValidAfter.timeIntervalSince1970)
-            }
-            if let interface = result.interface {
-                gauge("conn_probe_interface_info", "The interface the target's route leaves by (always 1).",
-                      [("target", target), ("interface", interface.name), ("kind", interface.kind.rawValue),
-                       ("expensive", interface.expensive ? "true" : "false")], 1)
-            }
-        }
+        ProbeMetricsFamilies.add(snapshot.targets, to: registry)
 
         if let connected = snapshot.linkConnected {
             gauge("conn_link_connected", "1 while the WebSocket link to the server is connected.", [], connected ? 1 : 0)
@@ -101,12 +80,5 @@ public enum MetricsExposition {
             }
         }
         return registry.emitToString()
-    }
-}
-
-/// A target as a label value: the URL or host:port without any user:password.
-enum TargetLabel {
-    static func of(_ result: ProbeResult) -> String {
-        URLUserinfo.redacted(result.url ?? result.target)
     }
 }

@@ -4,7 +4,7 @@ import ConnCore
 import Foundation
 
 /// `conn probe`: is the server / a host / the internet reachable, and if not, which layer fails.
-public struct ProbeCommand: ConnCommand, TrailingCommandAccepting {
+public struct ProbeCommand: ConnCommand, TrailingCommandAccepting, PrometheusOutputCommand {
     public static let configuration = CommandConfiguration(
         commandName: "probe",
         abstract: "Tell what is reachable and, if not, which layer fails.",
@@ -31,6 +31,7 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting {
                 .init("conn probe db.internal:5432 https://example.com/ -v", "Two targets; -v shows every rung of the ladder."),
                 .init("conn probe --wait 2m db.internal:5432 -- ./migrate", "Run ./migrate once the database accepts connections."),
                 .init("conn probe --internet --json | jq .state", "Online, offline, serverUnreachable or portal, for a script."),
+                .init("conn probe --format prometheus https://api.example.com/ > conn.prom", "The state and each target's metrics for node_exporter's textfile collector."),
             ]))
 
     @OptionGroup public var global: GlobalOptions

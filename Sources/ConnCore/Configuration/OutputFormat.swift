@@ -4,6 +4,9 @@ public enum OutputFormat: String, Sendable, Codable, CaseIterable {
     case text
     /// For scripts: one JSON object (or JSON Lines for streams) with stable camelCase keys.
     case json
+    /// For Prometheus (node_exporter's textfile collector): the text exposition format. Only
+    /// `conn probe` writes it; every other command refuses it with 64.
+    case prometheus
 }
 
 /// When to use colour.
