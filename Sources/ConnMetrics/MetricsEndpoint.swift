@@ -24,9 +24,12 @@ public struct MetricsEndpoint: Sendable {
         }
         switch request.path {
         case "/metrics":
-            // Prometheus asks for OpenMetrics first and takes the 0.0.4 text format too.
-            return .init(status: .ok, contentType: MetricsExposition.contentType,
-                         body: MetricsExposition.render(await snapshot(), version: version, commit: commit))
+            let text = MetricsExposition.render(await snapshot(), version: version, commit: commit)
+            // Prometheus asks for OpenMetrics first; anything else gets the 0.0.4 text format.
+            if OpenMetrics.isPreferred(byAccept: request.headers.first(name: "Accept")) {
+                return .init(status: .ok, contentType: OpenMetrics.contentType, body: OpenMetrics.convert(text))
+            }
+            return .init(status: .ok, contentType: MetricsExposition.contentType, body: text)
         case "/probe":
             return await probe.respond(request)
         case "/":

@@ -73,6 +73,12 @@ struct AgentMetricsTests {
         #expect(value(#"conn_connectivity_changes_total{from="serverUnreachable",to="online"}"#, in: up) == 1)
         #expect(!up.contains("conn_connectivity_reason_info"))
 
+        // Asked for OpenMetrics (as Prometheus asks), it answers OpenMetrics.
+        let openMetrics = try await ConnProcess.run("/usr/bin/env", ["curl", "-si", "-H", "Accept: application/openmetrics-text;version=1.0.0",
+                                                                     "http://127.0.0.1:\(metricsPort)/metrics"],
+                                                    environment: ProcessInfo.processInfo.environment)
+        #expect(openMetrics.standardOutput.contains("Content-Type: application/openmetrics-text; version=1.0.0"), "\(openMetrics.standardOutput.prefix(300))")
+        #expect(openMetrics.standardOutput.hasSuffix("# EOF\n") && openMetrics.standardOutput.contains("# TYPE conn_connectivity_changes counter"))
         #expect(try await scrape(metricsPort, path: "/nothing").status == 404)
         #expect(try await scrape(metricsPort, method: "POST").status == 405)
         #expect(await agent.stop() == 0)

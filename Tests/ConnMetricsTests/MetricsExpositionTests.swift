@@ -74,4 +74,27 @@ struct MetricsExpositionTests {
             #expect(ProbeEndpoint.timeout(scrapeTimeout: junk, ceiling: .seconds(7)) == .seconds(7), "\(String(describing: junk))")
         }
     }
+
+    @Test("OpenMetrics: a counter's family loses _total in TYPE and HELP, its samples keep it, and # EOF ends it")
+    func openMetrics() {
+        var snapshot = MetricsSnapshot()
+        snapshot.changes[.init(from: .online, to: .offline)] = 1
+        let converted = OpenMetrics.convert(MetricsExposition.render(snapshot, version: "0.2.0", commit: "abc", process: false))
+        #expect(converted.contains("# TYPE conn_connectivity_changes counter\n"), "\(converted)")
+        #expect(converted.contains("# HELP conn_connectivity_changes Changes"), "\(converted)")
+        #expect(converted.contains(#"conn_connectivity_changes_total{from="online",to="offline"} 1"#))
+        #expect(converted.contains("# TYPE conn_connectivity_state gauge\n"))
+        #expect(converted.hasSuffix("\n# EOF\n") && !converted.contains("\n\n"))
+    }
+
+    @Test("Accept: OpenMetrics only when asked for above text/plain")
+    func negotiation() {
+        let prometheus = "application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1"
+        #expect(OpenMetrics.isPreferred(byAccept: prometheus))
+        #expect(!OpenMetrics.isPreferred(byAccept: nil))
+        #expect(!OpenMetrics.isPreferred(byAccept: "*/*"))
+        #expect(!OpenMetrics.isPreferred(byAccept: "text/plain, application/openmetrics-text;q=0.5"))
+        #expect(!OpenMetrics.isPreferred(byAccept: "application/openmetrics-text;q=0"))
+        #expect(!OpenMetrics.isPreferred(byAccept: "application/openmetrics-text;q=nan"))
+    }
 }
