@@ -132,7 +132,7 @@ struct AgentLoop {
         }
         defer { metrics.count(with: nil) }
         let monitor = ConnectivityMonitor(check: check, engine: WatchEngine(interval: interval, grace: grace), link: link,
-                                          onSnapshot: { snapshot in metrics.update { $0.targets = snapshot.results } }) { event in
+                                          onSnapshot: { snapshot in metrics.probed(snapshot.results) }) { event in
             continuation.yield(.monitor(event))
         }
         let control = try await AgentControlServer.start(at: place) { request in

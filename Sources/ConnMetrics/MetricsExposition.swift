@@ -38,7 +38,6 @@ public enum MetricsExposition {
                   [("reason", reason.rawValue)], 1)
         }
 
-        ProbeMetricsFamilies.add(snapshot.targets, to: registry)
 
         if let connected = snapshot.linkConnected {
             gauge("conn_link_connected", "1 while the WebSocket link to the server is connected.", [], connected ? 1 : 0)
@@ -79,6 +78,14 @@ public enum MetricsExposition {
                 gauge("process_start_time_seconds", "Start time of the process since unix epoch in seconds.", [], value)
             }
         }
+        // The per-target families, written when the look landed (no family is in both).
+        return registry.emitToString() + snapshot.targetsText
+    }
+
+    /// The per-target families of a look's results, for `MetricsSnapshot.targetsText`.
+    public static func targets(_ results: [ProbeResult]) -> String {
+        let registry = PrometheusCollectorRegistry()
+        ProbeMetricsFamilies.add(results, to: registry)
         return registry.emitToString()
     }
 }

@@ -10,8 +10,10 @@ public struct MetricsSnapshot: Sendable {
     public var network: NetworkState?
     /// How many times the state changed, by (from, to).
     public var changes: [StateChange: Int] = [:]
-    /// The last look's per-target results.
-    public var targets: [ProbeResult] = []
+    /// The last look's per-target families, written once per look rather than at every scrape
+    /// (with 100 targets that is ~700 series, most of a scrape's time): `MetricsExposition.targets`.
+    public var targetsText = ""
+
     /// Whether the live link to the server is connected (nil: no link held).
     public var linkConnected: Bool?
     /// The back end's clock offset and its bound, in milliseconds (nil: not measured).

@@ -26,7 +26,7 @@ struct ProcessMetrics: Sendable {
             {
                 metrics.cpuSeconds = (user + system) / ticks
                 metrics.residentMemoryBytes = pages * pageSize
-                if let boot = bootTime() { metrics.startTimeSeconds = boot + start / ticks }
+                if let boot = bootTimeSeconds { metrics.startTimeSeconds = boot + start / ticks }
             }
         }
         if let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") {
@@ -34,6 +34,9 @@ struct ProcessMetrics: Sendable {
         }
         return metrics
     }
+
+    /// When the machine booted (Unix time): read once, it does not change.
+    private static let bootTimeSeconds = bootTime()
 
     private static func bootTime() -> Double? {
         guard let text = try? String(contentsOfFile: "/proc/stat", encoding: .utf8) else { return nil }

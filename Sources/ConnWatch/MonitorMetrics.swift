@@ -45,6 +45,12 @@ public final class MonitorMetrics: Sendable {
         }
     }
 
+    /// A look's per-target results, written out now so a scrape only copies them.
+    public func probed(_ results: [ProbeResult]) {
+        let text = MetricsExposition.targets(results)
+        update { $0.targetsText = text }
+    }
+
     public func delivered(_ tally: FlushTally) {
         update { snapshot in
             snapshot.deliveries["sent", default: 0] += tally.sent

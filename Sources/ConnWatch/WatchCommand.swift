@@ -122,7 +122,7 @@ public struct WatchCommand: ConnCommand {
             context.printer.note("metrics: http://\(server.address)/metrics")
         }
         let monitor = ConnectivityMonitor(check: check, engine: WatchEngine(interval: checkInterval, grace: grace.duration), link: link,
-                                          onSnapshot: { snapshot in metrics.update { $0.targets = snapshot.results } }) { event in
+                                          onSnapshot: { snapshot in metrics.probed(snapshot.results) }) { event in
             continuation.yield(.monitor(event))
         }
         defer { monitor.stop() }

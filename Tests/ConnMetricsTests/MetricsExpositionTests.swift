@@ -19,8 +19,8 @@ struct MetricsExpositionTests {
     @Test("a target's quotes, backslashes and newlines are escaped as the text format says; user:password never appears")
     func escaping() {
         var snapshot = MetricsSnapshot()
-        snapshot.targets = [result(target: "http://a\"b\\c\nd.example/", reachable: false),
-                            result(target: "https://ann:s3cret@api.example/health", reachable: true)]
+        snapshot.targetsText = MetricsExposition.targets([result(target: "http://a\"b\\c\nd.example/", reachable: false),
+                                                          result(target: "https://ann:s3cret@api.example/health", reachable: true)])
         let text = MetricsExposition.render(snapshot, version: "0.2.0", commit: "abc", process: false)
         #expect(text.contains(#"conn_probe_success{target="http://a\"b\\c\nd.example/"} 0"#), "\(text)")
         #expect(!text.contains("s3cret") && !text.contains("ann:"), "\(text)")
