@@ -170,7 +170,7 @@ struct ConfigurationLoaderTests {
         var error = try #require(throws: ConnError.self) { try load(home, env: ["CONN_SERVER": "localhost:8080"]) }
         #expect(error.message == "server 'localhost:8080' (from environment variable CONN_SERVER) is not an http or https URL with a host")
         error = try #require(throws: ConnError.self) { try load(home, env: ["CONN_FORMAT": "yaml"]) }
-        #expect(error.message == "format 'yaml' (from environment variable CONN_FORMAT) is not one of: text, json")
+        #expect(error.message == "format 'yaml' (from environment variable CONN_FORMAT) is not one of: text, json, prometheus")
         error = try #require(throws: ConnError.self) { try load(home, .init(color: "sometimes")) }
         #expect(error.message == "color 'sometimes' (from flag --color) is not one of: auto, always, never")
     }

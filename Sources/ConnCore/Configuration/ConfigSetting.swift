@@ -20,7 +20,7 @@ public struct ConfigSetting: Sendable {
 
     /// In the order they are checked: the first bad value is the one reported.
     public static let all: [ConfigSetting] = [
-        .choice("format", \.format, help: "text or json (as --format)"),
+        .choice("format", \.format, help: "text or json (as --format; prometheus is for conn probe only)"),
         .choice("color", \.color, help: "auto, always or never (as --color)"),
         .duration("timeout", \.timeout, help: "the deadline of each network operation (as --timeout)",
                   hint: "Use seconds (10, 2.5) or a unit: 500ms, 5s, 2m."),
