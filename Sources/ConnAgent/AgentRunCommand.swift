@@ -57,13 +57,7 @@ public struct AgentRunCommand: ConnCommand {
         let signals = SignalRelay([SIGINT, SIGTERM, SIGHUP])
         // The metrics listener outlives the loops: a re-read does not reset the counters or
         // drop a scrape's connection.
-        var metricsServer: MetricsServer?
-        if let address = metricsListen.address {
-            let server = try await metrics.serve(at: address, probe: metricsListen.probeEndpoint(context.configuration))
-            if let warning = metricsListen.openRelayWarning { context.printer.warning(warning) }
-            metricsServer = server
-            context.printer.note("metrics: http://\(server.address)/metrics")
-        }
+        let metricsServer = try await metrics.serve(metricsListen, context: context)
         // SIGHUP: the loop asks for a loop over the file as it is now, and hands over to it only
         // when that one could be made; otherwise it goes on with what it has.
         while case .reload(let next) = try await loop.run(signals: signals, reread: { [loop] in try rereadLoop(after: loop) }) {

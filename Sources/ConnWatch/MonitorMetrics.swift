@@ -1,3 +1,4 @@
+import ConnCommandKit
 import ConnCore
 import ConnMetrics
 import ConnOutbox
@@ -66,5 +67,17 @@ public final class MonitorMetrics: Sendable {
     public func serve(at address: ListenAddress, probe: ProbeEndpoint) async throws -> MetricsServer {
         let endpoint = MetricsEndpoint(version: ConnVersion.current, probe: probe) { [self] in snapshot() }
         return try await MetricsServer.start(at: address, respond: endpoint.respond)
+    }
+}
+
+extension MonitorMetrics {
+    /// Serves these metrics where `options` say (nil when they name no address), and tells the
+    /// person where — warning when /probe is open to more than this machine.
+    public func serve(_ options: MetricsListenOption, context: CommandContext) async throws -> MetricsServer? {
+        guard let address = options.address else { return nil }
+        let server = try await serve(at: address, probe: options.probeEndpoint(context.configuration))
+        if let warning = options.openRelayWarning { context.printer.warning(warning) }
+        context.printer.note("metrics: http://\(server.address)/metrics")
+        return server
     }
 }

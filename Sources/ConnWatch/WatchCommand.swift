@@ -114,13 +114,7 @@ public struct WatchCommand: ConnCommand {
             metrics.update { $0.linkConnected = false }
             link?.onSample = { offset, delay in metrics.update { $0.clockOffsetMs = offset + 0.5; $0.clockUncertaintyMs = delay / 2 + 0.5 } }
         }
-        var metricsServer: MetricsServer?
-        if let address = metricsListen.address {
-            let server = try await metrics.serve(at: address, probe: metricsListen.probeEndpoint(context.configuration))
-            if let warning = metricsListen.openRelayWarning { context.printer.warning(warning) }
-            metricsServer = server
-            context.printer.note("metrics: http://\(server.address)/metrics")
-        }
+        let metricsServer = try await metrics.serve(metricsListen, context: context)
         let monitor = ConnectivityMonitor(check: check, engine: WatchEngine(interval: checkInterval, grace: grace.duration), link: link,
                                           onSnapshot: { snapshot in metrics.probed(snapshot.results) }) { event in
             continuation.yield(.monitor(event))
