@@ -18,6 +18,8 @@ public final class MonitorMetrics: Sendable {
 
     private let state = Mutex(MetricsSnapshot())
     private let counter = Mutex<Counter?>(nil)
+    /// Whether a listener serves these: only then is a look's per-target text worth writing.
+    private let serving = Mutex(false)
 
     public func update(_ change: (inout MetricsSnapshot) -> Void) {
         state.withLock { change(&$0) }
@@ -48,6 +50,7 @@ public final class MonitorMetrics: Sendable {
 
     /// A look's per-target results, written out now so a scrape only copies them.
     public func probed(_ results: [ProbeResult]) {
+        guard serving.withLock({ $0 }) else { return }  // ~700 series for 100 targets: not for nobody
         let text = MetricsExposition.targets(results)
         update { $0.targetsText = text }
     }
@@ -66,7 +69,9 @@ public final class MonitorMetrics: Sendable {
     /// is stopped.
     public func serve(at address: ListenAddress, probe: ProbeEndpoint) async throws -> MetricsServer {
         let endpoint = MetricsEndpoint(version: ConnVersion.current, probe: probe) { [self] in snapshot() }
-        return try await MetricsServer.start(at: address, respond: endpoint.respond)
+        let server = try await MetricsServer.start(at: address, respond: endpoint.respond)
+        serving.withLock { $0 = true }
+        return server
     }
 }
 
