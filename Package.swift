@@ -134,7 +134,7 @@ let package = Package(
         .target(
             name: "ConnWatch",
             dependencies: [
-                "ConnCore", "ConnCommandKit", "ConnProtocol", "ConnProbe", "ConnOutbox", "ConnMetrics",
+                "ConnCore", "ConnCommandKit", "ConnProtocol", "ConnProbe", "ConnOutbox", "ConnMetrics", "ConnClock",
                 .product(name: "WSCore", package: "swift-websocket"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -105,14 +105,11 @@ struct AgentLoop {
         defer { syncTimer?.cancel() }
 
         var link = holdLink ? BackEndLink(backEnd, configuration: configuration, logger: context.logger) : nil
-        // Each ping/pong's offset is kept, so `clock-offset --convert` uses a fresh one. As the
-        // json method reads its samples (ClockEstimate): all four times are whole milliseconds,
-        // truncated, so the offset is half a millisecond more and the bound half a round trip
-        // plus half a millisecond.
+        // Each ping/pong's offset is kept, so `clock-offset --convert` uses a fresh one.
         let database = inboxDatabase, wsURL = backEnd.url(for: .ws).absoluteString
         let metrics = self.metrics
-        link?.onSample = { offset, delay in
-            let stored = StoredOffset(offsetMs: offset + 0.5, uncertaintyMs: delay / 2 + 0.5, method: "ws", source: wsURL, measuredAt: Date())
+        link?.onSample = { estimate in
+            let stored = StoredOffset(offsetMs: estimate.offsetMS, uncertaintyMs: estimate.uncertaintyMS, method: "ws", source: wsURL, measuredAt: Date())
             try? stored.save(to: database)
             metrics.update { $0.clockOffsetMs = stored.offsetMs; $0.clockUncertaintyMs = stored.uncertaintyMs }
         }

@@ -1,3 +1,4 @@
+import ConnClock
 import ConnCore
 import ConnProtocol
 import Foundation
@@ -14,9 +15,10 @@ public struct BackEndLink: Sendable {
     let insecure: Bool
     let pingInterval: Duration
     let logger: Logger
-    /// Called with each ping/pong's exact offset and round-trip delay (ms), for a caller that
-    /// keeps the clock offset (the agent stores it for `clock-offset --convert`).
-    public var onSample: (@Sendable (_ offsetMs: Double, _ delayMs: Double) -> Void)?
+    /// Called with each ping/pong's estimate of the clock offset, read as the json method reads
+    /// its samples (`ClockFilter`, whole-millisecond stamps), for a caller that keeps it (the
+    /// agent stores it for `clock-offset --convert`; both serve it as a metric).
+    public var onSample: (@Sendable (ClockEstimate) -> Void)?
 
     public init(url: URL, credentials: Credentials?, insecure: Bool = false, pingInterval: Duration, logger: Logger) {
         self.url = url
@@ -97,8 +99,8 @@ public struct BackEndLink: Sendable {
                     let offset = Int(exact)
                     last.set(offset)
                     update(offset)
-                    // δ = (t4 − t1) − (t3 − t2): the offset is within δ/2 of the truth.
-                    onSample?(exact, max(0, Double(t4 - t1) - Double(t3 - t2)))
+                    let sample = ClockSample(t1: Double(t1), t2: Double(t2), t3: Double(t3), t4: Double(t4))
+                    if let onSample, let estimate = ClockFilter.estimate([sample], resolutionMS: 1) { onSample(estimate) }
                 }
             }
         } catch {

@@ -112,7 +112,7 @@ public struct WatchCommand: ConnCommand {
         var link = noLink ? nil : backEnd.map { BackEndLink($0, configuration: configuration, logger: context.logger) }
         if link != nil {
             metrics.update { $0.linkConnected = false }
-            link?.onSample = { offset, delay in metrics.update { $0.clockOffsetMs = offset + 0.5; $0.clockUncertaintyMs = delay / 2 + 0.5 } }
+            link?.onSample = { estimate in metrics.update { $0.clockOffsetMs = estimate.offsetMS; $0.clockUncertaintyMs = estimate.uncertaintyMS } }
         }
         let metricsServer = try await metrics.serve(metricsListen, context: context)
         let monitor = ConnectivityMonitor(check: check, engine: WatchEngine(interval: checkInterval, grace: grace.duration), link: link,
