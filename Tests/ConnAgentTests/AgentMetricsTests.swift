@@ -86,59 +86,31 @@ struct AgentMetricsTests {
     }
 
     @Test("a real Prometheus scraping the agent every second sees online, then serverUnreachable after conn-server is killed, then online",
-          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/prometheus"), "prometheus is not installed (Debian package prometheus)"))
+          .enabled(if: PrometheusTools.hasPrometheus, "prometheus is not installed (Debian package prometheus)"))
     func scrapedByPrometheus() async throws {
         let port = try HTTPPorts.outsideAutomaticRange()
         let metricsPort = try HTTPPorts.free()
-        let prometheusPort = try HTTPPorts.free()
-        let config = try home.write("prometheus.yml", """
+        let prometheus = try RealPrometheus(configuration: """
             global:
               scrape_interval: 1s
             scrape_configs:
               - job_name: conn
                 static_configs:
                   - targets: ['127.0.0.1:\(metricsPort)']
-            """)
-        let prometheus = Process()
-        prometheus.executableURL = URL(fileURLWithPath: "/usr/bin/prometheus")
-        prometheus.arguments = ["--config.file=\(config)", "--storage.tsdb.path=\(home.path)/tsdb",
-                                "--web.listen-address=127.0.0.1:\(prometheusPort)", "--log.level=error"]
-        prometheus.standardOutput = FileHandle.nullDevice
-        prometheus.standardError = FileHandle.nullDevice
-        try prometheus.run()
-        defer { prometheus.terminate(); prometheus.waitForExit(killingAfter: 10) }
-
-        /// The value of `query` now, as Prometheus's HTTP API answers it (nil: no sample yet).
-        func query(_ query: String) async throws -> Double? {
-            let outcome = try await ConnProcess.run("/usr/bin/env", ["curl", "-s", "--get", "--data-urlencode", "query=\(query)",
-                                                                      "http://127.0.0.1:\(prometheusPort)/api/v1/query"],
-                                                    environment: ProcessInfo.processInfo.environment)
-            guard let object = try? JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [String: Any],
-                let data = object["data"] as? [String: Any], let result = (data["result"] as? [[String: Any]])?.first,
-                let value = result["value"] as? [Any], let text = value.last as? String
-            else { return nil }
-            return Double(text)
-        }
-        func until(_ expression: String, is expected: Double, within seconds: Double = 30) async throws -> Bool {
-            let deadline = Date().addingTimeInterval(seconds)
-            while Date() < deadline {
-                if try await query(expression) == expected { return true }
-                try await Task.sleep(for: .milliseconds(250))
-            }
-            return false
-        }
+            """, in: home)
+        defer { prometheus.stop() }
 
         let server = try await BackgroundServer.start(["--port", String(port)])
         let agent = try agent(server.url, metricsPort: metricsPort)
-        #expect(try await until(#"conn_connectivity_state{state="online"}"#, is: 1), "\(agent.errorOutput)")
-        #expect(try await until(#"up{job="conn"}"#, is: 1))
+        #expect(try await prometheus.until(#"conn_connectivity_state{state="online"}"#, is: 1), "\(agent.errorOutput)")
+        #expect(try await prometheus.until(#"up{job="conn"}"#, is: 1))
         server.signal(SIGKILL)
         await server.stop()
-        #expect(try await until(#"conn_connectivity_state{state="serverUnreachable"}"#, is: 1))
-        #expect(try await query(#"conn_connectivity_state{state="online"}"#) == 0)
+        #expect(try await prometheus.until(#"conn_connectivity_state{state="serverUnreachable"}"#, is: 1))
+        #expect(try await prometheus.query(#"conn_connectivity_state{state="online"}"#) == 0)
         let again = try await BackgroundServer.start(["--port", String(port)])
-        #expect(try await until(#"conn_connectivity_state{state="online"}"#, is: 1))
-        #expect(try await until(#"conn_connectivity_changes_total{from="serverUnreachable",to="online"}"#, is: 1))
+        #expect(try await prometheus.until(#"conn_connectivity_state{state="online"}"#, is: 1))
+        #expect(try await prometheus.until(#"conn_connectivity_changes_total{from="serverUnreachable",to="online"}"#, is: 1))
         #expect(await agent.stop() == 0)
         await again.stop()
     }
@@ -176,20 +148,9 @@ struct AgentMetricsTests {
                 ("tcp_connect", "127.0.0.1:\(url.port!)", 1), ("tcp_connect", "127.0.0.1:\(closed)", 0),
             ]
             // The blackbox exporter itself, where installed, with the same two modules.
-            var blackbox: Process?
             let blackboxPort = try HTTPPorts.free()
-            if FileManager.default.isExecutableFile(atPath: "/usr/bin/prometheus-blackbox-exporter") {
-                let config = try home.write("blackbox.yml", "modules:\n  http_2xx:\n    prober: http\n  tcp_connect:\n    prober: tcp\n")
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: "/usr/bin/prometheus-blackbox-exporter")
-                process.arguments = ["--config.file=\(config)", "--web.listen-address=127.0.0.1:\(blackboxPort)"]
-                process.standardOutput = FileHandle.nullDevice
-                process.standardError = FileHandle.nullDevice
-                try process.run()
-                blackbox = process
-            } else {
-                print("prometheus-blackbox-exporter is not installed: /probe is checked against its expected answers only")
-            }
+            let blackbox = PrometheusTools.hasBlackbox ? try PrometheusTools.blackboxExporter(in: home, port: blackboxPort) : nil
+            if blackbox == nil { print("prometheus-blackbox-exporter is not installed: /probe is checked against its expected answers only") }
             defer { blackbox?.terminate(); blackbox?.waitForExit(killingAfter: 10) }
             for probe in cases {
                 let path = "/probe?module=\(probe.module)&target=\(probe.target.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
@@ -215,6 +176,67 @@ struct AgentMetricsTests {
                     #expect(theirs == probe.success, "the blackbox exporter says \(String(describing: theirs)) for \(probe)")
                 }
             }
+            #expect(await agent.stop() == 0)
+        }
+    }
+
+    @Test("one blackbox-style scrape config, pointed once at the blackbox exporter and once at conn, gives the same probe_success in Prometheus",
+          .enabled(if: PrometheusTools.hasPrometheus && PrometheusTools.hasBlackbox,
+                   "prometheus or prometheus-blackbox-exporter is not installed (Debian packages of those names)"))
+    func sameScrapeConfigForBothExporters() async throws {
+        try await ServerProcess.with { url in
+            let metricsPort = try HTTPPorts.free(), blackboxPort = try HTTPPorts.free()
+            let closed = try HTTPPorts.closed()
+            let agent = try agent(url, metricsPort: metricsPort)
+            _ = try #require(try await agent.await { $0["type"] as? String == "baseline" }, "\(agent.errorOutput)")
+            let blackbox = try PrometheusTools.blackboxExporter(in: home, port: blackboxPort)
+            defer { blackbox.terminate(); blackbox.waitForExit(killingAfter: 10) }
+
+            let live = "\(url.absoluteString)/health", dead = "http://127.0.0.1:\(closed)/health"
+            let liveSocket = "127.0.0.1:\(url.port!)", deadSocket = "127.0.0.1:\(closed)"
+            /// The job as the blackbox exporter's documentation writes it; only `exporter` differs.
+            func job(_ name: String, module: String, targets: [String], exporter: Int) -> String {
+                """
+                  - job_name: \(name)
+                    metrics_path: /probe
+                    params:
+                      module: [\(module)]
+                    static_configs:
+                      - targets: [\(targets.map { "'\($0)'" }.joined(separator: ", "))]
+                    relabel_configs:
+                      - source_labels: [__address__]
+                        target_label: __param_target
+                      - source_labels: [__param_target]
+                        target_label: instance
+                      - target_label: __address__
+                        replacement: 127.0.0.1:\(exporter)
+
+                """
+            }
+            let prometheus = try RealPrometheus(configuration: """
+                global:
+                  scrape_interval: 1s
+                  scrape_timeout: 1s
+                scrape_configs:
+
+                """
+                + job("blackbox-http", module: "http_2xx", targets: [live, dead], exporter: blackboxPort)
+                + job("conn-http", module: "http_2xx", targets: [live, dead], exporter: metricsPort)
+                + job("blackbox-tcp", module: "tcp_connect", targets: [liveSocket, deadSocket], exporter: blackboxPort)
+                + job("conn-tcp", module: "tcp_connect", targets: [liveSocket, deadSocket], exporter: metricsPort),
+                in: home)
+            defer { prometheus.stop() }
+
+            for exporter in ["blackbox", "conn"] {
+                for (kind, up, down) in [("http", live, dead), ("tcp", liveSocket, deadSocket)] {
+                    let job = "\(exporter)-\(kind)"
+                    #expect(try await prometheus.until(#"up{job="\#(job)",instance="\#(up)"}"#, is: 1), "\(job) was not scraped")
+                    #expect(try await prometheus.until(#"probe_success{job="\#(job)",instance="\#(up)"}"#, is: 1), "\(job) \(up)")
+                    #expect(try await prometheus.until(#"probe_success{job="\#(job)",instance="\#(down)"}"#, is: 0), "\(job) \(down)")
+                }
+            }
+            // conn's own verdict rides along in the same scrape.
+            #expect(try await prometheus.until(#"conn_probe_verdict{job="conn-http",instance="\#(live)",verdict="reachable"}"#, is: 1))
             #expect(await agent.stop() == 0)
         }
     }

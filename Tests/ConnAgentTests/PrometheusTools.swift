@@ -1,0 +1,70 @@
+import ConnTestSupport
+import Foundation
+
+/// Debian's real Prometheus tools, started on free loopback ports for one test.
+enum PrometheusTools {
+    static let prometheusPath = "/usr/bin/prometheus"
+    static let blackboxPath = "/usr/bin/prometheus-blackbox-exporter"
+    static var hasPrometheus: Bool { FileManager.default.isExecutableFile(atPath: prometheusPath) }
+    static var hasBlackbox: Bool { FileManager.default.isExecutableFile(atPath: blackboxPath) }
+
+    /// Starts `executable` quietly; the caller stops it with `terminate()` and `waitForExit`.
+    static func launch(_ executable: String, _ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// The blackbox exporter with the two modules conn's /probe accepts.
+    static func blackboxExporter(in home: TemporaryDirectory, port: Int) throws -> Process {
+        let config = try home.write("blackbox.yml", "modules:\n  http_2xx:\n    prober: http\n  tcp_connect:\n    prober: tcp\n")
+        return try launch(blackboxPath, ["--config.file=\(config)", "--web.listen-address=127.0.0.1:\(port)"])
+    }
+}
+
+/// A Prometheus server with a generated configuration and its own storage, queried over its
+/// HTTP API as a dashboard would.
+struct RealPrometheus {
+    let process: Process
+    let port: Int
+
+    init(configuration: String, in home: TemporaryDirectory) throws {
+        port = try HTTPPorts.free()
+        let file = try home.write("prometheus.yml", configuration)
+        process = try PrometheusTools.launch(PrometheusTools.prometheusPath, [
+            "--config.file=\(file)", "--storage.tsdb.path=\(home.path)/tsdb",
+            "--web.listen-address=127.0.0.1:\(port)", "--log.level=error",
+        ])
+    }
+
+    func stop() {
+        process.terminate()
+        process.waitForExit(killingAfter: 10)
+    }
+
+    /// The value of `query` now (nil: no sample yet, or more than one series answered).
+    func query(_ query: String) async throws -> Double? {
+        let outcome = try await ConnProcess.run("/usr/bin/env", ["curl", "-s", "--get", "--data-urlencode", "query=\(query)",
+                                                                  "http://127.0.0.1:\(port)/api/v1/query"],
+                                                environment: ProcessInfo.processInfo.environment)
+        guard let object = try? JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [String: Any],
+            let data = object["data"] as? [String: Any], let results = data["result"] as? [[String: Any]], results.count == 1,
+            let value = results[0]["value"] as? [Any], let text = value.last as? String
+        else { return nil }
+        return Double(text)
+    }
+
+    /// Whether `expression` reaches `expected` within `seconds`.
+    func until(_ expression: String, is expected: Double, within seconds: Double = 30) async throws -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try await query(expression) == expected { return true }
+            try await Task.sleep(for: .milliseconds(250))
+        }
+        return false
+    }
+}
