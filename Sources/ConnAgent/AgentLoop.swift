@@ -119,13 +119,8 @@ struct AgentLoop {
                 (snapshot.clockOffsetMs, snapshot.clockUncertaintyMs) = (stored.offsetMs, stored.uncertaintyMs)
             }
         }
-        let store = self.store
-        metrics.count {
-            let outbox = (try? store.counts()).map { counts in
-                Dictionary(uniqueKeysWithValues: counts.map { ($0.key.rawValue, $0.value) })
-            }
-            let inbox = try? database.writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM inboxMessage") }
-            return (outbox, inbox ?? nil)
+        metrics.count(outbox: store) {
+            (try? database.writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM inboxMessage") }) ?? nil
         }
         defer { metrics.count(with: nil) }
         let monitor = ConnectivityMonitor(check: check, engine: WatchEngine(interval: interval, grace: grace), link: link,

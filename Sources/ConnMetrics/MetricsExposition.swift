@@ -13,46 +13,38 @@ public enum MetricsExposition {
 
     public static func render(_ snapshot: MetricsSnapshot, version: String, commit: String, process: Bool = true) -> String {
         let registry = PrometheusCollectorRegistry()
-        func gauge(_ name: String, _ help: String, _ labels: [(String, String)] = [], _ value: Double) {
-            let metric = labels.isEmpty ? registry.makeGauge(name: name, help: help) : registry.makeGauge(name: name, labels: labels, help: help)
-            metric.set(value)
-        }
         func counter(_ name: String, _ help: String, _ labels: [(String, String)], _ value: Int) {
             registry.makeCounter(name: name, labels: labels, help: help).increment(by: Int64(max(0, value)))
         }
 
-        gauge("conn_build_info", "conn's version and the commit it was built from (always 1).",
-              [("version", version), ("commit", commit)], 1)
+        registry.setGauge("conn_build_info", "conn's version and the commit it was built from (always 1).",
+                          [("version", version), ("commit", commit)], 1)
 
         ProbeMetricsFamilies.addState(snapshot.network?.state, to: registry)
         if let since = snapshot.network?.since {
-            gauge("conn_connectivity_state_since_timestamp_seconds", "When the current state began (Unix time).",
-                  [], since.timeIntervalSince1970)
+            registry.setGauge("conn_connectivity_state_since_timestamp_seconds", "When the current state began (Unix time).",
+                              [], since.timeIntervalSince1970)
         }
         for (change, count) in snapshot.changes.sorted(by: { ($0.key.from.rawValue, $0.key.to.rawValue) < ($1.key.from.rawValue, $1.key.to.rawValue) }) {
             counter("conn_connectivity_changes_total", "Changes of the connectivity state since conn started, by from and to.",
                     [("from", change.from.rawValue), ("to", change.to.rawValue)], count)
         }
-        if let reason = snapshot.network?.reason {
-            gauge("conn_connectivity_reason_info", "Why the state is not online (always 1; absent while online).",
-                  [("reason", reason.rawValue)], 1)
-        }
-
+        ProbeMetricsFamilies.addReason(snapshot.network?.reason, to: registry)
 
         if let connected = snapshot.linkConnected {
-            gauge("conn_link_connected", "1 while the WebSocket link to the server is connected.", [], connected ? 1 : 0)
+            registry.setGauge("conn_link_connected", "1 while the WebSocket link to the server is connected.", [], connected ? 1 : 0)
         }
         if let offset = snapshot.clockOffsetMs, offset.isFinite {
-            gauge("conn_backend_clock_offset_seconds", "The back end's clock minus this machine's (positive: the back end is ahead).",
-                  [], offset / 1000)
+            registry.setGauge("conn_backend_clock_offset_seconds", "The back end's clock minus this machine's (positive: the back end is ahead).",
+                              [], offset / 1000)
         }
         if let bound = snapshot.clockUncertaintyMs, bound.isFinite {
-            gauge("conn_backend_clock_offset_uncertainty_seconds", "The error bound of the clock offset.", [], bound / 1000)
+            registry.setGauge("conn_backend_clock_offset_uncertainty_seconds", "The error bound of the clock offset.", [], bound / 1000)
         }
 
         if let outbox = snapshot.outbox {
             for state in ["pending", "sending", "sent", "failed"] {
-                gauge("conn_outbox_messages", "Messages in the outbox, by state.", [("state", state)], Double(outbox[state] ?? 0))
+                registry.setGauge("conn_outbox_messages", "Messages in the outbox, by state.", [("state", state)], Double(outbox[state] ?? 0))
             }
         }
         for outcome in ["sent", "retrying", "rejected", "authRefused", "expired"] {
@@ -60,22 +52,22 @@ public enum MetricsExposition {
                     [("outcome", outcome)], snapshot.deliveries[outcome] ?? 0)
         }
         if let messages = snapshot.inboxMessages {
-            gauge("conn_inbox_messages", "Messages in the local inbox cache.", [], Double(messages))
+            registry.setGauge("conn_inbox_messages", "Messages in the local inbox cache.", [], Double(messages))
         }
         if let lastSync = snapshot.lastSync {
-            gauge("conn_inbox_last_sync_timestamp_seconds", "When the inbox was last synced successfully (Unix time).",
-                  [], lastSync.timeIntervalSince1970)
+            registry.setGauge("conn_inbox_last_sync_timestamp_seconds", "When the inbox was last synced successfully (Unix time).",
+                              [], lastSync.timeIntervalSince1970)
         }
 
         if process {
             let metrics = ProcessMetrics.read()
-            if let value = metrics.residentMemoryBytes { gauge("process_resident_memory_bytes", "Resident memory size in bytes.", [], value) }
-            if let value = metrics.cpuSeconds {
+            if let value = metrics.residentMemoryBytes { registry.setGauge("process_resident_memory_bytes", "Resident memory size in bytes.", [], value) }
+                                                                           if let value = metrics.cpuSeconds {
                 registry.makeCounter(name: "process_cpu_seconds_total", help: "Total user and system CPU time spent in seconds.").increment(by: value)
             }
-            if let value = metrics.openFDs { gauge("process_open_fds", "Number of open file descriptors.", [], value) }
-            if let value = metrics.startTimeSeconds {
-                gauge("process_start_time_seconds", "Start time of the process since unix epoch in seconds.", [], value)
+            if let value = metrics.openFDs { registry.setGauge("process_open_fds", "Number of open file descriptors.", [], value) }
+                                                               if let value = metrics.startTimeSeconds {
+                registry.setGauge("process_start_time_seconds", "Start time of the process since unix epoch in seconds.", [], value)
             }
         }
         // The per-target families, written when the look landed (no family is in both).

@@ -78,29 +78,25 @@ public struct ProbeEndpoint: Sendable {
     /// The blackbox exporter's families for one result, and conn's verdict.
     static func render(_ result: ProbeResult, module: String) -> String {
         let registry = PrometheusCollectorRegistry()
-        func gauge(_ name: String, _ help: String, _ labels: [(String, String)] = [], _ value: Double) {
-            let metric = labels.isEmpty ? registry.makeGauge(name: name, help: help) : registry.makeGauge(name: name, labels: labels, help: help)
-            metric.set(value)
-        }
         let rung = { (name: String) in result.rungs.first { $0.name == name }?.ms.map { $0 / 1000 } ?? 0 }
-        gauge("probe_success", "Displays whether or not the probe was a success", [], result.reachable ? 1 : 0)
-        gauge("probe_duration_seconds", "Returns how long the probe took to complete in seconds", [], result.totalMs / 1000)
-        gauge("probe_dns_lookup_time_seconds", "Returns the time taken for probe dns lookup in seconds", [], rung("dns"))
+        registry.setGauge("probe_success", "Displays whether or not the probe was a success", [], result.reachable ? 1 : 0)
+        registry.setGauge("probe_duration_seconds", "Returns how long the probe took to complete in seconds", [], result.totalMs / 1000)
+        registry.setGauge("probe_dns_lookup_time_seconds", "Returns the time taken for probe dns lookup in seconds", [], rung("dns"))
         if let address = result.address {
-            gauge("probe_ip_protocol", "Specifies whether probe ip protocol is IP4 or IP6", [], address.contains(":") ? 6 : 4)
+            registry.setGauge("probe_ip_protocol", "Specifies whether probe ip protocol is IP4 or IP6", [], address.contains(":") ? 6 : 4)
         }
         if module == "http_2xx" {
-            gauge("probe_http_status_code", "Response HTTP status code", [], Double(result.httpStatus ?? 0))
+            registry.setGauge("probe_http_status_code", "Response HTTP status code", [], Double(result.httpStatus ?? 0))
             for (phase, name) in [("resolve", "dns"), ("connect", "tcp"), ("tls", "tls"), ("processing", "http")] {
-                gauge("probe_http_duration_seconds", "Duration of http request by phase, summed over all redirects",
-                      [("phase", phase)], rung(name))
+                registry.setGauge("probe_http_duration_seconds", "Duration of http request by phase, summed over all redirects",
+                                  [("phase", phase)], rung(name))
             }
         }
         if let certificate = result.certificate {
-            gauge("probe_ssl_earliest_cert_expiry", "Returns last SSL chain expiry in unixtime", [], certificate.notValidAfter.timeIntervalSince1970)
+            registry.setGauge("probe_ssl_earliest_cert_expiry", "Returns last SSL chain expiry in unixtime", [], certificate.notValidAfter.timeIntervalSince1970)
         }
-        gauge("conn_probe_verdict", "conn's verdict on the target: reachable, or the first layer that failed (always 1)",
-              [("verdict", result.verdict)], 1)
+        registry.setGauge("conn_probe_verdict", "conn's verdict on the target: reachable, or the first layer that failed (always 1)",
+                          [("verdict", result.verdict)], 1)
         return registry.emitToString()
     }
 }

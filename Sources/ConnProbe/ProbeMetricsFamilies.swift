@@ -8,25 +8,22 @@ public enum ProbeMetricsFamilies {
     /// Adds `conn_probe_success`, `conn_probe_duration_seconds`, the certificate's expiry and
     /// `conn_probe_interface_info` for each result to `registry`.
     public static func add(_ results: [ProbeResult], to registry: PrometheusCollectorRegistry) {
-        func gauge(_ name: String, _ help: String, _ labels: [(String, String)], _ value: Double) {
-            registry.makeGauge(name: name, labels: labels, help: help).set(value)
-        }
         for result in results {
             let target = label(result)
-            gauge("conn_probe_success", "1 if the target answered as expected at the last look, else 0.",
-                  [("target", target)], result.reachable ? 1 : 0)
+            registry.setGauge("conn_probe_success", "1 if the target answered as expected at the last look, else 0.",
+                              [("target", target)], result.reachable ? 1 : 0)
             for rung in result.rungs {
                 guard let ms = rung.ms, ms.isFinite, ms >= 0 else { continue }
-                gauge("conn_probe_duration_seconds", "How long each phase of the last look at the target took.",
-                      [("target", target), ("phase", rung.name)], ms / 1000)
+                registry.setGauge("conn_probe_duration_seconds", "How long each phase of the last look at the target took.",
+                                  [("target", target), ("phase", rung.name)], ms / 1000)
             }
             if let certificate = result.certificate {
-                gauge("conn_probe_certificate_expiry_timestamp_seconds", "When the target's TLS certificate expires (Unix time).",
-                      [("target", target)], certificate.notValidAfter.timeIntervalSince1970)
+                registry.setGauge("conn_probe_certificate_expiry_timestamp_seconds", "When the target's TLS certificate expires (Unix time).",
+                                  [("target", target)], certificate.notValidAfter.timeIntervalSince1970)
             }
             if let interface = result.interface {
-                gauge("conn_probe_interface_info", "The interface the target's route leaves by (always 1).",
-                      [("target", target), ("interface", interface.name), ("kind", interface.kind.rawValue),
+                registry.setGauge("conn_probe_interface_info", "The interface the target's route leaves by (always 1).",
+                                  [("target", target), ("interface", interface.name), ("kind", interface.kind.rawValue),
                        ("expensive", interface.expensive ? "true" : "false")], 1)
             }
         }
@@ -35,10 +32,16 @@ public enum ProbeMetricsFamilies {
     /// `conn_connectivity_state{state}`: 1 for `state`, 0 for the others (all 0 for nil).
     public static func addState(_ state: NetworkStatus?, to registry: PrometheusCollectorRegistry) {
         for candidate in NetworkStatus.allCases {
-            registry.makeGauge(name: "conn_connectivity_state", labels: [("state", candidate.rawValue)],
-                               help: "1 for the current connectivity state, 0 for the others (all 0 before the first look).")
-                .set(to: state == candidate ? 1.0 : 0.0)
+            registry.setGauge("conn_connectivity_state", "1 for the current connectivity state, 0 for the others (all 0 before the first look).",
+                              [("state", candidate.rawValue)], state == candidate ? 1 : 0)
         }
+    }
+
+    /// `conn_connectivity_reason_info{reason}`, only while there is a reason (not online).
+    public static func addReason(_ reason: StateReason?, to registry: PrometheusCollectorRegistry) {
+        guard let reason else { return }
+        registry.setGauge("conn_connectivity_reason_info", "Why the state is not online (always 1; absent while online).",
+                          [("reason", reason.rawValue)], 1)
     }
 
     /// A target as a label value: the URL or host:port without any user:password.

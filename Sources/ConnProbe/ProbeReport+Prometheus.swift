@@ -8,13 +8,9 @@ extension ProbeReport: PrometheusRenderable {
     func renderPrometheus() -> String {
         let registry = PrometheusCollectorRegistry()
         ProbeMetricsFamilies.addState(state.state, to: registry)
-        if let reason = state.reason {
-            registry.makeGauge(name: "conn_connectivity_reason_info", labels: [("reason", reason.rawValue)],
-                               help: "Why the state is not online (always 1; absent while online).").set(to: 1.0)
-        }
+        ProbeMetricsFamilies.addReason(state.reason, to: registry)
         ProbeMetricsFamilies.add(results, to: registry)
-        registry.makeGauge(name: "conn_probe_timestamp_seconds", help: "When conn probe ran (Unix time): a stale file shows.")
-            .set(Date().timeIntervalSince1970)
+        registry.setGauge("conn_probe_timestamp_seconds", "When conn probe ran (Unix time): a stale file shows.", [], Date().timeIntervalSince1970)
         return registry.emitToString()
     }
 }

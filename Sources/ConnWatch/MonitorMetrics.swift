@@ -29,6 +29,16 @@ public final class MonitorMetrics: Sendable {
         self.counter.withLock { $0 = counter }
     }
 
+    /// Counts the outbox by state name (and the inbox, where `inboxMessages` can) at each scrape.
+    public func count(outbox store: OutboxStore, inboxMessages: (@Sendable () -> Int?)? = nil) {
+        count {
+            let outbox = (try? store.counts()).map { counts in
+                Dictionary(uniqueKeysWithValues: counts.map { ($0.key.rawValue, $0.value) })
+            }
+            return (outbox, inboxMessages?())
+        }
+    }
+
     public func snapshot() -> MetricsSnapshot {
         var snapshot = state.withLock { $0 }
         if let counts = counter.withLock({ $0 })?() {

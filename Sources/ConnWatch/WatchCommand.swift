@@ -83,9 +83,7 @@ public struct WatchCommand: ConnCommand {
         if flushOutbox {
             let backEnd = try context.requireBackEnd()
             let store = try context.openOutbox()
-            metrics.count {
-                ((try? store.counts()).map { counts in Dictionary(uniqueKeysWithValues: counts.map { ($0.key.rawValue, $0.value) }) }, nil)
-            }
+            metrics.count(outbox: store)
             flusher = OutboxFlushWorker(store: store, url: backEnd.url(for: .messages),
                                         configuration: configuration, logger: context.logger, recheck: interval.duration) { pass in
                 continuation.yield(.outboxPass(pass))
