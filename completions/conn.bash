@@ -1,4 +1,3 @@
-#!/bin/bash
 
 __conn_cursor_index_in_current_word() {
     local remaining="${COMP_LINE}"

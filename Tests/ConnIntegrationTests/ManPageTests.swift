@@ -50,6 +50,17 @@ struct ManPageTests {
         }
     }
 
+    @Test("every page has a whatis entry man-db can read (lexgrog: NAME is the page's name, then its description)",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/lexgrog"), "lexgrog is not installed (Debian package man-db)"))
+    func whatisEntries() async throws {
+        for page in Self.pages {
+            let name = page.deletingPathExtension().lastPathComponent
+            let outcome = try await ConnProcess.run("/usr/bin/lexgrog", [page.path], environment: ["PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"])
+            #expect(outcome.exitCode == 0 && outcome.standardOutput.contains(": \"\(name) - "), "\(name): \(outcome.standardOutput)")
+            #expect(!outcome.standardOutput.contains(" - \"\""), "\(name): the description is quoted twice: \(outcome.standardOutput)")
+        }
+    }
+
     @Test("θ, δ and − survive: written as groff escapes, shown as themselves")
     func unicode() async throws {
         let page = JSONSchemaCheck.repositoryRoot.appendingPathComponent("man/conn.clock-offset.1")
