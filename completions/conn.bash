@@ -785,8 +785,8 @@ _conn_outbox_delete() {
 
 _conn_repl() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --verbose -v --quiet -q --no-link --version -h --help)
-    repeating_options=()
+    non_repeating_flags=(--json --insecure --verbose -v --quiet -q --no-link --internet --no-internet --version -h --help)
+    repeating_options=(--internet-url)
     non_repeating_options=(--server --profile --config --format --timeout --color --interval)
     __conn_offer_flags_options 0
 
@@ -815,6 +815,9 @@ _conn_repl() {
         return
         ;;
     '--interval')
+        return
+        ;;
+    '--internet-url')
         return
         ;;
     esac

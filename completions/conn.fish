@@ -55,7 +55,7 @@ function __conn_parse_tokens -S
                 __conn_parse_subcommand -r 1 'server=' 'profile=' 'config=' 'format=' 'json' 'timeout=' 'color=' 'insecure' 'v/verbose' 'q/quiet' 'failed' 'y/yes' 'version' 'h/help'
             end
         case 'repl'
-            __conn_parse_subcommand 0 'server=' 'profile=' 'config=' 'format=' 'json' 'timeout=' 'color=' 'insecure' 'v/verbose' 'q/quiet' 'interval=' 'no-link' 'version' 'h/help'
+            __conn_parse_subcommand 0 'server=' 'profile=' 'config=' 'format=' 'json' 'timeout=' 'color=' 'insecure' 'v/verbose' 'q/quiet' 'interval=' 'no-link' 'internet' 'no-internet' 'internet-url=+' 'version' 'h/help'
         case 'agent'
             __conn_parse_subcommand 0 'version' 'h/help'
             switch $unparsed_tokens[1]
@@ -366,6 +366,9 @@ complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "con
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn repl" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on stderr but errors.'
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn repl" interval' -l 'interval' -d 'How often the monitor checks while online: 500ms, 5s, 2m (more than 0).' -rfka ''
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn repl" no-link' -l 'no-link' -d 'Start with the live link to the server off (`connect` turns it on).'
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn repl" internet' -l 'internet' -d 'Check the internet too (default when no target and no server is given).'
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn repl" no-internet' -l 'no-internet' -d 'Never run the internet check.'
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn repl"' -l 'internet-url' -d 'An internet check endpoint: URL[=STATUS[:TEXT]] (repeatable).' -rfka ''
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn repl" version' -l 'version' -d 'Show the version.'
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn repl" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn agent" version' -l 'version' -d 'Show the version.'

@@ -14,6 +14,8 @@ final class LineEditor: Sendable {
         case line(String)
         /// Ctrl-D on an empty line.
         case endOfInput
+        /// Ctrl-C while a continuation line was read: what was typed so far is abandoned.
+        case interrupted
     }
 
     /// Returns the candidates for the word before the cursor, given the line up to the cursor.
@@ -29,6 +31,8 @@ final class LineEditor: Sendable {
         var resized = false
         /// Set while a line is being read; resumed with the line.
         var reader: CheckedContinuation<Input, Never>?
+        /// The prompt of a continuation line (an open quote), shown instead of `prompt`.
+        var continuationPrompt: String?
     }
 
     private let shared: Mutex<Shared>
@@ -58,10 +62,14 @@ final class LineEditor: Sendable {
         installSignalHandlers()
     }
 
-    /// Reads one line, showing the current prompt.
-    func read() async -> Input {
+    /// Reads one line, showing the current prompt, or `continuationPrompt` for the next line of
+    /// an unfinished one (where Ctrl-C answers `.interrupted` instead of clearing the line).
+    func read(continuationPrompt: String? = nil) async -> Input {
         await withCheckedContinuation { continuation in
-            shared.withLock { $0.reader = continuation }
+            shared.withLock {
+                $0.reader = continuation
+                $0.continuationPrompt = continuationPrompt
+            }
             requests.signal()
         }
     }
@@ -123,7 +131,7 @@ final class LineEditor: Sendable {
             requests.wait()
             let prompt = shared.withLock { state -> String in
                 applyHistory(&state)
-                return state.prompt
+                return state.continuationPrompt ?? state.prompt
             }
             let input = readOneLine(prompt: prompt)
             let reader = shared.withLock { state -> CheckedContinuation<Input, Never>? in
@@ -161,11 +169,18 @@ final class LineEditor: Sendable {
             if fds[1].revents != 0 {
                 var buffer = [UInt8](repeating: 0, count: 64)
                 while Foundation.read(wakePipe.read, &buffer, buffer.count) > 0 {}
-                let (interrupts, resized, prompt) = shared.withLock { state in
+                let (interrupts, resized, prompt, continuing) = shared.withLock { state in
                     defer { state.interrupts = 0; state.resized = false }
-                    return (state.interrupts, state.resized, state.prompt)
+                    return (state.interrupts, state.resized, state.continuationPrompt ?? state.prompt, state.continuationPrompt != nil)
                 }
                 if resized { conn_rl_resize() }
+                if interrupts > 0, continuing {
+                    rl_free_line_state()
+                    rl_callback_sigcleanup()
+                    rl_replace_line("", 0)
+                    conn_rl_print("^C\n")
+                    return .interrupted
+                }
                 if interrupts > 0 {
                     // Ctrl-C clears the line, as in a shell.
                     rl_free_line_state()

@@ -17,7 +17,9 @@ public struct ReplCommand: ConnCommand {
             and outbox ids). A monitor keeps checking the server (as `conn watch` does): the \
             prompt shows the state, and when the connection drops a warning is printed above \
             the line being typed — until `ack`; it shows again when the connection returns and \
-            drops, or on `refresh`. Also: status, connect, disconnect (the live link), help, \
+            drops, or on `refresh`. What it checks: the configured server; the internet too with \
+            --internet or --internet-url, and instead of the server when none is configured \
+            (--no-internet: never). Also: status, connect, disconnect (the live link), help, \
             exit [N]. Ctrl-C clears the line or stops the running command; Ctrl-D leaves. With \
             standard input not a terminal it reads commands line by line with no prompt.
             """,
@@ -41,6 +43,8 @@ public struct ReplCommand: ConnCommand {
     @Flag(name: .customLong("no-link"), help: "Start with the live link to the server off (`connect` turns it on).")
     var noLink = false
 
+    @OptionGroup var internetChecks: InternetCheckOptions
+
     public init() {}
 
     public func run(in context: CommandContext) async throws {
@@ -53,9 +57,13 @@ public struct ReplCommand: ConnCommand {
             targets = [.server(backEnd)]
             link = BackEndLink(backEnd, configuration: configuration, logger: context.logger)
         }
-        // Without a server, the internet stands in for it.
-        let check = ConnectivityCheck(targets: targets, internetEndpoints: targets.isEmpty ? ConnectivityCheck.defaultInternetEndpoints : [],
-                                      configuration: configuration)
+        // Without a server, the internet stands in for it (unless --no-internet).
+        let endpoints = try internetChecks.endpoints(byDefault: targets.isEmpty)
+        guard !targets.isEmpty || !endpoints.isEmpty else {
+            throw ConnError.usage("nothing to check: no server is configured and --no-internet was given",
+                                  hint: "Give --server URL (or set CONN_SERVER), or leave out --no-internet.")
+        }
+        let check = ConnectivityCheck(targets: targets, internetEndpoints: endpoints, configuration: configuration)
         // The REPL's global options apply to every command typed in it: they are handed on as
         // the CONN_* variables of the environment those commands run with.
         let inherited: [(String, String?)] = [

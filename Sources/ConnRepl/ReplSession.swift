@@ -74,8 +74,26 @@ final class ReplSession: Sendable {
         startDelivery()
         startMonitor()
         print("conn repl: conn's commands without the `conn`; `help` for the REPL's own; Ctrl-D to leave.")
+        var unfinished: String?  // the lines so far of a command with an open quote
         while true {
-            guard case .line(let line) = await lineEditor.read() else { return }
+            let line: String
+            switch await lineEditor.read(continuationPrompt: unfinished.map { _ in continuationPrompt }) {
+            case .line(let next):
+                line = unfinished.map { ShellTokenizer.continuing($0, with: next) } ?? next
+            case .interrupted:
+                unfinished = nil
+                continue
+            case .endOfInput:
+                guard let open = unfinished else { return }
+                abandon(open)
+                unfinished = nil
+                continue
+            }
+            if ShellTokenizer.isUnfinished(line) {
+                unfinished = line
+                continue
+            }
+            unfinished = nil
             if !line.trimmingCharacters(in: .whitespaces).isEmpty { lineEditor.addToHistory(line) }
             if await execute(line) { return }
             // The line may have queued a message (`send` while the server was away).
@@ -97,9 +115,32 @@ final class ReplSession: Sendable {
     }
 
     private func runPlain() async {
-        while let line = await Self.readLineOffThePool() {
+        var unfinished: String?
+        while let next = await Self.readLineOffThePool() {
+            let line = unfinished.map { ShellTokenizer.continuing($0, with: next) } ?? next
+            if ShellTokenizer.isUnfinished(line) {
+                unfinished = line
+                continue
+            }
+            unfinished = nil
             if await execute(line) { return }
         }
+        if let open = unfinished { abandon(open) }
+    }
+
+    /// "…› ": the prompt of the next line of a command whose quote is still open.
+    private var continuationPrompt: String {
+        context.terminal.isUTF8 ? "…› " : "...> "
+    }
+
+    /// Reports a command that input ended in the middle of (an open quote), as the error it is.
+    private func abandon(_ text: String) {
+        do {
+            _ = try ShellTokenizer.split(text)
+        } catch {
+            context.printer.error(.usage("the input ended inside the command: " + error.description))
+        }
+        finish(64)
     }
 
     /// Blocking reads stay off Swift's cooperative threads (there may be only two).
@@ -304,8 +345,10 @@ final class ReplSession: Sendable {
 
     static let help = """
         conn's commands run here without the `conn` (`probe`, `inbox list`, `send …`); `help COMMAND` \
-        shows a command's help. Quotes and backslashes work as in a shell. Tab completes commands, \
-        options, uids and outbox ids.
+        shows a command's help. Quotes and backslashes work as in a shell: a quote left open \
+        continues on the next line (…›) until it closes; Ctrl-C abandons it. Tab completes \
+        commands, options, uids and outbox ids. conn-NAME plugins run here too, and the REPL \
+        goes on when they end.
 
           status       the connection in full: state, cause, interface, the link to the server
           refresh      check now; shows the warning again if still not connected

@@ -84,6 +84,28 @@ public enum ShellTokenizer {
         return words
     }
 
+    /// `text` with `next` appended as the next line of an unfinished one: a trailing backslash
+    /// joins the lines (it and the newline vanish, as in a shell); inside an open quote the
+    /// newline is kept.
+    public static func continuing(_ text: String, with next: String) -> String {
+        if case .trailingBackslash? = failure(of: text) { return String(text.dropLast()) + next }
+        return text + "\n" + next
+    }
+
+    /// Whether `text` needs another line: a quote is open or it ends with a lone backslash.
+    public static func isUnfinished(_ text: String) -> Bool {
+        failure(of: text) != nil
+    }
+
+    private static func failure(of text: String) -> Failure? {
+        do {
+            _ = try words(text)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
     /// `word` quoted so that `split` gives it back unchanged (for completions and history).
     public static func quote(_ word: String) -> String {
         let plain = word.allSatisfy { $0.isLetter || $0.isNumber || "-_./:@=,+%".contains($0) }

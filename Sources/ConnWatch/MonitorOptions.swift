@@ -14,14 +14,7 @@ public struct MonitorOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Report a failure only once it has lasted this long (flaps shorter than this are not reported): 0, 500ms, 5s.", valueName: "duration"))
     public var grace: NonNegativeDuration = "0"
 
-    @Flag(help: "Check the internet too (default when no target and no server is given).")
-    var internet = false
-
-    @Flag(name: .customLong("no-internet"), help: "Never run the internet check.")
-    var noInternet = false
-
-    @Option(name: .customLong("internet-url"), help: ArgumentHelp("An internet check endpoint: URL[=STATUS[:TEXT]] (repeatable).", valueName: "url"))
-    var internetURLs: [String] = []
+    @OptionGroup var internetChecks: InternetCheckOptions
 
     @Flag(name: .customLong("no-link"), help: "Do not hold the WebSocket link to the server.")
     public var noLink = false
@@ -35,8 +28,7 @@ public struct MonitorOptions: ParsableArguments {
         if probeTargets.isEmpty, let backEnd = configuration.backEnd {
             probeTargets = [.server(backEnd)]
         }
-        let checkInternet = !noInternet && (internet || !internetURLs.isEmpty || targets.isEmpty)
-        let endpoints = checkInternet ? try (internetURLs.isEmpty ? ConnectivityCheck.defaultInternetEndpoints : internetURLs.map(InternetEndpoint.parse)) : []
+        let endpoints = try internetChecks.endpoints(byDefault: targets.isEmpty)
         guard !probeTargets.isEmpty || !endpoints.isEmpty else {
             throw ConnError.usage("nothing to watch: give a target, configure a server, or leave out --no-internet")
         }

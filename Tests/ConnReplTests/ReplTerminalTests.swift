@@ -115,9 +115,24 @@ struct ReplTerminalTests {
         try terminal.press("C-c")
         try await terminal.waitFor(15, "the watch stopping") { $0.contains("stopped (interrupted)") && $0.hasSuffix("conn online ›") }
 
-        try terminal.type("send --text 'unterminated")
+        // An open quote continues on the next line; Ctrl-C abandons it, and nothing was sent.
+        try terminal.type("send --to a@example.com --text 'unterminated")
         try terminal.press("Enter")
-        try await terminal.waitFor(15, "the tokenizer error") { $0.contains("unterminated single quote") && $0.hasSuffix("conn online ›") }
+        try await terminal.waitFor(15, "the continuation prompt") { $0.hasSuffix("…›") }
+        try terminal.type("second line")
+        try terminal.press("Enter")
+        try await terminal.waitFor(15, "another continuation line") { $0.hasSuffix("…›") && $0.contains("…› second line") }
+        try terminal.press("C-c")
+        try await terminal.waitFor(15, "the prompt after Ctrl-C") { $0.hasSuffix("conn online ›") }
+        let afterInterrupt = try terminal.screen()
+        #expect(!afterInterrupt.contains("queued"), "\(afterInterrupt)")
+        // A quote closed on the next line runs the whole command, the newline kept.
+        try terminal.type("config show --profile 'two")
+        try terminal.press("Enter")
+        try await terminal.waitFor(15, "the continuation prompt") { $0.hasSuffix("…›") }
+        try terminal.type("lines'")
+        try terminal.press("Enter")
+        try await terminal.waitFor(15, "the command with both lines") { $0.contains("profile 'two\nlines' (from flag --profile)") && $0.hasSuffix("conn online ›") }
         try terminal.type("probe --bogus")
         try terminal.press("Enter")
         try await terminal.waitFor(15, "the parse error") { $0.contains("Unknown option '--bogus'") && $0.hasSuffix("conn online ›") }
@@ -199,7 +214,7 @@ struct ReplScriptTests {
         #expect(exits.exitCode == 5)
         let quoted = try await ConnProcess.run(ConnProcess.connPath, ["repl"], environment: environment, input: "send --text 'oops\n")
         #expect(quoted.exitCode == 64)
-        #expect(quoted.standardError.contains("unterminated single quote (opened at column 13)"))
+        #expect(quoted.standardError.contains("the input ended inside the command: unterminated single quote (opened at column 13)"), "\(quoted.standardError)")
         // `status` with --json: one object; unreachable is 69.
         let closed = try HTTPPorts.closed()
         let down = home.environment.merging(["CONN_SERVER": "http://127.0.0.1:\(closed)"]) { $1 }
@@ -213,6 +228,12 @@ struct ReplScriptTests {
         // The REPL's own --server reaches the commands typed in it.
         let inherited = try await ConnProcess.run(ConnProcess.connPath, ["repl", "--server", "http://127.0.0.1:7"], environment: home.environment, input: "config show --json\n")
         #expect(inherited.standardOutput.contains("\"http://127.0.0.1:7\""), "\(inherited.standardOutput)")
+        // What it checks is chosen as for watch: nothing at all is a usage error.
+        let nothing = try await ConnProcess.run(ConnProcess.connPath, ["repl", "--no-internet"], environment: home.environment, input: "status\n")
+        #expect(nothing.exitCode == 64 && nothing.standardError.contains("nothing to check"), "\(nothing.standardError)")
+        let endpoint = try await ConnProcess.run(ConnProcess.connPath, ["repl", "--json", "--internet-url", server.url.absoluteString + "/health=204"],
+                                                 environment: home.environment, input: "status\n")
+        #expect(endpoint.exitCode == 0 && endpoint.standardOutput.contains("\"state\":\"online\""), "\(endpoint.standardOutput) \(endpoint.standardError)")
         let nested = try await ConnProcess.run(ConnProcess.connPath, ["repl"], environment: environment, input: "repl\n")
         #expect(nested.exitCode == 64)
         #expect(nested.standardError.contains("already in the REPL"))
@@ -224,6 +245,11 @@ struct ReplScriptTests {
         #expect(plugin.standardOutput.contains("hello:a b"), "\(plugin.standardOutput) \(plugin.standardError)")
         #expect(plugin.standardOutput.contains("\"profile\""), "the line after the plugin did not run: \(plugin.standardOutput)")
         #expect(plugin.exitCode == 0)
+        // A quote left open continues on the next line (the newline kept); a trailing backslash
+        // joins two lines.
+        let continued = try await ConnProcess.run(ConnProcess.connPath, ["repl"], environment: withPlugin,
+                                                  input: "hello 'a\nb' c\\\nd\n")
+        #expect(continued.standardOutput.contains("hello:a\nb cd\n"), "\(continued.standardOutput) \(continued.standardError)")
         let last = try await ConnProcess.run(ConnProcess.connPath, ["repl"], environment: withPlugin, input: "hello\n")
         #expect(last.exitCode == 3, "\(last.standardError)")
         // The REPL's flags travel with the commands' environment, not through the process's

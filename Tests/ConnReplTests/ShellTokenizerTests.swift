@@ -31,6 +31,20 @@ struct ShellTokenizerTests {
         #expect(ShellTokenizer.Failure.unterminatedQuote("'", offset: 12).description.contains("column 13"))
     }
 
+    @Test("a line with an open quote or a trailing backslash continues: the quote keeps the newline, the backslash joins")
+    func continuation() throws {
+        #expect(ShellTokenizer.isUnfinished("send --text 'two"))
+        #expect(ShellTokenizer.isUnfinished(#"probe \"#))
+        #expect(!ShellTokenizer.isUnfinished("send --text 'done'"))
+        #expect(!ShellTokenizer.isUnfinished(#"a\\"#))  // an escaped backslash ends nothing
+        let quoted = ShellTokenizer.continuing("send --text 'two", with: "lines'")
+        #expect(try ShellTokenizer.split(quoted) == ["send", "--text", "two\nlines"])
+        let joined = ShellTokenizer.continuing(#"probe --no-internet \"#, with: "example.com:443")
+        #expect(try ShellTokenizer.split(joined) == ["probe", "--no-internet", "example.com:443"])
+        let glued = ShellTokenizer.continuing(#"probe exam\"#, with: "ple.com:443")
+        #expect(try ShellTokenizer.split(glued) == ["probe", "example.com:443"])
+    }
+
     @Test("words know where they start (for completion)")
     func offsets() throws {
         #expect(try ShellTokenizer.words("  ab 'c d'") == [.init(text: "ab", start: 2), .init(text: "c d", start: 5)])
