@@ -56,24 +56,21 @@ public enum PluginLauncher {
         return (failure == EACCES ? ExitStatus.permission : .unavailable).rawValue
     }
 
-    /// Runs the plugin as a child with the terminal, and waits for it. Its exit status is the
-    /// command's; death by a signal is 128 + the signal, as a shell reports it.
+    /// Runs the plugin as a child with the terminal (a foreground job in conn's process group),
+    /// and waits for it. Its exit status is the command's; death by a signal is 128 + the
+    /// signal, as a shell reports it.
     static func runAsChild(_ invocation: PluginInvocation, environment: [String: String], printer: Printer) -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: invocation.path)
-        process.arguments = invocation.arguments
-        process.environment = environment
         do {
-            try process.run()
+            return try ForegroundChild.run(invocation.path, arguments: ["conn-" + invocation.name] + invocation.arguments,
+                                           environment: environment)
         } catch {
-            printer.error(ConnError(code: .pluginFailed, message: "cannot run plugin \(invocation.path): \(error.localizedDescription)",
-                                    exitStatus: .unavailable))
-            return ExitStatus.unavailable.rawValue
+            let reason = String(cString: strerror(error.errno))
+            printer.error(ConnError(
+                code: .pluginFailed, message: "cannot run plugin \(invocation.path): \(reason)",
+                hint: error.errno == ENOEXEC ? "A script needs a #! line naming its interpreter." : nil,
+                exitStatus: error.errno == EACCES ? .permission : .unavailable))
+            return (error.errno == EACCES ? ExitStatus.permission : .unavailable).rawValue
         }
-        // Not waitUntilExit: on Linux it spins a core for as long as the plugin runs (the run
-        // loop it turns has no sources on this thread and returns at once).
-        while process.isRunning { usleep(10_000) }
-        return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
     }
 
     static func currentExecutable() -> String? {

@@ -167,6 +167,40 @@ struct ReplTerminalTests {
         await server.stop()
     }
 
+    @Test("a plugin typed at the prompt gets the terminal (it reads a line from it), and the REPL comes back with its exit code")
+    func pluginInTheTerminal() async throws {
+        let server = try await BackgroundServer.start()
+        try home.write("bin/conn-ask", "#!/bin/sh\nprintf 'name? '\nread name\necho \"hi $name\"\nexit 5\n", mode: 0o755)
+        let environment = environment(server.url).merging(["PATH": home.path + "/bin:/usr/bin:/bin"]) { $1 }
+        let terminal = try TerminalSession([ConnProcess.connPath, "repl", "--interval", "1s"], environment: environment)
+        try await terminal.waitFor(20, "the prompt") { $0.hasSuffix("conn online ›") }
+        try terminal.type("ask")
+        try terminal.press("Enter")
+        try await terminal.waitFor(15, "the plugin's question") { $0.hasSuffix("name?") }
+        try terminal.type("bob")
+        try terminal.press("Enter")
+        try await terminal.waitFor(15, "the plugin's answer and the prompt again") { $0.contains("hi bob") && $0.hasSuffix("conn online ›") }
+        try terminal.type("exit")
+        try terminal.press("Enter")
+        try await terminal.waitFor(15, "the exit") { _ in (try? terminal.exitStatus()) != nil }
+        #expect(try terminal.exitStatus() == 5)
+
+        // Ctrl-C reaches a plugin (the REPL ignores SIGINT; the plugin must not inherit that).
+        try home.write("bin/conn-nap", "#!/bin/sh\necho napping\nexec sleep 30\n", mode: 0o755)
+        let second = try TerminalSession([ConnProcess.connPath, "repl", "--interval", "1s"], environment: environment)
+        try await second.waitFor(20, "the prompt") { $0.hasSuffix("conn online ›") }
+        try second.type("nap")
+        try second.press("Enter")
+        try await second.waitFor(15, "the plugin running") { $0.hasSuffix("napping") }
+        try second.press("C-c")
+        try await second.waitFor(15, "the prompt after Ctrl-C") { $0.hasSuffix("conn online ›") }
+        try second.type("exit")
+        try second.press("Enter")
+        try await second.waitFor(15, "the exit") { _ in (try? second.exitStatus()) != nil }
+        #expect(try second.exitStatus() == 130)
+        await server.stop()
+    }
+
     @Test("a message sent at the prompt while the server is down is delivered by the REPL when it returns, with a notice above the prompt")
     func deliversInTheBackground() async throws {
         let port = try HTTPPorts.outsideAutomaticRange()

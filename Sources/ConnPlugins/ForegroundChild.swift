@@ -1,0 +1,49 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs a program as a child that owns the terminal as a shell's foreground job does: in conn's
+/// own process group (Foundation's Process puts a child in a group of its own, where reading the
+/// terminal fails with EIO), with standard input, output and error inherited, and with the
+/// signals conn ignores (the REPL ignores SIGINT) back at their defaults, so Ctrl-C reaches it.
+enum ForegroundChild {
+    struct SpawnFailure: Error {
+        let errno: Int32
+    }
+
+    /// Starts `path` with `arguments` (argv[0] included) and `environment`, waits for it, and
+    /// returns its exit status, 128 + the signal if a signal ended it.
+    static func run(_ path: String, arguments: [String], environment: [String: String]) throws(SpawnFailure) -> Int32 {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGPIPE, SIGWINCH, SIGTSTP, SIGTTIN, SIGTTOU, SIGCHLD] {
+            sigaddset(&defaults, signal)
+        }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var noneBlocked = sigset_t()
+        sigemptyset(&noneBlocked)
+        posix_spawnattr_setsigmask(&attributes, &noneBlocked)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid = pid_t()
+        let started = posix_spawn(&pid, path, nil, &attributes, argv, envp)
+        guard started == 0 else { throw SpawnFailure(errno: started) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            guard errno == EINTR else { return 128 + SIGKILL }
+        }
+        let signal = status & 0x7f
+        return signal == 0 ? (status >> 8) & 0xff : 128 + signal
+    }
+}
