@@ -51,12 +51,12 @@ struct AgentEvent: Encodable, TextRenderable, Sendable {
         case .baseline: text = state.map { $0.summary } ?? "?"
         case .change:
             text = "\(from?.rawValue ?? "?") → \(state?.summary ?? "?")"
-                + (state?.state == .online ? (downtimeMs.map { "  back after \(TimeFormatting.age(seconds: $0 / 1000))" } ?? "") : "")
+                + (state?.state == .online ? (downtimeMs.map { "  back after \(TimeFormatting.duration(seconds: $0 / 1000))" } ?? "") : "")
         case .connectionState: text = "link: " + (connectionState.map { "\($0)" } ?? "off")
         case .outbox: text = "outbox: " + (outbox?.line ?? "")
         case .sync: text = "inbox: " + (sync.map { $0.ok ? $0.text : "sync " + $0.text } ?? "?")
         case .stopped: text = "stopped" + (detail.map { " (\($0))" } ?? "")
         }
-        return (timestamped ? style.dim(JSONOutput.timestamp(at)) + "  " : "") + text + "\n"
+        return (timestamped ? style.dim(style.moment(at, milliseconds: true)) + "  " : "") + text + "\n"
     }
 }

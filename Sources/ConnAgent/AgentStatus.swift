@@ -94,8 +94,8 @@ public struct AgentStatus: Codable, Sendable, TextRenderable {
 
     public func renderText(style: TextStyle) -> String {
         let clean = { (text: String) in TerminalSanitizer.sanitize(text, keepNewlines: false) }
-        let age = { (date: Date) in TimeFormatting.age(seconds: -date.timeIntervalSinceNow) + " ago" }
-        var lines = ["agent: pid \(pid), running for \(TimeFormatting.age(seconds: -startedAt.timeIntervalSinceNow)), server \(clean(server))"]
+        let age = { (date: Date) in TimeFormatting.ago(seconds: -date.timeIntervalSinceNow) }
+        var lines = ["agent: pid \(pid), running for \(TimeFormatting.duration(seconds: (-startedAt.timeIntervalSinceNow).rounded())), server \(clean(server))"]
         if let network {
             var line = "state: " + (network.state == .online ? style.green(network.summary) : style.red(network.summary))
             if let since = network.since { line += " since \(age(since))" }

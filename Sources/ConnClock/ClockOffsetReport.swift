@@ -52,6 +52,6 @@ struct ConversionReport: Encodable, TextRenderable {
     }
 
     var derivation: String {
-        "back-end time \(JSONOutput.timestamp(backEndTime)) − offset \(ClockOffsetReport.signed(offsetMs)) ms ±\(ClockOffsetReport.number(uncertaintyMs)) ms, measured \(TimeFormatting.age(seconds: offsetAgeSeconds)) ago by \(method)"
+        "back-end time \(JSONOutput.timestamp(backEndTime)) − offset \(ClockOffsetReport.signed(offsetMs)) ms ±\(ClockOffsetReport.number(uncertaintyMs)) ms, measured \(TimeFormatting.ago(seconds: offsetAgeSeconds)) by \(method)"
     }
 }

@@ -59,7 +59,7 @@ struct SNTPSampler {
         let t4 = clock.nowMS()
         if received < 0 {
             if errno == EAGAIN || errno == EWOULDBLOCK {
-                throw ConnError.temporary(.timeout, "the NTP server \(host):\(port) did not answer within \(timeout)")
+                throw ConnError.temporary(.timeout, "the NTP server \(host):\(port) did not answer within \(TimeFormatting.duration(timeout))")
             }
             throw ConnError.unavailable(.refused, "the NTP server \(host):\(port) cannot be reached: \(String(cString: strerror(errno)))")
         }

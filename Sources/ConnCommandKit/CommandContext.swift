@@ -35,7 +35,7 @@ public struct CommandContext: Sendable {
         self.verbosity = verbosity
         self.printer = Printer(
             sink: sink, format: configuration.format, verbosity: verbosity, color: configuration.color,
-            terminal: terminal, environment: environment)
+            terminal: terminal, environment: environment, utc: configuration.utc)
         let level: Logger.Level = verbosity == .verbose ? .debug : .warning
         self.logger = Logger(label: "conn") { _ in SinkLogHandler(sink: sink, level: level) }
     }

@@ -29,6 +29,9 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     @Flag(help: "Accept TLS certificates that do not verify, for HTTP and WebSocket alike (self-signed test servers only).")
     public var insecure = false
 
+    @Flag(help: "Show times in text in UTC instead of local time (JSON is always UTC).")
+    public var utc = false
+
     @Flag(name: .shortAndLong, help: "Print what conn does on stderr (requests, timings, config sources).")
     public var verbose = false
 
@@ -57,6 +60,7 @@ public struct GlobalOptions: ParsableArguments, Sendable {
             format: json ? OutputFormat.json.rawValue : format?.rawValue,
             timeout: timeout?.description, color: color?.rawValue)
         if insecure { overrides.insecure = "true" }
+        if utc { overrides.utc = "true" }
         if json && format == nil { overrides.formatFlagName = "--json" }
         return overrides
     }
@@ -115,7 +119,7 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     /// list before ArgumentParser runs (plugin dispatch). Kept in step by a test.
     public static let optionsTakingValues: Set<String> = ["--server", "--profile", "--config", "--format", "--timeout", "--color"]
     /// Options without a value.
-    public static let flags: Set<String> = ["--json", "--insecure", "--verbose", "-v", "--quiet", "-q"]
+    public static let flags: Set<String> = ["--json", "--insecure", "--utc", "--verbose", "-v", "--quiet", "-q"]
 }
 
 /// How much conn says on stderr.

@@ -15,12 +15,12 @@ public struct Printer: Sendable {
     let prettyJSON: Bool
 
     public init(sink: any OutputSink, format: OutputFormat, verbosity: Verbosity, color: ColorMode,
-                terminal: TerminalFacts, environment: [String: String]) {
+                terminal: TerminalFacts, environment: [String: String], utc: Bool = false) {
         self.sink = sink
         self.format = format
         self.verbosity = verbosity
-        self.outputStyle = TextStyle(enabled: color.enabled(isTerminal: terminal.standardOutputIsTerminal, environment: environment))
-        self.errorStyle = TextStyle(enabled: color.enabled(isTerminal: terminal.standardErrorIsTerminal, environment: environment))
+        self.outputStyle = TextStyle(enabled: color.enabled(isTerminal: terminal.standardOutputIsTerminal, environment: environment), utc: utc)
+        self.errorStyle = TextStyle(enabled: color.enabled(isTerminal: terminal.standardErrorIsTerminal, environment: environment), utc: utc)
         self.prettyJSON = terminal.standardOutputIsTerminal
     }
 

@@ -1,8 +1,21 @@
+import ConnCore
+import Foundation
+
 /// ANSI styling that turns itself off when colour is not wanted.
 public struct TextStyle: Sendable {
     public let enabled: Bool
+    /// Moments in UTC rather than the local zone (`--utc`).
+    public let utc: Bool
 
-    public init(enabled: Bool) { self.enabled = enabled }
+    public init(enabled: Bool, utc: Bool = false) {
+        self.enabled = enabled
+        self.utc = utc
+    }
+
+    /// A moment for a person: local time with its zone, or UTC with `--utc`.
+    public func moment(_ date: Date, milliseconds: Bool = false) -> String {
+        TimeFormatting.moment(date, utc: utc, milliseconds: milliseconds)
+    }
 
     public func bold(_ text: String) -> String { wrap(text, "1") }
     public func dim(_ text: String) -> String { wrap(text, "2") }

@@ -23,6 +23,7 @@ struct ConfigReport: Encodable, TextRenderable {
     let color: String
     let timeoutSeconds: Double
     let insecure: Bool
+    let utc: Bool
     let outboxExpirySeconds: Double
     /// The plugins that get the token in CONN_TOKEN.
     let pluginsWithToken: [String]
@@ -44,6 +45,7 @@ struct ConfigReport: Encodable, TextRenderable {
         color = configuration.color.rawValue
         timeoutSeconds = configuration.timeoutSeconds
         insecure = configuration.insecure
+        utc = configuration.utc
         outboxExpirySeconds = configuration.outboxExpiry.seconds
         pluginsWithToken = configuration.pluginsWithToken
         databaseFile = configuration.paths.databaseFile
@@ -64,9 +66,10 @@ struct ConfigReport: Encodable, TextRenderable {
             ("token", tokenSet ? "(set, hidden)" : "(none)", sources["token"]?.detail),
             ("format", format, sources["format"]?.detail),
             ("color", color, sources["color"]?.detail),
-            ("timeout", Self.seconds(timeoutSeconds), sources["timeout"]?.detail),
+            ("timeout", TimeFormatting.duration(seconds: timeoutSeconds), sources["timeout"]?.detail),
             ("insecure", insecure ? "true" : "false", sources["insecure"]?.detail),
-            ("outboxExpiry", Self.seconds(outboxExpirySeconds), sources["outboxExpiry"]?.detail),
+            ("utc", utc ? "true" : "false", sources["utc"]?.detail),
+            ("outboxExpiry", TimeFormatting.duration(seconds: outboxExpirySeconds), sources["outboxExpiry"]?.detail),
             ("pluginsWithToken", pluginsWithToken.isEmpty ? "(none)" : pluginsWithToken.joined(separator: ", "), sources["pluginsWithToken"]?.detail),
             ("config", configFile + (configFileExists ? "" : " (not found; defaults apply)"), nil),
             ("database", databaseFile, nil),
@@ -81,9 +84,5 @@ struct ConfigReport: Encodable, TextRenderable {
             let paddedValue = value.padding(toLength: valueWidth, withPad: " ", startingAt: 0)
             return "\(style.bold(padded))  \(paddedValue)  \(style.dim("(\(source))"))"
         }.joined(separator: "\n") + "\n"
-    }
-
-    private static func seconds(_ value: Double) -> String {
-        value == value.rounded() ? "\(Int(value))s" : "\(value)s"
     }
 }

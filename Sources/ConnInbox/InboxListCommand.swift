@@ -62,7 +62,7 @@ public struct InboxListCommand: ConnCommand {
         let conversations = rows.map(ConversationRecord.init(row:))
         let age = Date().timeIntervalSince(last.at)
         if context.configuration.format == .text {
-            context.printer.note("cache from \(last.source), fetched \(TimeFormatting.age(seconds: age)) ago")
+            context.printer.note("cache from \(last.source), fetched \(TimeFormatting.ago(seconds: age))")
         }
         // Offline reading shows what the cache holds, but says so when that is another inbox.
         if let configured = context.configuration.backEnd?.url(for: .inbox).absoluteString,

@@ -69,7 +69,7 @@ public struct MessageReport: Encodable, TextRenderable, Sendable {
             // Never promise an attempt that nothing will make.
             if let agentPID {
                 let wait = nextAttemptAt.timeIntervalSinceNow
-                let when = wait <= 0 ? "now" : wait < 1 ? "in under a second" : "in \(TimeFormatting.age(seconds: wait))"
+                let when = wait <= 0 ? "now" : wait < 1 ? "in under a second" : "in \(TimeFormatting.duration(seconds: wait))"
                 lines.append("  the agent (pid \(agentPID)) tries again \(when), when the server is reachable")
             } else if CommandSession.replDelivers {
                 lines.append("  this REPL sends it when the server is reachable")
@@ -79,7 +79,7 @@ public struct MessageReport: Encodable, TextRenderable, Sendable {
         }
         if state == "failed" { lines.append("  resend: conn outbox resend \(id.prefix(8))   delete: conn outbox delete \(id.prefix(8))") }
         if let text {
-            lines.append("  id \(id) · \(attempts) attempt\(attempts == 1 ? "" : "s") · queued \(JSONOutput.timestamp(createdAt))")
+            lines.append("  id \(id) · \(attempts) attempt\(attempts == 1 ? "" : "s") · queued \(style.moment(createdAt))")
             if let responseToUid { lines.append("  in reply to \(clean(responseToUid))") }
             lines.append("")
             lines.append(TerminalSanitizer.sanitize(text, keepNewlines: true))
@@ -88,7 +88,7 @@ public struct MessageReport: Encodable, TextRenderable, Sendable {
             lines.append("")
             lines.append(style.bold("attempts"))
             for attempt in attemptLog {
-                var line = "  #\(attempt.number) \(JSONOutput.timestamp(attempt.startedAt)) \(attempt.outcome == "started" ? "interrupted (its deliverer stopped)" : attempt.outcome)"
+                var line = "  #\(attempt.number) \(style.moment(attempt.startedAt)) \(attempt.outcome == "started" ? "interrupted (its deliverer stopped)" : attempt.outcome)"
                 if let status = attempt.httpStatus { line += " HTTP \(status)" }
                 if let detail = attempt.detail { line += " — \(clean(detail))" }
                 lines.append(line)

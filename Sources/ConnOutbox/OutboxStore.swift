@@ -158,7 +158,7 @@ public struct OutboxStore: Sendable {
                 case .retry(let code, let text, _, let retryAfter):
                     let expiresAt = message.createdAt.addingTimeInterval(expiry.seconds)
                     if expiresAt <= now {
-                        let error = "not delivered within \(TimeFormatting.exact(expiry)); last error: \(text)"
+                        let error = "not delivered within \(TimeFormatting.duration(expiry)); last error: \(text)"
                         try db.execute(literal: """
                             UPDATE outboxMessage SET state = \(OutboxMessage.State.failed), failureReason = \(OutboxMessage.FailureReason.expired),
                             lastErrorCode = \(code), lastError = \(error), \(released) WHERE \(held)
@@ -212,7 +212,7 @@ public struct OutboxStore: Sendable {
 
     private func expireOverdue(_ db: Database, now: Date) throws -> Int {
         let cutoff = now.addingTimeInterval(-expiry.seconds).timeIntervalSince1970
-        let notice = "not delivered within \(TimeFormatting.exact(expiry))"
+        let notice = "not delivered within \(TimeFormatting.duration(expiry))"
         try db.execute(literal: """
             UPDATE outboxMessage SET state = \(OutboxMessage.State.failed), failureReason = \(OutboxMessage.FailureReason.expired),
             leaseOwner = NULL, leaseExpiresAt = NULL, lastError = \(notice) || COALESCE('; last error: ' || lastError, '')

@@ -37,7 +37,12 @@ enum ForegroundChild {
             envp.forEach { free($0) }
         }
         var pid = pid_t()
-        let started = posix_spawn(&pid, path, nil, &attributes, argv, envp)
+        var started = posix_spawn(&pid, path, nil, &attributes, argv, envp)
+        // ETXTBSY: the file is still open for writing somewhere; that passes within moments.
+        for _ in 0..<50 where started == ETXTBSY {
+            usleep(10_000)
+            started = posix_spawn(&pid, path, nil, &attributes, argv, envp)
+        }
         guard started == 0 else { throw SpawnFailure(errno: started) }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {

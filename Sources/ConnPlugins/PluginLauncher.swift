@@ -44,7 +44,13 @@ public enum PluginLauncher {
         let envp = pluginEnvironment.map { "\($0.key)=\($0.value)" }
         let failure = withCStrings(argv) { argvPointers in
             withCStrings(envp) { envpPointers in
-                execve(invocation.path, argvPointers, envpPointers)
+                // ETXTBSY: the file is still open for writing somewhere (a plugin just installed,
+                // or a process forked while it was written); that passes within moments.
+                for _ in 0..<50 {
+                    execve(invocation.path, argvPointers, envpPointers)
+                    guard errno == ETXTBSY else { break }
+                    usleep(10_000)
+                }
                 return errno
             }
         }

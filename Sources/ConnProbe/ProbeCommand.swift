@@ -119,7 +119,7 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting, PrometheusOut
             let pause = min(backoff.ceiling(afterAttempt: attempts), remaining)
             let failing = results.filter { !$0.reachable }.map { "\($0.target) (\($0.verdict))" }
                 + (internetOK ? [] : ["internet (\(connectivity!.state.name))"])
-            context.printer.note("waiting: \(failing.joined(separator: ", ")); next try in \(TimeFormatting.timing(milliseconds: pause.milliseconds))")
+            context.printer.note("waiting: \(failing.joined(separator: ", ")); next try in \(TimeFormatting.duration(milliseconds: pause.milliseconds))")
             try await Task.sleep(for: pause)
         }
         try context.printer.emit(report)

@@ -39,7 +39,7 @@ struct ProbeReport: Encodable, TextRenderable, SchemaVersioned {
             var facts: [String] = []
             if let status = result.httpStatus { facts.append("HTTP \(status)") }
             for rung in result.rungs where rung.ok && rung.name != "route" {
-                if let ms = rung.ms, rung.name != "dns" || ms > 0 { facts.append("\(rung.name) \(TimeFormatting.timing(milliseconds: ms))") }
+                if let ms = rung.ms, rung.name != "dns" || ms > 0 { facts.append("\(rung.name) \(TimeFormatting.duration(milliseconds: ms))") }
             }
             if let interface = result.interface {
                 facts.append("via \(TerminalSanitizer.sanitize(interface.name, keepNewlines: false)) (\(interface.kind.rawValue)\(interface.expensive ? ", metered" : ""))")
@@ -49,7 +49,7 @@ struct ProbeReport: Encodable, TextRenderable, SchemaVersioned {
             lines.append("\(mark) \(style.bold(name))  \(verdict)\(detail)" + (facts.isEmpty ? "" : style.dim("  [" + facts.joined(separator: " · ") + "]")))
             if showLadder {
                 for rung in result.rungs {
-                    let time = rung.ms.map { TimeFormatting.timing(milliseconds: $0) } ?? "—"
+                    let time = rung.ms.map { TimeFormatting.duration(milliseconds: $0) } ?? "—"
                     let rungMark = rung.ok ? style.green("ok  ") : style.red("FAIL")
                     lines.append("    \(rung.name.padding(toLength: 5, withPad: " ", startingAt: 0)) \(rungMark) \(time.padding(toLength: 9, withPad: " ", startingAt: 0)) \(TerminalSanitizer.sanitize(rung.detail, keepNewlines: false))")
                 }

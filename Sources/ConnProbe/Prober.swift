@@ -121,8 +121,8 @@ public struct Prober: Sendable {
                 result.rungs.append(ProbeRung(name: "tcp", ok: false, ms: elapsed.milliseconds, detail: "no route to \(address.ip)"))
                 tcpFailure = tcpFailure ?? (.noRoute, "there is no route to \(address.ip)")
             case .timeout:
-                result.rungs.append(ProbeRung(name: "tcp", ok: false, ms: nil, detail: "\(bracketed(address)):\(address.port) did not answer within \(timeout)"))
-                tcpFailure = tcpFailure ?? (.timeout, "\(target.host):\(target.port) did not answer within \(timeout): packets are dropped or the host is down")
+                result.rungs.append(ProbeRung(name: "tcp", ok: false, ms: nil, detail: "\(bracketed(address)):\(address.port) did not answer within \(TimeFormatting.duration(timeout))"))
+                tcpFailure = tcpFailure ?? (.timeout, "\(target.host):\(target.port) did not answer within \(TimeFormatting.duration(timeout)): packets are dropped or the host is down")
             case .failed(let why):
                 result.rungs.append(ProbeRung(name: "tcp", ok: false, ms: nil, detail: why))
                 tcpFailure = tcpFailure ?? (.timeout, "cannot connect to \(target.host):\(target.port): \(why)")
@@ -153,8 +153,8 @@ public struct Prober: Sendable {
                 return finish(.tlsError, "the TLS handshake with \(target.host) failed: \(why)")
             case .timeout:
                 try? await channel.close()
-                result.rungs.append(ProbeRung(name: "tls", ok: false, ms: nil, detail: "no handshake within \(timeout)"))
-                return finish(.timeout, "the TLS handshake with \(target.host) did not finish within \(timeout)")
+                result.rungs.append(ProbeRung(name: "tls", ok: false, ms: nil, detail: "no handshake within \(TimeFormatting.duration(timeout))"))
+                return finish(.timeout, "the TLS handshake with \(target.host) did not finish within \(TimeFormatting.duration(timeout))")
             }
         }
         // HTTP, on the same connection.
@@ -200,8 +200,8 @@ public struct Prober: Sendable {
             return HTTPCheck(status: response.status, rung: ProbeRung(name: "http", ok: true, ms: ms, detail: "status \(response.status)"),
                              failure: nil, explanation: target.isServer ? "the server answers" : "\(url.absoluteString) answers")
         } catch ChannelHTTPExchange.Failure.timeout {
-            return HTTPCheck(status: nil, rung: ProbeRung(name: "http", ok: false, ms: nil, detail: "no answer within \(timeout)"),
-                             failure: .timeout, explanation: "\(url.absoluteString) accepted the connection but did not answer within \(timeout)")
+            return HTTPCheck(status: nil, rung: ProbeRung(name: "http", ok: false, ms: nil, detail: "no answer within \(TimeFormatting.duration(timeout))"),
+                             failure: .timeout, explanation: "\(url.absoluteString) accepted the connection but did not answer within \(TimeFormatting.duration(timeout))")
         } catch ChannelHTTPExchange.Failure.tooLarge {
             return HTTPCheck(status: nil, rung: ProbeRung(name: "http", ok: false, ms: nil, detail: "answer larger than 1 MiB"),
                              failure: .unexpectedBody, explanation: "\(url.absoluteString) answered with more than 1 MiB")

@@ -69,6 +69,7 @@ public struct ReplCommand: ConnCommand {
         let inherited: [(String, String?)] = [
             ("server", global.server), ("profile", global.profile), ("config", global.config), ("timeout", global.timeout?.description),
             ("format", global.json ? "json" : global.format?.rawValue), ("color", global.color?.rawValue),
+            ("utc", global.utc ? "true" : nil),
         ]
         var environment = context.environment
         for (key, value) in inherited {

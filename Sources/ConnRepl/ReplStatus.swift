@@ -39,7 +39,7 @@ public struct ReplStatus: Sendable, Equatable {
             var head = "state: " + (state == .online ? style.green(state.rawValue) : style.red(state.rawValue))
             if let cause = network.cause { head += " (\(cause))" }
             if let interface = network.interface { head += " via \(interface.text)" }
-            if let since = network.since { head += style.dim(" since \(TimeFormatting.age(seconds: -since.timeIntervalSinceNow)) ago") }
+            if let since = network.since { head += style.dim(" since \(TimeFormatting.ago(seconds: -since.timeIntervalSinceNow))") }
             lines.append(head)
             lines.append("  " + state.details)
         } else {
@@ -54,7 +54,7 @@ public struct ReplStatus: Sendable, Equatable {
         } else {
             lines.append("link: connecting (no answer yet)")
         }
-        if let checkedAt { lines.append(style.dim("checked \(TimeFormatting.age(seconds: -checkedAt.timeIntervalSinceNow)) ago")) }
+        if let checkedAt { lines.append(style.dim("checked \(TimeFormatting.ago(seconds: -checkedAt.timeIntervalSinceNow))")) }
         return lines.joined(separator: "\n")
     }
 }

@@ -181,7 +181,7 @@ public struct WatchCommand: ConnCommand {
                     try emit(event, context: context)
                 case .deadline:
                     try emit(WatchEvent(type: .stopped, at: Date(), state: reported, connectionState: linkState, stopReason: "timeout"), context: context)
-                    throw ConnError.temporary(.waitTimedOut, "\(until ?? "the state") was not reached within \(configuration.timeout)")
+                    throw ConnError.temporary(.waitTimedOut, "\(until ?? "the state") was not reached within \(TimeFormatting.duration(configuration.timeout))")
                 }
             }
             // The stream ends only when this task is cancelled (Ctrl-C in `conn repl`).

@@ -96,7 +96,7 @@ public struct WatchEvent: Sendable, Equatable, Encodable, SchemaVersioned {
 
 extension WatchEvent: TextRenderable {
     public func renderText(style: TextStyle) -> String {
-        let time = style.dim(JSONOutput.timestamp(at))
+        let time = style.dim(style.moment(at, milliseconds: true))
         let clean = { (text: String) in TerminalSanitizer.sanitize(text, keepNewlines: false) }
         var context: [String] = []
         if let reason = state?.reason { context.append(reason.rawValue) }
@@ -109,7 +109,7 @@ extension WatchEvent: TextRenderable {
             line = "\(time)  \(colored(state?.state, style: style))\(suffix)"
         case .change:
             line = "\(time)  \(from?.rawValue ?? "?") → \(colored(state?.state, style: style))\(suffix)"
-            if state?.state == .online, let downtimeMs { line += "  back after \(TimeFormatting.age(seconds: downtimeMs / 1000))" }
+            if state?.state == .online, let downtimeMs { line += "  back after \(TimeFormatting.duration(seconds: downtimeMs / 1000))" }
         case .connectionState:
             line = "\(time)  link: \(connectionState.map { "\($0)" } ?? "off")"
         case .outbox:

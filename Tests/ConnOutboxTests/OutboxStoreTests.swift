@@ -83,7 +83,7 @@ struct OutboxStoreTests {
         #expect(try store.expireOverdue(now: then.addingTimeInterval(3601)) == 1)
         let stored = try #require(try store.message(id: message.id))
         #expect(stored.state == .failed && stored.failureReason == .expired)
-        #expect(stored.lastError == "not delivered within 1 h; last error: nothing listens")
+        #expect(stored.lastError == "not delivered within 1h; last error: nothing listens")
     }
 
     @Test("401 fails the message and pauses the queue for that token; another token lifts it and requeues")

@@ -109,6 +109,14 @@ struct SendAndOutboxTests {
         let log = try #require(try shown.json()["attemptLog"] as? [[String: Any]])
         #expect(log.map { $0["outcome"] as? String } == ["retry", "retry", "sent"])
         #expect((log.last?["detail"] as? String)?.contains("replayed") == true)
+        // In text, moments are local time with the zone (TZ), or UTC with --utc; JSON stays ISO UTC.
+        let id = String((message["id"] as! String).prefix(6))
+        let local = try await home.conn(["outbox", "show", id], env: ["TZ": "Europe/Paris"])
+        #expect(local.standardOutput.contains(/queued \d{4}-\d\d-\d\d \d\d:\d\d:\d\d \+0[12]00/), "\(local.standardOutput)")
+        #expect(local.standardOutput.contains(/#3 \d{4}-\d\d-\d\d \d\d:\d\d:\d\d \+0[12]00 sent/), "\(local.standardOutput)")
+        let utc = try await home.conn(["outbox", "show", id, "--utc"], env: ["TZ": "Europe/Paris"])
+        #expect(utc.standardOutput.contains(/queued \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/), "\(utc.standardOutput)")
+        #expect((try shown.json()["createdAt"] as? String)?.hasSuffix("Z") == true)
     }
 
     @Test("--wait rides out injected 5xx with Retry-After and ends sent; every message stored once")
@@ -198,7 +206,7 @@ struct SendAndOutboxTests {
         #expect(try flushed.json()["expired"] as? Int == 1)
         let message = try #require(try await outbox().first)
         #expect(message["failureReason"] as? String == "expired")
-        #expect((message["lastError"] as? String)?.hasPrefix("not delivered within 1 s; last error: ") == true)
+        #expect((message["lastError"] as? String)?.hasPrefix("not delivered within 1s; last error: ") == true)
     }
 
     @Test("bad input is refused before anything is written", arguments: [

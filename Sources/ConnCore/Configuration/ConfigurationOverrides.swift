@@ -11,6 +11,8 @@ public struct ConfigurationOverrides: Sendable, Equatable {
     public var color: String?
     /// `--insecure`: "true" when given.
     public var insecure: String?
+    /// `--utc`: "true" when given.
+    public var utc: String?
     /// `--json` when the format came from that short form, for messages.
     public var formatFlagName = "--format"
 
@@ -39,6 +41,7 @@ public struct ConfigurationOverrides: Sendable, Equatable {
         values["timeout"] = timeout
         values["color"] = color
         values["insecure"] = insecure
+        values["utc"] = utc
         return values
     }
 }

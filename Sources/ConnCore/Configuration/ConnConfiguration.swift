@@ -19,6 +19,8 @@ public struct ConnConfiguration: Sendable {
     public var timeout: Duration = .seconds(10)
     /// Accept TLS certificates that do not verify (self-signed test servers). Off unless asked for.
     public var insecure = false
+    /// Text shows moments in UTC rather than the local zone (`--utc`).
+    public var utc = false
     /// How long the outbox keeps retrying a message before marking it failed(expired).
     public var outboxExpiry: Duration = .seconds(24 * 3600)
     /// The plugins (by name, as in `conn NAME`) that get the token in `CONN_TOKEN`; others never do.

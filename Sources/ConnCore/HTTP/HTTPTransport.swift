@@ -121,7 +121,7 @@ public final class HTTPTransport: Sendable {
             let response = try await client.execute(request, timeout: .nanoseconds(Int64(timeout.nanoseconds)), logger: Self.silentLogger)
             let body = try await response.body.collect(upTo: exchange.maxResponseBytes)
             let elapsed = start.duration(to: clock.now)
-            logger.debug("\(response.status.code) from \(url.absoluteString) in \(elapsed)")
+            logger.debug("\(response.status.code) from \(url.absoluteString) in \(TimeFormatting.duration(elapsed))")
             return HTTPExchangeResponse(
                 status: Int(response.status.code),
                 headers: response.headers.map { ($0.name, $0.value) },
@@ -147,7 +147,7 @@ public final class HTTPTransport: Sendable {
         if let clientError = error as? HTTPClientError {
             switch clientError {
             case .deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout:
-                return .temporary(.timeout, "\(target) did not answer within \(timeout)", hint: "Raise --timeout, or check that the server is up.")
+                return .temporary(.timeout, "\(target) did not answer within \(TimeFormatting.duration(timeout))", hint: "Raise --timeout, or check that the server is up.")
             case .remoteConnectionClosed:
                 return .temporary(.connectionClosed, "\(target) closed the connection before answering")
             default:

@@ -1,28 +1,96 @@
 import Foundation
 
-/// Durations as conn prints them, in one place. Three styles, by what the number is.
+/// Times as conn prints them for a person, in one place: how long ago something happened
+/// (`ago`), how long something lasts or lasted (`duration`), and a moment (`moment`, local time
+/// with its zone unless UTC is asked for). JSON never goes through here: it stays ISO 8601 UTC
+/// and milliseconds.
 public enum TimeFormatting {
-    /// How long ago, or how long until, roughly: "45 s", "12 min", "3 h", "2 days".
-    public static func age(seconds: Double) -> String {
-        switch seconds {
-        case ..<60: "\(Int(seconds)) s"
-        case ..<3600: "\(Int(seconds / 60)) min"
-        case ..<86400: "\(Int(seconds / 3600)) h"
-        default: "\(Int(seconds / 86400)) days"
+    /// How long ago, as people say it: "just now", "1 second ago", "5 minutes ago", "1 day ago",
+    /// "3 weeks ago", "2 months ago", "1 year ago"; a moment ahead (a skewed clock) is "in …".
+    /// Each unit is used until the next one reads better, with git's boundaries: days below
+    /// 14, weeks below 10, months below a year.
+    public static func ago(seconds: Double) -> String {
+        guard seconds.isFinite else { return "at an unknown time" }
+        if abs(seconds) < 1 { return "just now" }
+        let phrase = span(abs(seconds))
+        return seconds > 0 ? phrase + " ago" : "in " + phrase
+    }
+
+    /// "1 second", "59 seconds", "1 minute", "23 hours", "13 days", "9 weeks", "11 months",
+    /// "2 years" (whole units, rounded down; seconds ≥ 1).
+    static func span(_ seconds: Double) -> String {
+        let days = seconds / 86_400
+        let (count, unit): (Double, String) =
+            switch seconds {
+            case ..<60: (seconds, "second")
+            case ..<3_600: (seconds / 60, "minute")
+            case ..<86_400: (seconds / 3_600, "hour")
+            default:
+                days < 14 ? (days, "day") : days < 70 ? (days / 7, "week") : days < 365 ? (days / 30, "month") : (days / 365, "year")
+            }
+        let whole = max(1, Int(count.rounded(.down)))
+        return "\(whole) \(unit)\(whole == 1 ? "" : "s")"
+    }
+
+    /// A length of time in conn's duration syntax where it can be written exactly (what
+    /// `--timeout`, `--interval` and the config file read back): "24h", "90m", "45s", "1.5s",
+    /// "125ms", "7d". A measured one keeps three significant digits: "3.25ms", "12.3s", and
+    /// above a minute whole units: "2m5s", "1h30m", "2d3h".
+    public static func duration(seconds: Double) -> String {
+        guard seconds.isFinite else { return "forever" }
+        if seconds < 0 { return "-" + duration(seconds: -seconds) }
+        if seconds == 0 { return "0s" }
+        // Exactly a whole number of one unit (days only from a week on: "24h", not "1d"; seconds
+        // below two minutes: "90s", but "2m5s", not "125s").
+        for (unit, size) in [("d", 86_400.0), ("h", 3_600), ("m", 60), ("s", 1)] where seconds >= size {
+            if unit == "d", seconds < 7 * 86_400 { continue }
+            if unit == "s", seconds >= 120 { continue }
+            if seconds.truncatingRemainder(dividingBy: size) == 0 { return "\(Int(seconds / size))\(unit)" }
+        }
+        if seconds < 1 { return significant(seconds * 1000) + "ms" }
+        if seconds < 60 { return significant(seconds) + "s" }
+        let whole = Int(seconds.rounded())
+        switch whole {
+        case ..<3_600: return compound(whole / 60, "m", whole % 60, "s")
+        case ..<86_400: return compound(whole / 3_600, "h", (whole % 3_600) / 60, "m")
+        default: return compound(whole / 86_400, "d", (whole % 86_400) / 3_600, "h")
         }
     }
 
-    /// A measured time, with the precision it deserves: "3.25ms", "120ms", "2.50s".
-    public static func timing(milliseconds ms: Double) -> String {
-        ms < 10 ? String(format: "%.2fms", ms) : ms < 1000 ? String(format: "%.0fms", ms) : String(format: "%.2fs", ms / 1000)
+    public static func duration(_ duration: Duration) -> String {
+        self.duration(seconds: duration.seconds)
     }
 
-    /// A configured length, exactly: "24 h", "90 min", "45 s", "2.5 s".
-    public static func exact(_ duration: Duration) -> String {
-        let seconds = duration.seconds
-        if seconds >= 3600, seconds.truncatingRemainder(dividingBy: 3600) == 0 { return "\(Int(seconds / 3600)) h" }
-        if seconds >= 60, seconds.truncatingRemainder(dividingBy: 60) == 0 { return "\(Int(seconds / 60)) min" }
-        return seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
+    public static func duration(milliseconds: Double) -> String {
+        duration(seconds: milliseconds / 1000)
+    }
+
+    /// "2m5s"; "2m" when the second part is 0.
+    private static func compound(_ first: Int, _ firstUnit: String, _ second: Int, _ secondUnit: String) -> String {
+        second == 0 ? "\(first)\(firstUnit)" : "\(first)\(firstUnit)\(second)\(secondUnit)"
+    }
+
+    /// Three significant digits, trailing zeros dropped: 3.25, 12.3, 125, 1.5.
+    private static func significant(_ value: Double) -> String {
+        let decimals = value < 10 ? 2 : value < 100 ? 1 : 0
+        var text = String(format: "%.\(decimals)f", value)
+        if text.contains(".") {
+            while text.hasSuffix("0") { text.removeLast() }
+            if text.hasSuffix(".") { text.removeLast() }
+        }
+        return text
+    }
+
+    /// A moment for a person: "2026-11-23 14:05:09 +0100" in the local zone (the TZ variable's,
+    /// else the system's), or "2026-11-23 13:05:09 UTC" with `utc`; with `milliseconds`,
+    /// "14:05:09.123" (for events a fraction of a second apart).
+    public static func moment(_ date: Date, utc: Bool = false, milliseconds: Bool = false, timeZone: TimeZone = .current) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = utc ? TimeZone(identifier: "UTC") : timeZone
+        let time = milliseconds ? "HH:mm:ss.SSS" : "HH:mm:ss"
+        formatter.dateFormat = "yyyy-MM-dd " + time + (utc ? " 'UTC'" : " xx")
+        return formatter.string(from: date)
     }
 }
 

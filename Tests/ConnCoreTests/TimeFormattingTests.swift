@@ -1,0 +1,48 @@
+import ConnCore
+import Foundation
+import Testing
+
+@Suite("time formatting: ages, durations, moments")
+struct TimeFormattingTests {
+    @Test("ago: 'just now', singular at 1, each unit up to its boundary", arguments: [
+        (0.0, "just now"), (0.9, "just now"), (1, "1 second ago"), (1.9, "1 second ago"), (2, "2 seconds ago"), (59, "59 seconds ago"),
+        (60, "1 minute ago"), (119, "1 minute ago"), (120, "2 minutes ago"), (3_599, "59 minutes ago"),
+        (3_600, "1 hour ago"), (7_199, "1 hour ago"), (86_399, "23 hours ago"),
+        (86_400, "1 day ago"), (172_800, "2 days ago"), (13 * 86_400, "13 days ago"),
+        (14 * 86_400, "2 weeks ago"), (69 * 86_400, "9 weeks ago"),
+        (70 * 86_400, "2 months ago"), (364 * 86_400, "12 months ago"),
+        (365 * 86_400, "1 year ago"), (400 * 86_400, "1 year ago"), (730 * 86_400, "2 years ago"),
+        (-90, "in 1 minute"), (.nan, "at an unknown time"),
+    ] as [(Double, String)])
+    func ago(seconds: Double, expected: String) {
+        #expect(TimeFormatting.ago(seconds: seconds) == expected)
+    }
+
+    @Test("duration: exact values in the syntax conn reads back, measured ones to three digits", arguments: [
+        (0.0, "0s"), (0.000_42, "0.42ms"), (0.003_25, "3.25ms"), (0.124_968_361, "125ms"), (0.125, "125ms"), (0.999_9, "1000ms"),
+        (1, "1s"), (1.5, "1.5s"), (2.345, "2.35s"), (12.34, "12.3s"), (45, "45s"), (59.96, "60s"),
+        (60, "1m"), (90, "90s"), (125.4, "2m5s"), (3_599, "59m59s"), (5_400, "90m"),
+        (3_600, "1h"), (86_400, "24h"), (90_000, "25h"), (5 * 86_400 + 1, "5d"), (5 * 86_400 + 7_300, "5d2h"), (604_800, "7d"), (3_650 * 86_400, "3650d"),
+        (-2, "-2s"), (.infinity, "forever"),
+    ] as [(Double, String)])
+    func duration(seconds: Double, expected: String) {
+        #expect(TimeFormatting.duration(seconds: seconds) == expected)
+    }
+
+    @Test("an exact duration reads back as the same length (DurationParser)")
+    func roundTrip() {
+        for seconds in [0.001, 0.25, 1, 1.5, 30, 90, 600, 5_400, 3_600, 86_400, 604_800, 3_650 * 86_400.0] {
+            let text = TimeFormatting.duration(seconds: seconds)
+            #expect(DurationParser.parse(text)?.seconds == seconds, "\(seconds) → \(text)")
+        }
+    }
+
+    @Test("moment: local time with the zone's offset, or UTC; milliseconds when asked")
+    func moment() throws {
+        let date = Date(timeIntervalSince1970: 1_795_000_000.123)  // 2026-11-18T11:06:40.123Z
+        let paris = try #require(TimeZone(identifier: "Europe/Paris"))
+        #expect(TimeFormatting.moment(date, timeZone: paris) == "2026-11-18 12:06:40 +0100")
+        #expect(TimeFormatting.moment(date, utc: true) == "2026-11-18 11:06:40 UTC")
+        #expect(TimeFormatting.moment(date, utc: true, milliseconds: true) == "2026-11-18 11:06:40.123 UTC")
+    }
+}
