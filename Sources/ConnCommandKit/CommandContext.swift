@@ -64,6 +64,17 @@ public struct CommandContext: Sendable {
         return backEnd
     }
 
+    /// Where `resource` is (under the server, or its own full URL), or an error naming the
+    /// settings that would give it.
+    public func requireURL(for resource: BackEndResource) throws -> URL {
+        if let url = configuration.url(for: resource) { return url }
+        let variable = ConfigKeys.environmentVariable(for: ["resources", resource.rawValue])
+        throw ConnError.configuration(
+            "no server is configured, and resources.\(resource.rawValue) is not a full URL",
+            hint: "Pass --server URL or set CONN_SERVER; or give the \(resource.rawValue) alone as a full URL: "
+                + "\(variable)=https://host\(resource.defaultPath) (or `resources: { \(resource.rawValue): URL }` in \(configuration.configFile)).")
+    }
+
     /// Opens the local database with the core migrations and `migrations` (the caller's module's own).
     public func openDatabase(migrations: [DatabaseMigration] = []) throws -> LocalDatabase {
         try LocalDatabase(path: configuration.paths.databaseFile, migrations: migrations)

@@ -35,8 +35,13 @@ struct ConfigReport: Encodable, TextRenderable {
         configFile = configuration.configFile
         configFileExists = configuration.configFileExists
         server = configuration.backEnd?.baseURL.absoluteString
-        resources = configuration.backEnd.map { backEnd in
-            Dictionary(uniqueKeysWithValues: BackEndResource.allCases.map { ($0.rawValue, backEnd.url(for: $0).absoluteString) })
+        if let backEnd = configuration.backEnd {
+            resources = Dictionary(uniqueKeysWithValues: BackEndResource.allCases.map { ($0.rawValue, backEnd.url(for: $0).absoluteString) })
+        } else if !configuration.standaloneResources.isEmpty {
+            // Only what stands alone (a full URL) without a server.
+            resources = Dictionary(uniqueKeysWithValues: configuration.standaloneResources.map { ($0.key.rawValue, $0.value.absoluteString) })
+        } else {
+            resources = nil
         }
         email = configuration.email
         token = configuration.redactedToken

@@ -32,7 +32,7 @@ public struct InboxFetchCommand: ConnCommand {
     public init() {}
 
     public func run(in context: CommandContext) async throws {
-        let url = try context.requireBackEnd().url(for: .inbox)
+        let url = try context.requireURL(for: .inbox)
         let fetcher = InboxFetcher(url: url, database: try context.openDatabase(migrations: InboxMigrations.all))
         if context.terminal.standardErrorIsTerminal { context.printer.note("fetching \(url.absoluteString) …") }
         let outcome = try await HTTPTransport.with(configuration: context.configuration, logger: context.logger) { transport in

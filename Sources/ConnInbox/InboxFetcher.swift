@@ -42,9 +42,9 @@ public struct InboxFetcher: Sendable {
             let readStart = clock.now
             let records = try InboxDocumentReader.read(response.body, source: source)
             let storeStart = clock.now
-            logger.debug("read \(records.count) records (\(response.body.count) bytes) in \(readStart.duration(to: storeStart))")
+            logger.debug("read \(records.count) records (\(response.body.count) bytes) in \(TimeFormatting.duration(readStart.duration(to: storeStart)))")
             let summary = try cache.store(records, etag: response.header("ETag"), requested: url.absoluteString, source: source, at: now)
-            logger.debug("stored them in \(storeStart.duration(to: clock.now))")
+            logger.debug("stored them in \(TimeFormatting.duration(storeStart.duration(to: clock.now)))")
             return Outcome(source: source, notModified: false, summary: summary, elapsedMs: start.duration(to: clock.now).milliseconds)
         default:
             throw ConnError.unexpectedStatus(response.status, from: url, expected: "the inbox; the cache was left as it was")

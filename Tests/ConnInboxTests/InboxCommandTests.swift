@@ -74,6 +74,32 @@ struct InboxCommandTests {
         #expect(before == after)
     }
 
+    @Test("an inbox at a full URL alone is enough: fetched and listed without a server; what needs one names the setting")
+    func inboxURLAlone() async throws {
+        let files = try TemporaryDirectory()
+        try files.write("inbox.json", Self.seed003)
+        try await StaticFileServer.with(directory: files.path) { base in
+            let url = base.absoluteString + "/inbox.json"
+            let alone = ["CONN_RESOURCES_INBOX": url, "CONN_TOKEN": "secret-token"]
+            let fetched = try await conn(["fetch"], env: alone)
+            #expect(fetched.exitCode == 0, "\(fetched.standardError)")
+            #expect(fetched.standardOutput.contains("fetched 1 "), "\(fetched.standardOutput)")
+            let listed = try await conn(["list", "--json"], env: alone)
+            #expect((try listed.json()["conversations"] as? [Any])?.count == 1, "\(listed.standardOutput)")
+            let shown = try await ConnProcess.run(ConnProcess.connPath, ["config", "show", "--json"], environment: home.environment.merging(alone) { $1 })
+            #expect((try shown.json()["resources"] as? [String: String]) == ["inbox": url], "\(shown.standardOutput)")
+        }
+        // A path is not enough without a server: the error names both ways to give the inbox.
+        let path = try await conn(["fetch"], env: ["CONN_RESOURCES_INBOX": "/inbox.json"])
+        #expect(path.exitCode == 78, "\(path.standardError)")
+        #expect(path.standardError.contains("no server is configured, and resources.inbox is not a full URL"), "\(path.standardError)")
+        #expect(path.standardError.contains("CONN_RESOURCES_INBOX=https://host/inbox"), "\(path.standardError)")
+        // What needs the server itself still asks for it.
+        let flush = try await ConnProcess.run(ConnProcess.connPath, ["outbox", "flush"],
+                                              environment: home.environment.merging(["CONN_RESOURCES_INBOX": "http://127.0.0.1:9/inbox"]) { $1 })
+        #expect(flush.exitCode == 78 && flush.standardError.contains("no server is configured"), "\(flush.standardError)")
+    }
+
     @Test("escape sequences from the server never reach the terminal")
     func sanitisesServerText() async throws {
         let seed = try home.write("seed.json", #"{"inbox":[{"uid":"1","from":"a@b.co","to":"c@d.co","subject":"\u001b]0;owned\u0007Hello \u001b[31mred","text":"body\u001b[2J","responseToUid":"","dateTime":"Today"}]}"#)

@@ -42,24 +42,24 @@ public struct ConfigurationLoader: Sendable {
             return text
         }
 
+        var resourcePaths: [BackEndResource: String] = [:]
+        for resource in BackEndResource.allCases {
+            let key = "resources.\(resource.rawValue)"
+            guard let path = try value(key) else { continue }
+            if path.contains("://"), BackEndEndpoint.absoluteURL(path) == nil {
+                throw ConnError.configuration(
+                    "resource \(resource.rawValue) '\(URLUserinfo.redacted(path))' (from \(sources[key]!)) "
+                        + (URLUserinfo.isPresent(in: path) ? URLUserinfo.problem : "is neither a path nor an absolute http(s) URL with a port in 1-65535"),
+                    hint: "Use a path such as \(resource.defaultPath), or a full URL such as https://example.com\(resource.defaultPath).")
+            }
+            resourcePaths[resource] = path
+        }
         let backEnd: BackEndEndpoint?
         if let serverText = try value("server") {
             guard let url = BackEndEndpoint.parseServerURL(serverText) else {
                 throw ConnError.configuration(
                     "server '\(URLUserinfo.redacted(serverText))' (from \(sources["server"]!)) \(BackEndEndpoint.serverURLProblem(serverText) ?? "is unusable")",
                     hint: URLUserinfo.isPresent(in: serverText) ? URLUserinfo.hint : "Example: http://127.0.0.1:8080")
-            }
-            var resourcePaths: [BackEndResource: String] = [:]
-            for resource in BackEndResource.allCases {
-                let key = "resources.\(resource.rawValue)"
-                guard let path = try value(key) else { continue }
-                if path.contains("://"), BackEndEndpoint.absoluteURL(path) == nil {
-                    throw ConnError.configuration(
-                        "resource \(resource.rawValue) '\(URLUserinfo.redacted(path))' (from \(sources[key]!)) "
-                            + (URLUserinfo.isPresent(in: path) ? URLUserinfo.problem : "is neither a path nor an absolute http(s) URL with a port in 1-65535"),
-                        hint: "Use a path such as \(resource.defaultPath), or a full URL such as https://example.com\(resource.defaultPath).")
-                }
-                resourcePaths[resource] = path
             }
             backEnd = BackEndEndpoint(baseURL: url, resourcePaths: resourcePaths)
         } else {
@@ -69,6 +69,10 @@ public struct ConfigurationLoader: Sendable {
         var configuration = ConnConfiguration(
             profile: profile, configFile: file.path, configFileExists: file.document != nil, backEnd: backEnd, paths: paths,
             sources: sources, warnings: file.warnings)
+        if backEnd == nil {
+            // Without a server, a resource given as a full URL still stands on its own.
+            configuration.standaloneResources = resourcePaths.compactMapValues { BackEndEndpoint.absoluteURL($0) }
+        }
         for setting in ConfigSetting.all {
             if let text = try value(setting.key) {
                 try setting.read(text, sources[setting.key]!, &configuration)

@@ -10,6 +10,8 @@ public struct ConnConfiguration: Sendable {
     public var configFileExists: Bool
     /// The app's back end, if one is configured.
     public var backEnd: BackEndEndpoint?
+    /// Resources given as full URLs while no server is configured (an inbox at a URL alone).
+    public var standaloneResources: [BackEndResource: URL] = [:]
     public var email: String?
     /// The bearer token. Never printed: use `redactedToken` for display.
     public var token: String?
@@ -41,6 +43,11 @@ public struct ConnConfiguration: Sendable {
         self.paths = paths
         self.sources = sources
         self.warnings = warnings
+    }
+
+    /// Where `resource` is: under the configured server, or its own full URL when no server is.
+    public func url(for resource: BackEndResource) -> URL? {
+        backEnd?.url(for: resource) ?? standaloneResources[resource]
     }
 
     /// The token bound to the configured server's origin: the only way a request gets it.
