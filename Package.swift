@@ -134,7 +134,7 @@ let package = Package(
         // `conn send`: validate a message, queue it durably, try it once (or until --wait ends).
         .target(
             name: "ConnSend",
-            dependencies: ["ConnCore", "ConnCommandKit", "ConnProtocol", "ConnOutbox"],
+            dependencies: ["ConnCore", "ConnCommandKit", "ConnProtocol", "ConnOutbox", "ConnInbox"],
             swiftSettings: strictSwift
         ),
         // `conn watch`: rtnetlink events, the hysteresis engine, the WebSocket link to the back

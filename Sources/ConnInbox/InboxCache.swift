@@ -40,6 +40,14 @@ public struct InboxCache: Sendable {
     }
 
     /// When and from where the cache was last filled, if ever.
+    /// A cached message, for what quotes it (a reply's editor); nil when the cache lacks it.
+    public func message(uid: String) throws -> (from: String, subject: String, text: String)? {
+        try database.writer.read { db in
+            try Row.fetchOne(db, sql: "SELECT fromAddress, subject, text FROM inboxMessage WHERE uid = ?", arguments: [uid])
+                .map { (from: $0["fromAddress"], subject: $0["subject"], text: $0["text"]) }
+        }
+    }
+
     public func lastFetch() throws -> (at: Date, source: String)? {
         guard let at = try database.metaValue(Self.fetchedAtKey).flatMap(Double.init), let source = try database.metaValue(Self.sourceKey) else { return nil }
         return (Date(timeIntervalSince1970: at), source)

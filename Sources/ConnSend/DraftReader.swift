@@ -34,8 +34,9 @@ enum DraftReader {
         return trimmed
     }
 
-    /// The body: --text, --file (`-` for stdin), or stdin when it is not a terminal.
-    static func text(text: String?, file: String?, standardInputIsTerminal: Bool) throws -> String {
+    /// The body: --text, --file (`-` for stdin), stdin when it is not a terminal, or, on a
+    /// terminal, what `editor` returns (nil: no editor may be opened here).
+    static func text(text: String?, file: String?, standardInputIsTerminal: Bool, editor: (() throws -> String)? = nil) throws -> String {
         switch (text, file) {
         case (let text?, nil):
             return text
@@ -43,7 +44,8 @@ enum DraftReader {
             return try read(path == "-" ? nil : path)
         case (nil, nil):
             guard !standardInputIsTerminal else {
-                throw ConnError.usage("no text: give it with --text, --file PATH, or on standard input")
+                guard let editor else { throw ConnError.usage("no text: give it with --text, --file PATH, or on standard input") }
+                return try editor()
             }
             return try read(nil)
         case (_?, _?):

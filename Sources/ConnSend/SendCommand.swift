@@ -1,6 +1,7 @@
 import ArgumentParser
 import ConnCommandKit
 import ConnCore
+import ConnInbox
 import ConnOutbox
 import Foundation
 
@@ -14,14 +15,19 @@ public struct SendCommand: ConnCommand {
             The message is committed to the outbox (SQLite, synchronous) before any request, \
             then tried once. Its id is its Idempotency-Key on every attempt, so it is never \
             stored twice. What is not delivered now goes out with `conn outbox flush`. --wait \
-            retries with backoff capped at a quarter of the wait.
+            retries with backoff capped at a quarter of the wait. The text comes from --text, \
+            --file, or standard input; on a terminal without them, $VISUAL or $EDITOR (else vi) \
+            opens on a private temporary file that shows To, Subject and the message answered \
+            (quoted, from the inbox cache); lines starting with # are left out, and a message \
+            left empty sends nothing (exit 0).
             """,
             exitCodes: """
                 0 without --wait, once the message is safely queued (sent or not; the output says \
                 which), with --wait once it is sent; 65 rejected by the server (--wait); 75 still \
                 waiting when the time ran out (--wait); 77 the server refused the credentials \
                 (--wait); 64 a bad address, empty subject or missing text (nothing is written); \
-                66 an unreadable --file (nothing is written)
+                66 an unreadable --file (nothing is written); 69 the editor failed or could not \
+                be started (nothing is written)
                 """,
             examples: [
                 .init("conn send --to ann@example.com --subject Hello --text 'See you at 5'", "Queue it, try it once; it goes out later if the server is away."),
@@ -58,10 +64,20 @@ public struct SendCommand: ConnCommand {
     }
 
     public func run(in context: CommandContext) async throws {
-        let draft = OutboxDraft(
-            to: try DraftReader.recipients(to), subject: try DraftReader.subject(subject),
-            text: try DraftReader.text(text: text, file: file, standardInputIsTerminal: context.terminal.standardInputIsTerminal),
-            responseToUid: try DraftReader.replyTo(replyTo))
+        let recipients = try DraftReader.recipients(to), subject = try DraftReader.subject(subject)
+        let responseToUid = try DraftReader.replyTo(replyTo)
+        // On a terminal without --text or --file, the text is written in the editor; a message
+        // left empty there is not an error: nothing is sent.
+        let editor = context.terminal.standardOutputIsTerminal ? {
+            try DraftEditor(to: recipients, subject: subject, replyTo: responseToUid, original: original(responseToUid, context: context),
+                            environment: context.environment).edit()
+        } : nil
+        let body = try DraftReader.text(text: text, file: file, standardInputIsTerminal: context.terminal.standardInputIsTerminal, editor: editor)
+        if body.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, text == nil, file == nil, context.terminal.standardInputIsTerminal {
+            context.printer.note("nothing sent: the message was empty")
+            return
+        }
+        let draft = OutboxDraft(to: recipients, subject: subject, text: body, responseToUid: responseToUid)
         var store = try context.openOutbox()
         if let wait { store.fitBackoff(within: wait.duration) }
         let clock = ContinuousClock()
@@ -139,5 +155,15 @@ public struct SendCommand: ConnCommand {
                 throw ConnError.dataError(.rejected, "the server rejected message \(message.shortID): \(reason)", hint: "`conn outbox delete \(message.shortID)`, then send a corrected message.")
             }
         }
+    }
+}
+
+extension SendCommand {
+    /// The message answered, from the inbox cache, for the editor to quote (nil when not cached).
+    func original(_ uid: String?, context: CommandContext) -> DraftEditor.Original? {
+        guard let uid, let database = try? context.openDatabase(migrations: InboxMigrations.all),
+            let message = try? InboxCache(database: database).message(uid: uid)
+        else { return nil }
+        return DraftEditor.Original(uid: uid, from: message.from, subject: message.subject, text: message.text)
     }
 }

@@ -32,6 +32,8 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
 
     // Running things.
     case waitTimedOut, commandFailed, pluginFailed, cancelled
+    /// `conn send`: the editor could not be started, failed, or left no file (69).
+    case editorFailed
 
     // The agent.
     /// Another agent already runs for this database (75).

@@ -8,14 +8,14 @@ import Glibc
 /// own process group (Foundation's Process puts a child in a group of its own, where reading the
 /// terminal fails with EIO), with standard input, output and error inherited, and with the
 /// signals conn ignores (the REPL ignores SIGINT) back at their defaults, so Ctrl-C reaches it.
-enum ForegroundChild {
-    struct SpawnFailure: Error {
-        let errno: Int32
+public enum ForegroundChild {
+    public struct SpawnFailure: Error {
+        public let errno: Int32
     }
 
     /// Starts `path` with `arguments` (argv[0] included) and `environment`, waits for it, and
     /// returns its exit status, 128 + the signal if a signal ended it.
-    static func run(_ path: String, arguments: [String], environment: [String: String]) throws(SpawnFailure) -> Int32 {
+    public static func run(_ path: String, arguments: [String], environment: [String: String]) throws(SpawnFailure) -> Int32 {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
