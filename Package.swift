@@ -249,6 +249,7 @@ let package = Package(
             name: "conn-server",
             dependencies: [
                 "ConnServer",
+                "ConnProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -21,12 +21,15 @@ public final class ConnServer: Sendable {
     let clock: ServerClock
     let hub = WebSocketHub()
     let logger: Logger
+    let authenticator: Authenticator
 
     public init(options: ServerOptions, logger: Logger) throws {
         self.options = options
         self.logger = logger
         self.clock = ServerClock(skewMS: options.faults.skewMS)
         self.store = try MailStore(path: options.dataPath)
+        self.authenticator = Authenticator(token: options.token,
+                                           sessions: SessionStore(accounts: options.accounts, lifetime: options.sessionLifetime))
         if let seedFile = options.seedFile { try store.load(Self.readSeed(seedFile)) }
         if options.generateCount > 0 {
             var generator = InboxGenerator()
@@ -49,7 +52,7 @@ public final class ConnServer: Sendable {
     /// The protocol's resources (health, inbox, messages, time) with the auth and error
     /// middleware: what `run` serves, and what tests drive in-process.
     public func routes() -> Router<BasicRequestContext> {
-        ServerRoutes.build(store: store, clock: clock, hub: hub, options: options)
+        ServerRoutes.build(store: store, clock: clock, hub: hub, options: options, authenticator: authenticator)
     }
 
     /// Serves until SIGINT or SIGTERM. `onListening` gets the bound address once the socket is open.
@@ -57,12 +60,12 @@ public final class ConnServer: Sendable {
         let responder = routes().buildResponder()
         let injector = FaultInjector(plan: options.faults)
         let session = WebSocketSession(hub: hub, clock: clock, logger: logger)
-        let token = options.token
+        let authenticator = self.authenticator
         let portal = options.faults.portal
         let idleTimeout = TimeAmount(options.idleTimeout)
         let shouldUpgrade: @Sendable (HTTPRequest, any Channel, Logger) async throws -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> = { request, _, _ in
             guard request.path?.split(separator: "?").first == "/ws", !portal,
-                token == nil || AuthMiddleware<BasicRequestContext>.isAuthorized(request.headerFields[.authorization], token: token!)
+                authenticator.authorizes(request.headerFields[.authorization])
             else { return .dontUpgrade }
             return .upgrade([:]) { inbound, outbound, _ in
                 try await session.run(inbound: inbound, outbound: outbound)

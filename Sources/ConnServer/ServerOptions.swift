@@ -5,6 +5,10 @@ public struct ServerOptions: Sendable {
     public var port = 8080
     /// Required as `Authorization: Bearer <token>` on every resource but /health, when set.
     public var token: String?
+    /// Who may sign in with `POST /session`: e-mail address → password.
+    public var accounts: [String: String] = [:]
+    /// How long a session's token is valid.
+    public var sessionLifetime: Duration = .seconds(24 * 3600)
     /// A SQLite file that keeps the inbox and idempotency records across restarts; nil keeps them in memory.
     public var dataPath: String?
     /// An inbox in seed 003's JSON format to load at start.

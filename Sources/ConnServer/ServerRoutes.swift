@@ -5,10 +5,15 @@ import Hummingbird
 
 /// The HTTP resources of the protocol (docs/protocol.md).
 enum ServerRoutes {
-    static func build(store: MailStore, clock: ServerClock, hub: WebSocketHub, options: ServerOptions) -> Router<BasicRequestContext> {
+    static func build(store: MailStore, clock: ServerClock, hub: WebSocketHub, options: ServerOptions,
+                      authenticator: Authenticator) -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
         router.middlewares.add(JSONErrorMiddleware())
-        if let token = options.token { router.middlewares.add(AuthMiddleware(token: token)) }
+        if authenticator.isRequired { router.middlewares.add(AuthMiddleware(authenticator: authenticator)) }
+
+        let session = SessionEndpoint(sessions: authenticator.sessions)
+        router.post("/session") { request, _ in try await session.signIn(request) }
+        router.delete("/session") { request, _ in session.signOut(request) }
 
         router.get("/health") { _, _ in Response(status: .noContent) }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ConnProtocol
 import ConnServer
 import Foundation
 import Logging
@@ -34,6 +35,13 @@ struct ConnServerCommand: AsyncParsableCommand {
     @Option(help: "The port to listen on; 0 picks a free one.") var port = 8080
     @Option(help: "Require this bearer token on every resource but /health (visible in `ps`: prefer --token-file).") var token: String?
     @Option(help: ArgumentHelp("Read the bearer token from the first line of this file.", valueName: "path")) var tokenFile: String?
+    @Option(help: ArgumentHelp("An account that can sign in with POST /session: EMAIL:PASSWORD (repeatable; visible in `ps`: prefer --accounts-file).",
+                               valueName: "email:password"))
+    var account: [String] = []
+    @Option(help: ArgumentHelp("Read accounts from this file, one EMAIL:PASSWORD a line (# starts a comment).", valueName: "path"))
+    var accountsFile: String?
+    @Option(help: ArgumentHelp("How long a signed-in session's token is valid, in seconds.", valueName: "seconds"))
+    var sessionLifetime = 86_400.0
     @Option(help: ArgumentHelp("Close a connection idle for this many seconds (a half-sent request too).", valueName: "seconds"))
     var idleTimeout = 30.0
     @Option(help: ArgumentHelp("Keep the inbox and idempotency records in this SQLite file (default: in memory).", valueName: "path"))
@@ -62,6 +70,10 @@ struct ConnServerCommand: AsyncParsableCommand {
         }
         if let token, token.isEmpty { throw ValidationError("--token must not be empty.") }
         if token != nil, tokenFile != nil { throw ValidationError("give the token with --token or --token-file, not both.") }
+        guard sessionLifetime.isFinite, (1...31_536_000).contains(sessionLifetime) else {
+            throw ValidationError("--session-lifetime \(sessionLifetime) must be between 1 and 31536000 seconds (a year).")
+        }
+        for entry in account { _ = try Self.parseAccount(entry, source: "--account") }
         guard idleTimeout.isFinite, (0.001...86_400).contains(idleTimeout) else {
             throw ValidationError("--idle-timeout \(idleTimeout) must be between 0.001 and 86400 seconds.")
         }
@@ -72,6 +84,8 @@ struct ConnServerCommand: AsyncParsableCommand {
         options.host = host
         options.port = port
         options.token = try resolvedToken()
+        options.accounts = try resolvedAccounts()
+        options.sessionLifetime = .milliseconds(Int64((sessionLifetime * 1000).rounded()))
         options.idleTimeout = .milliseconds(Int64((idleTimeout * 1000).rounded()))
         options.dataPath = data
         options.seedFile = seed
@@ -107,6 +121,38 @@ struct ConnServerCommand: AsyncParsableCommand {
             FileHandle.standardOutput.write(Data("listening on \(url)\n".utf8))
             logger.info("serving \(count) e-mails", metadata: ["url": "\(url)", "data": "\(storage)"])
         }
+    }
+
+    /// EMAIL:PASSWORD, checked: a valid address, a password that is not empty.
+    static func parseAccount(_ text: String, source: String) throws -> (email: String, password: String) {
+        guard let colon = text.firstIndex(of: ":") else {
+            throw ValidationError("\(source) '\(text.prefix(60))' is not EMAIL:PASSWORD.")
+        }
+        let email = String(text[..<colon]).trimmingCharacters(in: .whitespaces), password = String(text[text.index(after: colon)...])
+        guard EmailAddress.isValid(email) else { throw ValidationError("\(source): '\(email.prefix(60))' is not an e-mail address.") }
+        guard !password.isEmpty else { throw ValidationError("\(source): the password of \(email) is empty.") }
+        return (email, password)
+    }
+
+    /// --account entries and the lines of --accounts-file.
+    func resolvedAccounts() throws -> [String: String] {
+        var entries = account.map { ($0, "--account") }
+        if let accountsFile {
+            guard let text = try? String(contentsOfFile: accountsFile, encoding: .utf8) else {
+                throw ValidationError("--accounts-file \(accountsFile) cannot be read.")
+            }
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { continue }
+                entries.append((trimmed, "--accounts-file \(accountsFile):\(number + 1)"))
+            }
+        }
+        var accounts: [String: String] = [:]
+        for (text, source) in entries {
+            let (email, password) = try Self.parseAccount(text, source: source)
+            accounts[email] = password
+        }
+        return accounts
     }
 
     /// --token, else the first line of --token-file, else CONN_SERVER_TOKEN; nil when none is set.
