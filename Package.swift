@@ -48,6 +48,7 @@ let package = Package(
         .target(
             name: "ConnCore",
             dependencies: [
+                "ConnProtocol",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -132,6 +133,12 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         // `conn send`: validate a message, queue it durably, try it once (or until --wait ends).
+        // `conn login` / `conn logout`: seed 003's sign-in, the token kept for the profile.
+        .target(
+            name: "ConnAccount",
+            dependencies: ["ConnCore", "ConnCommandKit", "ConnProtocol", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSwift
+        ),
         .target(
             name: "ConnSend",
             dependencies: ["ConnCore", "ConnCommandKit", "ConnProtocol", "ConnOutbox", "ConnInbox"],
@@ -205,6 +212,7 @@ let package = Package(
                 "ConnCore",
                 "ConnCommandKit",
                 "ConnConfigCommands",
+                "ConnAccount",
                 "ConnPlugins",
                 "ConnProbe",
                 "ConnClock",

@@ -172,13 +172,13 @@ _conn() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    probe|watch|clock-offset|inbox|send|outbox|repl|agent|config|plugins|help)
+    probe|watch|clock-offset|inbox|send|outbox|repl|agent|login|logout|config|plugins|help)
         # Offer subcommand argument completions
         "_conn_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W "probe watch clock-offset inbox send outbox repl agent config plugins help $("${COMP_WORDS[0]}" plugins list --names 2>/dev/null)" -- "${cur}"))
+        COMPREPLY+=($(compgen -W "probe watch clock-offset inbox send outbox repl agent login logout config plugins help $("${COMP_WORDS[0]}" plugins list --names 2>/dev/null)" -- "${cur}"))
         ;;
     esac
 }
@@ -912,6 +912,77 @@ _conn_agent_status() {
         ;;
     '--profile')
         __conn_add_completions -W "$(__conn_custom_complete ---completion agent status -- --profile "${COMP_CWORD}" "$(__conn_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--config')
+        __conn_add_completions -o plusdirs -fX '!*.@(yaml|yml)'
+        return
+        ;;
+    '--format')
+        __conn_add_completions -W 'text'$'\n''json'$'\n''prometheus'
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--color')
+        __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    esac
+}
+
+_conn_login() {
+    repeating_flags=()
+    non_repeating_flags=(--json --insecure --utc --verbose -v --quiet -q --password-stdin --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--server --profile --config --format --timeout --color --email)
+    __conn_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--server')
+        return
+        ;;
+    '--profile')
+        __conn_add_completions -W "$(__conn_custom_complete ---completion login -- --profile "${COMP_CWORD}" "$(__conn_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--config')
+        __conn_add_completions -o plusdirs -fX '!*.@(yaml|yml)'
+        return
+        ;;
+    '--format')
+        __conn_add_completions -W 'text'$'\n''json'$'\n''prometheus'
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--color')
+        __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--email')
+        return
+        ;;
+    esac
+}
+
+_conn_logout() {
+    repeating_flags=()
+    non_repeating_flags=(--json --insecure --utc --verbose -v --quiet -q --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--server --profile --config --format --timeout --color)
+    __conn_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--server')
+        return
+        ;;
+    '--profile')
+        __conn_add_completions -W "$(__conn_custom_complete ---completion logout -- --profile "${COMP_CWORD}" "$(__conn_cursor_index_in_current_word)")"
         return
         ;;
     '--config')

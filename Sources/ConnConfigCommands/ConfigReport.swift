@@ -19,6 +19,17 @@ struct ConfigReport: Encodable, TextRenderable {
     /// Always `<redacted>` when a token is set; never the token itself.
     let token: String?
     let tokenSet: Bool
+    /// The profile's `conn login` (never its token), and whether its token is the one in use.
+    let signIn: SignInSummary?
+
+    struct SignInSummary: Encodable {
+        let email: String
+        let server: String
+        let expiresAt: Date
+        let inUse: Bool
+        /// Why it is not in use: expired, another server's, or a configured token wins.
+        let note: String?
+    }
     let format: String
     let color: String
     let timeoutSeconds: Double
@@ -46,6 +57,23 @@ struct ConfigReport: Encodable, TextRenderable {
         email = configuration.email
         token = configuration.redactedToken
         tokenSet = configuration.token != nil
+        signIn = configuration.signIn.map { signIn in
+            var inUse = false
+            if case .signIn? = configuration.sources["token"] { inUse = true }
+            var note: String?
+            if !inUse {
+                if signIn.expiresAt <= Date() {
+                    note = "the sign-in as \(signIn.email) expired \(TimeFormatting.ago(seconds: -signIn.expiresAt.timeIntervalSinceNow)): conn login"
+                } else if let server = configuration.backEnd?.baseURL, !signIn.isFor(server: server) {
+                    note = "the sign-in as \(signIn.email) is for \(signIn.server), not this server: conn login"
+                } else if configuration.backEnd == nil {
+                    note = "the sign-in as \(signIn.email) is for \(signIn.server), and no server is configured"
+                } else {
+                    note = "a configured token is used instead of the sign-in as \(signIn.email)"
+                }
+            }
+            return SignInSummary(email: signIn.email, server: signIn.server, expiresAt: signIn.expiresAt, inUse: inUse, note: note)
+        }
         format = configuration.format.rawValue
         color = configuration.color.rawValue
         timeoutSeconds = configuration.timeoutSeconds
@@ -55,6 +83,13 @@ struct ConfigReport: Encodable, TextRenderable {
         pluginsWithToken = configuration.pluginsWithToken
         databaseFile = configuration.paths.databaseFile
         sources = configuration.sources.mapValues { Source(kind: $0.kind, detail: $0.description) }
+    }
+
+    private var tokenText: String {
+        let note = signIn?.note.map { "; " + $0 } ?? ""
+        guard tokenSet else { return "(none)" + note }
+        if signIn?.inUse == true, let signIn { return "(signed in as \(signIn.email), token hidden)" }
+        return "(set, hidden)" + note
     }
 
     func renderText(style: TextStyle) -> String {
@@ -68,7 +103,7 @@ struct ConfigReport: Encodable, TextRenderable {
         }
         rows += [
             ("email", email ?? "(none)", sources["email"]?.detail),
-            ("token", tokenSet ? "(set, hidden)" : "(none)", sources["token"]?.detail),
+            ("token", tokenText, sources["token"]?.kind == "signIn" ? nil : sources["token"]?.detail),
             ("format", format, sources["format"]?.detail),
             ("color", color, sources["color"]?.detail),
             ("timeout", TimeFormatting.duration(seconds: timeoutSeconds), sources["timeout"]?.detail),

@@ -32,8 +32,9 @@ public struct ListenAddress: Sendable, Equatable, CustomStringConvertible, Expre
             if !written.isEmpty { host = written == "localhost" ? "127.0.0.1" : written }
             portText = String(text[text.index(after: colon)...])
         }
-        guard let port = Int(portText), (1...65_535).contains(port) else {
-            throw ListenAddressError(text: text, reason: "the port must be a number from 1 to 65535")
+        // 0: the kernel picks a free port, which the command prints ("metrics: http://…").
+        guard let port = Int(portText), (0...65_535).contains(port) else {
+            throw ListenAddressError(text: text, reason: "the port must be a number from 0 (any free one) to 65535")
         }
         guard Self.isIPLiteral(host) else {
             throw ListenAddressError(text: text, reason: "the host must be an IP address or localhost")

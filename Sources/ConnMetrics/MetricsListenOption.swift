@@ -5,7 +5,7 @@ import Foundation
 /// `--metrics-listen ADDRESS`, shared by `conn watch` and `conn agent`.
 public struct MetricsListenOption: ParsableArguments {
     @Option(name: .customLong("metrics-listen"),
-            help: ArgumentHelp("Serve Prometheus metrics at http://ADDRESS/metrics: a port (on 127.0.0.1), HOST:PORT or [IPv6]:PORT; all interfaces only when written (0.0.0.0:9464).",
+            help: ArgumentHelp("Serve Prometheus metrics at http://ADDRESS/metrics: a port (on 127.0.0.1; 0 picks a free one and says which), HOST:PORT or [IPv6]:PORT; all interfaces only when written (0.0.0.0:9464).",
                                valueName: "address"),
             transform: { text in
                 do { return try ListenAddress.parse(text) } catch { throw ValidationError("\(error)") }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ConnAccount
 import ConnAgent
 import ConnClock
 import ConnInbox
@@ -22,6 +23,8 @@ enum BuiltInModules {
         OutboxCommand.self,
         ReplCommand.self,
         AgentCommand.self,
+        LoginCommand.self,
+        LogoutCommand.self,
         ConfigCommand.self,
         PluginsCommand.self,
     ]

@@ -12,9 +12,24 @@ struct AgentMetricsTests {
 
     static let promtool = ["/usr/bin/promtool", "/usr/local/bin/promtool"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
-    func agent(_ server: URL, metricsPort: Int) throws -> JSONLinesProcess {
-        try JSONLinesProcess(ConnProcess.connPath, ["agent", "--json", "--no-internet", "--interval", "1s", "--metrics-listen", String(metricsPort)],
+    /// An agent whose metrics listener takes a free port (0): no other test can take it first.
+    func agent(_ server: URL) throws -> JSONLinesProcess {
+        try JSONLinesProcess(ConnProcess.connPath, ["agent", "--json", "--no-internet", "--interval", "1s", "--metrics-listen", "0"],
                              environment: home.environment.merging(["CONN_SERVER": server.absoluteString]) { $1 })
+    }
+
+    /// The port a `--metrics-listen 0` listener got, as the command says on stderr.
+    func listeningPort(_ process: JSONLinesProcess) async throws -> Int {
+        for _ in 0..<200 {
+            if let match = process.errorOutput.firstMatch(of: /metrics: http:\/\/127\.0\.0\.1:(\d+)\/metrics/), let port = Int(match.1) { return port }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw ListenerNotAnnounced(output: process.errorOutput)
+    }
+
+    struct ListenerNotAnnounced: Error, CustomStringConvertible {
+        let output: String
+        var description: String { "the listener's address was never printed: \(output)" }
     }
 
     func scrape(_ port: Int, path: String = "/metrics", method: String = "GET") async throws -> (status: Int, body: String) {
@@ -32,11 +47,10 @@ struct AgentMetricsTests {
     @Test("/metrics: promtool accepts it; the state flips to serverUnreachable when conn-server dies and back; 404, 405")
     func statesAsPrometheusSeesThem() async throws {
         let port = try HTTPPorts.outsideAutomaticRange()
-        let metricsPort = try HTTPPorts.free()
         let server = try await BackgroundServer.start(["--port", String(port)])
-        let agent = try agent(server.url, metricsPort: metricsPort)
+        let agent = try agent(server.url)
         _ = try #require(try await agent.await { $0["type"] as? String == "baseline" }, "\(agent.errorOutput)")
-        #expect(agent.errorOutput.contains("metrics: http://127.0.0.1:\(metricsPort)/metrics"), "\(agent.errorOutput)")
+        let metricsPort = try await listeningPort(agent)
         let first = try await scrape(metricsPort)
         #expect(first.status == 200)
         #expect(value(#"conn_connectivity_state{state="online"}"#, in: first.body) == 1, "\(first.body)")
@@ -89,7 +103,9 @@ struct AgentMetricsTests {
           .enabled(if: PrometheusTools.hasPrometheus, "prometheus is not installed (Debian package prometheus)"))
     func scrapedByPrometheus() async throws {
         let port = try HTTPPorts.outsideAutomaticRange()
-        let metricsPort = try HTTPPorts.free()
+        let server = try await BackgroundServer.start(["--port", String(port)])
+        let agent = try agent(server.url)
+        let metricsPort = try await listeningPort(agent)
         let prometheus = try RealPrometheus(configuration: """
             global:
               scrape_interval: 1s
@@ -99,9 +115,6 @@ struct AgentMetricsTests {
                   - targets: ['127.0.0.1:\(metricsPort)']
             """, in: home)
         defer { prometheus.stop() }
-
-        let server = try await BackgroundServer.start(["--port", String(port)])
-        let agent = try agent(server.url, metricsPort: metricsPort)
         #expect(try await prometheus.until(#"conn_connectivity_state{state="online"}"#, is: 1), "\(agent.errorOutput)")
         #expect(try await prometheus.until(#"up{job="conn"}"#, is: 1))
         server.signal(SIGKILL)
@@ -118,11 +131,10 @@ struct AgentMetricsTests {
     @Test("conn watch --metrics-listen serves the same families: online with the link up, promtool accepts it")
     func watchServesMetrics() async throws {
         try await ServerProcess.with { url in
-            let metricsPort = try HTTPPorts.free()
-            let watcher = try JSONLinesProcess(ConnProcess.connPath, ["watch", "--json", "--no-internet", "--interval", "1s", "--metrics-listen", String(metricsPort)],
+            let watcher = try JSONLinesProcess(ConnProcess.connPath, ["watch", "--json", "--no-internet", "--interval", "1s", "--metrics-listen", "0"],
                                                environment: home.environment.merging(["CONN_SERVER": url.absoluteString]) { $1 })
             _ = try #require(try await watcher.await { ($0["connectionState"] as? [String: Any])?["status"] as? String == "connected" }, "\(watcher.errorOutput)")
-            let scraped = try await scrape(metricsPort)
+            let scraped = try await scrape(try await listeningPort(watcher))
             #expect(scraped.status == 200)
             #expect(value(#"conn_connectivity_state{state="online"}"#, in: scraped.body) == 1, "\(scraped.body)")
             #expect(value("conn_link_connected", in: scraped.body) == 1)
@@ -138,10 +150,10 @@ struct AgentMetricsTests {
     @Test("GET /probe answers as the blackbox exporter does: the same probe_success for a live server and a closed port, in both modules")
     func probeLikeTheBlackboxExporter() async throws {
         try await ServerProcess.with { url in
-            let metricsPort = try HTTPPorts.free()
             let closed = try HTTPPorts.closed()
-            let agent = try agent(url, metricsPort: metricsPort)
+            let agent = try agent(url)
             _ = try #require(try await agent.await { $0["type"] as? String == "baseline" }, "\(agent.errorOutput)")
+            let metricsPort = try await listeningPort(agent)
             let live = "\(url.absoluteString)/health", dead = "http://127.0.0.1:\(closed)/health"
             let cases: [(module: String, target: String, success: Double)] = [
                 ("http_2xx", live, 1), ("http_2xx", dead, 0),
@@ -185,10 +197,11 @@ struct AgentMetricsTests {
                    "prometheus or prometheus-blackbox-exporter is not installed (Debian packages of those names)"))
     func sameScrapeConfigForBothExporters() async throws {
         try await ServerProcess.with { url in
-            let metricsPort = try HTTPPorts.free(), blackboxPort = try HTTPPorts.free()
+            let blackboxPort = try HTTPPorts.free()
             let closed = try HTTPPorts.closed()
-            let agent = try agent(url, metricsPort: metricsPort)
+            let agent = try agent(url)
             _ = try #require(try await agent.await { $0["type"] as? String == "baseline" }, "\(agent.errorOutput)")
+            let metricsPort = try await listeningPort(agent)
             let blackbox = try PrometheusTools.blackboxExporter(in: home, port: blackboxPort)
             defer { blackbox.terminate(); blackbox.waitForExit(killingAfter: 10) }
 
@@ -244,11 +257,11 @@ struct AgentMetricsTests {
     @Test("GET /probe refuses: no target 400, an unknown module 400, a target that is not one 400, outside --probe-allow 403")
     func probeRefusals() async throws {
         try await ServerProcess.with { url in
-            let metricsPort = try HTTPPorts.free()
-            let agent = try JSONLinesProcess(ConnProcess.connPath, ["agent", "--json", "--no-internet", "--metrics-listen", String(metricsPort),
+            let agent = try JSONLinesProcess(ConnProcess.connPath, ["agent", "--json", "--no-internet", "--metrics-listen", "0",
                                                                     "--probe-allow", "10.0.0.0/8", "--probe-allow", "*.conn.example"],
                                              environment: home.environment.merging(["CONN_SERVER": url.absoluteString]) { $1 })
             _ = try #require(try await agent.await { $0["type"] as? String == "baseline" }, "\(agent.errorOutput)")
+            let metricsPort = try await listeningPort(agent)
             let missing = try await scrape(metricsPort, path: "/probe?module=http_2xx")
             #expect(missing.status == 400 && missing.body.contains("target parameter is missing"), "\(missing)")
             let module = try await scrape(metricsPort, path: "/probe?module=icmp&target=10.1.2.3")

@@ -181,7 +181,7 @@ struct ConfigurationLoaderTests {
         let configuration = try load(home)
         #expect(configuration.warnings == [
             "\(home.configFile):1: unknown key 'sever' (did you mean 'server'?); it is ignored",
-            "\(home.configFile):5: unknown resource 'inbx' (did you mean 'inbox'?); known: health, inbox, messages, time, ws",
+            "\(home.configFile):5: unknown resource 'inbx' (did you mean 'inbox'?); known: health, inbox, messages, time, ws, session",
         ])
     }
 

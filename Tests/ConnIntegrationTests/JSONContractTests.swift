@@ -84,6 +84,21 @@ struct JSONContractTests {
         }
     }
 
+    @Test("login and logout: signed in (config show with the sign-in), refused 77, no password 64, signed out, not signed in")
+    func signIn() async throws {
+        let home = try TemporaryDirectory()
+        try await ServerProcess.with(["--account", "ann@conn.example:pw-123"]) { server in
+            try await check([
+                Case(arguments: ["login", "--json", "--email", "ann@conn.example", "--password-stdin"], schema: "login", exitCode: 0, server: server, input: "pw-123\n"),
+                Case(arguments: ["config", "show", "--json"], schema: "config-show", exitCode: 0, server: server),
+                Case(arguments: ["login", "--json", "--email", "ann@conn.example", "--password-stdin"], schema: nil, exitCode: 77, server: server, input: "wrong\n"),
+                Case(arguments: ["login", "--json", "--email", "ann@conn.example"], schema: nil, exitCode: 64, server: server),
+                Case(arguments: ["logout", "--json"], schema: "logout", exitCode: 0, server: server),
+                Case(arguments: ["logout", "--json"], schema: "logout", exitCode: 0, server: server),
+            ], home: home)
+        }
+    }
+
     @Test("watch's JSON Lines and the REPL's answers, up and down")
     func streams() async throws {
         let home = try TemporaryDirectory()

@@ -49,7 +49,7 @@ struct MetricsExpositionTests {
         #expect(try ListenAddress.parse("0.0.0.0:9464") == ListenAddress(host: "0.0.0.0", port: 9464))
         #expect(try ListenAddress.parse("[::1]:9464") == ListenAddress(host: "::1", port: 9464))
         #expect(ListenAddress(host: "::1", port: 9464).description == "[::1]:9464")
-        for bad in ["", "x", "0", "65536", "host.example:80", "[::1]", "[::1]9464", "1.2.3:80"] {
+        for bad in ["", "x", "-1", "65536", "host.example:80", "[::1]", "[::1]9464", "1.2.3:80"] {
             #expect(throws: ListenAddressError.self, "\(bad)") { try ListenAddress.parse(bad) }
         }
     }

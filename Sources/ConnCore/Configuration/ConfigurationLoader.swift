@@ -80,6 +80,20 @@ public struct ConfigurationLoader: Sendable {
                 sources[setting.key] = .defaultValue
             }
         }
+        // `conn login`'s token, when no token is configured: only for the server that granted it,
+        // and only until it expires.
+        let signInFile = SignIn.file(paths: paths, profile: profile)
+        do {
+            if let signIn = try SignIn.load(from: signInFile) {
+                configuration.signIn = signIn
+                if configuration.token == nil, let server = backEnd?.baseURL, signIn.isFor(server: server), signIn.expiresAt > Date() {
+                    configuration.token = signIn.token
+                    sources["token"] = .signIn(email: signIn.email)
+                }
+            }
+        } catch let error as ConnError {
+            configuration.warnings.append(error.message + (error.hint.map { " " + $0 } ?? ""))
+        }
         for key in ["profile", "server"] where sources[key] == nil { sources[key] = .defaultValue }
         configuration.sources = sources
         return configuration

@@ -15,6 +15,9 @@ public struct ConnConfiguration: Sendable {
     public var email: String?
     /// The bearer token. Never printed: use `redactedToken` for display.
     public var token: String?
+    /// The profile's `conn login`, when there is one (its token is `token` unless a token is
+    /// configured, it expired, or it was granted by another server).
+    public var signIn: SignIn?
     public var format = OutputFormat.text
     public var color = ColorMode.auto
     /// The deadline for one network operation.

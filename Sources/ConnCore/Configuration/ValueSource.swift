@@ -4,6 +4,8 @@ public enum ValueSource: Sendable, Equatable, CustomStringConvertible {
     case environment(String)
     case file(path: String, line: Int?)
     case defaultValue
+    /// `conn login`'s token, kept for the profile.
+    case signIn(email: String)
 
     public var description: String {
         switch self {
@@ -11,6 +13,7 @@ public enum ValueSource: Sendable, Equatable, CustomStringConvertible {
         case .environment(let variable): "environment variable \(variable)"
         case .file(let path, let line): line.map { "\(path):\($0)" } ?? path
         case .defaultValue: "default"
+        case .signIn(let email): "signed in as \(email)"
         }
     }
 
@@ -21,6 +24,7 @@ public enum ValueSource: Sendable, Equatable, CustomStringConvertible {
         case .environment: "environment"
         case .file: "file"
         case .defaultValue: "default"
+        case .signIn: "signIn"
         }
     }
 }

@@ -20,6 +20,8 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
     // What an answer contained.
     case badInbox, badTimeAnswer, badNTPAnswer, ntpKissOfDeath
     case noDateHeader, cachedDate, inconsistentDate, noUsableSamples, uncertaintyTooWide, noOffset
+    /// `conn login`: the answer to a sign-in is not a usable session (65).
+    case badSession
 
     // The outbox and sending.
     case rejected, expired, alreadySent, messageBeingSent, stillWaiting, noSuchMessage

@@ -42,7 +42,7 @@ extension ConnError {
         switch HTTPStatusClass(status) {
         case .authRefused:
             return ConnError(code: .authRefused, message: "\(target) refused the credentials (\(status))",
-                             hint: "Check the token: CONN_TOKEN or `token:` in the config file.", exitStatus: .permission)
+                             hint: "Check the token (CONN_TOKEN or `token:` in the config file), or sign in again: conn login.", exitStatus: .permission)
         case .tryLater:
             return .temporary(.serverError, "\(target) answered \(status), not \(expected)", hint: "Try again later.")
         case .success, .notModified, .redirect, .refused:

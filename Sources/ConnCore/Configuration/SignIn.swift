@@ -1,0 +1,91 @@
+import ConnProtocol
+import Foundation
+
+/// What `conn login` keeps for a profile: the token a server granted for an e-mail and password,
+/// until when, and which server (origin) granted it — the only one it is ever sent to. One file
+/// per profile in the data directory, readable by its owner only (0600, in a 0700 directory).
+public struct SignIn: Codable, Sendable, Equatable {
+    public var email: String
+    public var token: String
+    public var expiresAt: Date
+    /// The base URL of the server that granted it.
+    public var server: String
+    public var signedInAt: Date
+
+    public init(email: String, token: String, expiresAt: Date, server: String, signedInAt: Date) {
+        self.email = email
+        self.token = token
+        self.expiresAt = expiresAt
+        self.server = server
+        self.signedInAt = signedInAt
+    }
+
+    /// The file of `profile`'s sign-in: `DATA/sessions/PROFILE.json` (the name escaped).
+    public static func file(paths: ConnPaths, profile: String) -> String {
+        let safe = profile.unicodeScalars.map { scalar -> String in
+            CharacterSet.alphanumerics.contains(scalar) && scalar.isASCII || "._-".unicodeScalars.contains(scalar)
+                ? String(scalar) : String(format: "%%%02X", scalar.value)
+        }.joined()
+        return paths.dataDirectory + "/sessions/" + (safe.hasPrefix(".") ? "%2E" + safe.dropFirst() : safe) + ".json"
+    }
+
+    /// The sign-in kept at `path`; nil when there is none. A file that is not one (damaged, or
+    /// someone else's to write) is an error naming it.
+    public static func load(from path: String) throws -> SignIn? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        guard status.st_uid == getuid(), status.st_mode & 0o077 == 0 else {
+            throw ConnError.configuration("the sign-in file \(path) is open to other users or not yours: it is not used",
+                                          hint: "Remove it (`conn logout`, or rm) and run `conn login` again.")
+        }
+        guard status.st_size <= 64 * 1024, let data = FileManager.default.contents(atPath: path),
+            let signIn = try? decoder.decode(SignIn.self, from: data), SessionGrant.isAcceptableToken(signIn.token)
+        else {
+            throw ConnError.configuration("the sign-in file \(path) is damaged", hint: "Run `conn login` again (or remove the file).")
+        }
+        return signIn
+    }
+
+    /// Writes it to `path` atomically, owner-only.
+    public func save(to path: String) throws {
+        let directory = (path as NSString).deletingLastPathComponent
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw ConnError(code: .directoryUnavailable, message: "cannot create \(directory): \(error.localizedDescription)", exitStatus: .ioError)
+        }
+        let temporary = path + ".\(getpid()).tmp"
+        let data = try Self.encoder.encode(self)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw ConnError(code: .ioError, message: "cannot write \(temporary): \(String(cString: strerror(errno)))", exitStatus: .ioError)
+        }
+        let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        let synced = fsync(descriptor) == 0
+        close(descriptor)
+        guard written == data.count, synced, rename(temporary, path) == 0 else {
+            unlink(temporary)
+            throw ConnError(code: .ioError, message: "cannot write \(path): \(String(cString: strerror(errno)))", exitStatus: .ioError)
+        }
+    }
+
+    /// Whether it belongs to `server` (same scheme, host and port).
+    public func isFor(server url: URL) -> Bool {
+        guard let mine = URL(string: server).flatMap(Origin.init), let theirs = Origin(url) else { return false }
+        return mine == theirs
+    }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }()
+
+    private static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }()
+}
