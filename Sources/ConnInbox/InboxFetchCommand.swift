@@ -34,11 +34,34 @@ public struct InboxFetchCommand: ConnCommand {
     public func run(in context: CommandContext) async throws {
         let url = try context.requireURL(for: .inbox)
         let fetcher = InboxFetcher(url: url, database: try context.openDatabase(migrations: InboxMigrations.all))
-        if context.terminal.standardErrorIsTerminal { context.printer.note("fetching \(url.absoluteString) …") }
-        let outcome = try await HTTPTransport.with(configuration: context.configuration, logger: context.logger) { transport in
-            try await fetcher.fetch(over: transport, conditional: !force, logger: context.logger)
+        let line = ProgressLine(context)
+        line.update("fetching \(url.absoluteString) …", force: true)
+        var progress: (@Sendable (InboxFetcher.Progress) -> Void)?
+        if line.isEnabled { progress = { @Sendable step in line.update(InboxFetchCommand.describe(step), force: step.isPhaseStart) } }
+        let outcome: InboxFetcher.Outcome
+        do {
+            outcome = try await HTTPTransport.with(configuration: context.configuration, logger: context.logger) { transport in
+                try await fetcher.fetch(over: transport, conditional: !force, logger: context.logger, progress: progress)
+            }
+        } catch {
+            line.finish()
+            throw error
         }
+        line.finish()
         try context.printer.emit(FetchReport(outcome))
+    }
+
+    /// The progress line's text for where the fetch is.
+    static func describe(_ progress: InboxFetcher.Progress) -> String {
+        switch progress {
+        case .downloading(let received, let expected, let seconds):
+            let rate = seconds > 0.05 ? " (\(ByteCount.text(Int(Double(received) / seconds)))/s)" : ""
+            return "downloading the inbox: \(ByteCount.text(received))" + (expected.map { " of \(ByteCount.text($0))" } ?? "") + rate
+        case .reading(let bytes):
+            return "reading \(ByteCount.text(bytes)) of JSON…"
+        case .storing(let records):
+            return "storing \(records) message\(records == 1 ? "" : "s")…"
+        }
     }
 }
 

@@ -14,6 +14,19 @@ public struct InboxFetcher: Sendable {
         public var elapsedMs: Double
     }
 
+    /// Where a fetch is, for a progress line.
+    public enum Progress: Sendable {
+        case downloading(received: Int, expected: Int?, seconds: Double)
+        case reading(bytes: Int)
+        case storing(records: Int)
+
+        /// Whether this begins a phase (drawn at once, not held back by the redraw limit).
+        public var isPhaseStart: Bool {
+            if case .downloading = self { return false }
+            return true
+        }
+    }
+
     let url: URL
     let cache: InboxCache
 
@@ -24,12 +37,19 @@ public struct InboxFetcher: Sendable {
 
     /// Fetches over `transport`; `conditional`: send the cached ETag (an unchanged inbox costs
     /// one 304).
-    public func fetch(over transport: HTTPTransport, conditional: Bool = true, logger: Logger) async throws -> Outcome {
+    public func fetch(over transport: HTTPTransport, conditional: Bool = true, logger: Logger,
+                      progress: (@Sendable (Progress) -> Void)? = nil) async throws -> Outcome {
         var headers = [("Accept", "application/json")]
         if conditional, let etag = cache.etag(for: url.absoluteString) { headers.append(("If-None-Match", etag)) }
         let clock = ContinuousClock()
         let start = clock.now
-        let response = try await transport.send(HTTPExchangeRequest(url: url, headers: headers))
+        var request = HTTPExchangeRequest(url: url, headers: headers)
+        if let progress {
+            request.onBodyProgress = { received, expected in
+                progress(.downloading(received: received, expected: expected, seconds: start.duration(to: clock.now).seconds))
+            }
+        }
+        let response = try await transport.send(request)
         let now = Date()
         // Where the inbox really came from: same-origin redirects are followed (others refused).
         let source = (response.url ?? url).absoluteString
@@ -40,9 +60,11 @@ public struct InboxFetcher: Sendable {
                            elapsedMs: start.duration(to: clock.now).milliseconds)
         case (.success, 200):
             let readStart = clock.now
+            progress?(.reading(bytes: response.body.count))
             let records = try InboxDocumentReader.read(response.body, source: source)
             let storeStart = clock.now
             logger.debug("read \(records.count) records (\(response.body.count) bytes) in \(TimeFormatting.duration(readStart.duration(to: storeStart)))")
+            progress?(.storing(records: records.count))
             let summary = try cache.store(records, etag: response.header("ETag"), requested: url.absoluteString, source: source, at: now)
             logger.debug("stored them in \(TimeFormatting.duration(storeStart.duration(to: clock.now)))")
             return Outcome(source: source, notModified: false, summary: summary, elapsedMs: start.duration(to: clock.now).milliseconds)

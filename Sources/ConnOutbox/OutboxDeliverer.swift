@@ -60,7 +60,8 @@ public struct OutboxDeliverer: Sendable {
 
     /// One pass over what is due: claim a batch, deliver it, repeat until nothing is left to
     /// claim or an auth refusal pauses the queue.
-    public func flushOnce(_ scope: OutboxStore.ClaimScope, tally: inout FlushTally) async throws {
+    /// `afterBatch` sees the tally after each batch (a progress line).
+    public func flushOnce(_ scope: OutboxStore.ClaimScope, tally: inout FlushTally, afterBatch: ((FlushTally) -> Void)? = nil) async throws {
         let passStart = Date()
         while true {
             let claim = try store.claim(scope, notAttemptedSince: passStart, limit: batchSize, owner: owner, lease: lease, now: Date())
@@ -73,6 +74,7 @@ public struct OutboxDeliverer: Sendable {
             for (_, outcome) in try await deliver(claim.messages) {
                 tally.count(outcome)
             }
+            afterBatch?(tally)
             if tally.authRefused > 0, let pause = try store.pause() {
                 tally.pause = pause
                 return

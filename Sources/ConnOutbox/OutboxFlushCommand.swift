@@ -50,22 +50,31 @@ public struct OutboxFlushCommand: ConnCommand {
         let clock = ContinuousClock()
         let start = clock.now
         let deadline = wait.map { start + $0.duration }
+        let line = ProgressLine(context)
+        defer { line.finish() }
+        let total = line.isEnabled ? (try? store.waitingCount()) ?? 0 : 0
+        let showProgress: (FlushTally) -> Void = { tally in
+            line.update("delivering: \(tally.sent) sent, \(tally.rejected + tally.expired) failed, \(max(0, total - tally.sent - tally.rejected - tally.expired)) waiting")
+        }
+        if line.isEnabled { showProgress(FlushTally()) }
         let tally = try await HTTPTransport.with(configuration: context.configuration, logger: context.logger) { transport in
             let deliverer = OutboxDeliverer(store: store, transport: transport, url: backEnd.url(for: .messages),
                                             concurrency: concurrency, requestTimeout: context.configuration.timeout)
             var tally = FlushTally()
-            try await deliverer.flushOnce(.due(ignoringBackoff: true), tally: &tally)
+            try await deliverer.flushOnce(.due(ignoringBackoff: true), tally: &tally, afterBatch: line.isEnabled ? showProgress : nil)
             while let deadline, tally.pause == nil, try store.waitingCount() > 0, clock.now < deadline {
                 let wakeUp = try store.nextWakeUp(respectingBackoff: true) ?? Date()
                 let pause = min(max(wakeUp.timeIntervalSinceNow, 0.05), 1.0, clock.now.duration(to: deadline).seconds)
                 if context.terminal.standardErrorIsTerminal, let error = tally.lastRetryError {
+                    line.finish()
                     context.printer.note("\(try store.waitingCount()) waiting (\(TerminalSanitizer.sanitize(error, keepNewlines: false))); next try in \(Int((pause * 1000).rounded())) ms")
                 }
                 try await Task.sleep(for: .milliseconds(Int64(pause * 1000)))
-                try await deliverer.flushOnce(.due(ignoringBackoff: false), tally: &tally)
+                try await deliverer.flushOnce(.due(ignoringBackoff: false), tally: &tally, afterBatch: line.isEnabled ? showProgress : nil)
             }
             return tally
         }
+        line.finish()
         let counts = try store.counts()
         let report = FlushReport(tally: tally, waiting: (counts[.pending] ?? 0) + (counts[.sending] ?? 0),
                                  failed: counts[.failed] ?? 0, elapsedMs: start.duration(to: clock.now).milliseconds)

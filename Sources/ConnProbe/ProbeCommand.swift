@@ -102,10 +102,17 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting, PrometheusOut
         // Between tries: 250 ms, doubling up to 5 s.
         let backoff = Backoff(base: .milliseconds(250), cap: .seconds(5))
         var report: ProbeReport
+        // Progress for many targets (a --file), on a terminal: done/total as they finish.
+        let line = ProgressLine(context)
+        defer { line.finish() }
+        let total = probeTargets.count
+        var done: (@Sendable (Int) -> Void)?
+        if line.isEnabled, total > 1 { done = { @Sendable count in line.update("probing: \(count)/\(total) done") } }
         while true {
             attempts += 1
             let connectivity = checkInternet ? await InternetCheck(prober: prober).run(endpoints).0 : nil
-            let results = await runner.probeAll(probeTargets)
+            let results = await runner.probeAll(probeTargets, done: done)
+            line.finish()
             let internetOK = connectivity.map { $0.state == .online } ?? true
             let allReachable = results.allSatisfy(\.reachable) && internetOK
             let snapshot = ConnectivityCheck.Snapshot(
@@ -122,6 +129,7 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting, PrometheusOut
             context.printer.note("waiting: \(failing.joined(separator: ", ")); next try in \(TimeFormatting.duration(milliseconds: pause.milliseconds))")
             try await Task.sleep(for: pause)
         }
+        line.finish()
         try context.printer.emit(report)
 
         if !report.allReachable {

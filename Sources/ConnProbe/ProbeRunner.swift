@@ -1,11 +1,18 @@
+import Synchronization
 /// Probes many targets at once, at most `concurrency` at a time, and returns the results in the
 /// order of the targets.
 struct ProbeRunner: Sendable {
     let prober: Prober
     let concurrency: Int
 
-    func probeAll(_ targets: [ProbeTarget]) async -> [ProbeResult] {
+    /// Probes every target, `concurrency` at once; `done` is told how many have finished.
+    func probeAll(_ targets: [ProbeTarget], done: (@Sendable (Int) -> Void)? = nil) async -> [ProbeResult] {
         let prober = prober
-        return await targets.concurrentMap(limit: concurrency) { await prober.probe($0) }
+        let finished = Mutex(0)
+        return await targets.concurrentMap(limit: concurrency) { target in
+            let result = await prober.probe(target)
+            if let done { done(finished.withLock { $0 += 1; return $0 }) }
+            return result
+        }
     }
 }

@@ -13,6 +13,9 @@ public struct HTTPExchangeRequest: Sendable {
     public var maxResponseBytes: Int
     /// What to do with a 3xx answer.
     public var redirects: RedirectPolicy
+    /// Told the bytes of the answer's body received so far, and how many are announced
+    /// (Content-Length), as they arrive: for a progress line.
+    public var onBodyProgress: (@Sendable (_ received: Int, _ expected: Int?) -> Void)?
 
     /// `redirects` defaults to `.sameOrigin` for GET and HEAD and to `.none` for every other
     /// method: a redirected POST is never re-sent anywhere.

@@ -119,7 +119,20 @@ public final class HTTPTransport: Sendable {
         do {
             // AsyncHTTPClient's own debug lines (pool scheduling) would drown conn's under -v.
             let response = try await client.execute(request, timeout: .nanoseconds(Int64(timeout.nanoseconds)), logger: Self.silentLogger)
-            let body = try await response.body.collect(upTo: exchange.maxResponseBytes)
+            let body: ByteBuffer
+            if let progress = exchange.onBodyProgress {
+                let expected = response.headers.first(name: "Content-Length").flatMap(Int.init)
+                var collected = ByteBuffer()
+                for try await chunk in response.body {
+                    guard collected.readableBytes + chunk.readableBytes <= exchange.maxResponseBytes else { throw NIOTooManyBytesError() }
+                    var chunk = chunk
+                    collected.writeBuffer(&chunk)
+                    progress(collected.readableBytes, expected)
+                }
+                body = collected
+            } else {
+                body = try await response.body.collect(upTo: exchange.maxResponseBytes)
+            }
             let elapsed = start.duration(to: clock.now)
             logger.debug("\(response.status.code) from \(url.absoluteString) in \(TimeFormatting.duration(elapsed))")
             return HTTPExchangeResponse(

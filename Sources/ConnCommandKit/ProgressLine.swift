@@ -1,0 +1,110 @@
+import ConnCore
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One line of progress on stderr for long work (a fetch's phases, a flush's counts, a probe's
+/// done/total), redrawn in place at most 10 times a second and cut to the terminal's width (never
+/// wrapped), then erased when the work ends, so the summary line takes its place. Only when
+/// stderr is a terminal and not with -q: in a pipe it writes nothing at all. Ctrl-C erases it
+/// before the signal ends the process, so the shell's prompt starts on a clean line.
+public final class ProgressLine: Sendable {
+    private struct State {
+        var lastDraw: ContinuousClock.Instant?
+        var pending: String?
+        var shown = false
+    }
+
+    public let isEnabled: Bool
+    private let width: Int
+    private let state = Mutex(State())
+    private let clock = ContinuousClock()
+    static let interval: Duration = .milliseconds(100)
+
+    /// A line for `context`'s stderr (enabled only on a terminal, without -q).
+    public convenience init(_ context: CommandContext) {
+        self.init(enabled: context.terminal.standardErrorIsTerminal && context.verbosity != .quiet,
+                  width: Self.terminalWidth(environment: context.environment))
+    }
+
+    public init(enabled: Bool, width: Int) {
+        isEnabled = enabled
+        self.width = max(10, width)
+        if enabled { Self.installInterruptHandler() }
+    }
+
+    /// Shows `text` (now, or at the next redraw if the last one was less than 100 ms ago;
+    /// `force` draws now, for a phase that changes).
+    public func update(_ text: String, force: Bool = false) {
+        guard isEnabled else { return }
+        let now = clock.now
+        let line: String? = state.withLock { state in
+            if !force, let last = state.lastDraw, last.duration(to: now) < Self.interval {
+                state.pending = text
+                return nil
+            }
+            state.lastDraw = now
+            state.pending = nil
+            state.shown = true
+            return text
+        }
+        if let line { draw(line) }
+    }
+
+    /// Erases the line (the summary is printed after it).
+    public func finish() {
+        guard isEnabled else { return }
+        let shown = state.withLock { state in
+            defer { state.shown = false; state.pending = nil }
+            return state.shown
+        }
+        if shown { Self.write("\r\u{1B}[K") }
+    }
+
+    private func draw(_ text: String) {
+        // One column is left free: a line that fills the width would wrap on some terminals.
+        let clean = TerminalSanitizer.sanitize(text, keepNewlines: false)
+        let cut = clean.count > width - 1 ? String(clean.prefix(width - 2)) + "…" : clean
+        Self.write("\r" + cut + "\u{1B}[K")
+    }
+
+    private static func write(_ text: String) {
+        let bytes = Array(text.utf8)
+        bytes.withUnsafeBytes { _ = Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
+
+    /// COLUMNS, else the terminal's own width (TIOCGWINSZ on stderr), else 80.
+    public static func terminalWidth(environment: [String: String]) -> Int {
+        if let columns = environment["COLUMNS"].flatMap(Int.init), (10...10_000).contains(columns) { return columns }
+        var size = winsize()
+        if ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col >= 10 { return Int(size.ws_col) }
+        return 80
+    }
+
+    // MARK: Ctrl-C
+
+    private static let handlerInstalled = Mutex(false)
+
+    /// On SIGINT or SIGTERM with a line shown: erase it, then let the signal do what it would.
+    private static func installInterruptHandler() {
+        let first = handlerInstalled.withLock { installed in
+            defer { installed = true }
+            return !installed
+        }
+        guard first else { return }
+        for signalNumber in [SIGINT, SIGTERM] {
+            // Only where nothing else handles the signal (watch, the REPL and the agent do).
+            var current = sigaction()
+            guard sigaction(signalNumber, nil, &current) == 0, current.__sigaction_handler.sa_handler == nil else { continue }
+            signal(signalNumber) { received in
+                let erase: [UInt8] = [0x0D, 0x1B, 0x5B, 0x4B]  // \r ESC [ K
+                erase.withUnsafeBytes { _ = Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+                signal(received, SIG_DFL)
+                raise(received)
+            }
+        }
+    }
+}

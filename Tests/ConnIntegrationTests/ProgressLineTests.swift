@@ -1,0 +1,77 @@
+import ConnTestSupport
+import Foundation
+import Testing
+
+/// The progress line of long work, as a person sees it in a real terminal (tmux): it appears,
+/// advances, and is gone when the summary is printed; in a pipe and with -q nothing of it is
+/// written at all.
+@Suite("progress lines", .enabled(if: TerminalSession.available, "needs tmux"), .serialized)
+struct ProgressLineTests {
+    let home: TemporaryDirectory
+
+    init() throws { home = try TemporaryDirectory() }
+
+    func terminal(_ arguments: [String], server: URL) throws -> TerminalSession {
+        try TerminalSession([ConnProcess.connPath] + arguments, environment: home.environment.merging([
+            "CONN_SERVER": server.absoluteString, "TERM": "xterm-256color", "LANG": "C.UTF-8",
+        ]) { $1 })
+    }
+
+    /// Every distinct screen until the command exits.
+    func screens(of session: TerminalSession, within seconds: Double = 120) async throws -> [String] {
+        var seen: [String] = []
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            let screen = try session.screen()
+            if seen.last != screen { seen.append(screen) }
+            if (try? session.exitStatus()) != nil { return seen }
+            try await Task.sleep(for: .milliseconds(30))
+        }
+        return seen
+    }
+
+    @Test("inbox fetch of 50,000 messages: downloading with bytes, then storing with the count, then only the summary")
+    func fetchPhases() async throws {
+        let server = try await BackgroundServer.start(["--generate", "50000"])
+        let session = try terminal(["inbox", "fetch"], server: server.url)
+        let seen = try await screens(of: session)
+        #expect(try session.exitStatus() == 0, "\(seen.last ?? "")")
+        let all = seen.joined(separator: "\n")
+        #expect(all.contains("storing 50000 messages…"), "\(seen)")
+        #expect(all.contains(/downloading the inbox: [\d.]+ [KMG]?B/) || all.contains("reading "), "\(seen)")
+        let last = try #require(seen.last)
+        #expect(last.contains("fetched 50000 messages: 50000 new"), "\(last)")
+        #expect(!last.contains("storing") && !last.contains("downloading"), "the progress line was left behind: \(last)")
+        // Never wider than the terminal: no progress text wraps onto a second line.
+        for screen in seen { #expect(!screen.split(separator: "\n").contains { $0.count > 120 }) }
+
+        // In a pipe, and with -q, nothing of it is written.
+        let piped = try await home.conn(["inbox", "fetch", "--force"], server: server.url)
+        #expect(piped.exitCode == 0)
+        #expect(!piped.standardError.contains("storing") && !piped.standardError.contains("\u{1B}[K") && !piped.standardError.contains("\r"),
+                "\(piped.standardError.debugDescription)")
+        let quiet = try terminal(["inbox", "fetch", "--force", "-q"], server: server.url)
+        let quietScreens = try await screens(of: quiet)
+        #expect(!quietScreens.joined().contains("storing"), "\(quietScreens)")
+        await server.stop()
+    }
+
+    @Test("outbox flush of 2,000 messages: sent/failed/waiting counts advance, then the summary alone")
+    func flushCounts() async throws {
+        let closed = URL(string: "http://127.0.0.1:\(try HTTPPorts.closed())")!
+        _ = try await home.conn(["outbox", "list"], server: closed)  // creates the database
+        let fill = try await ConnProcess.run("/usr/bin/env", ["python3", JSONSchemaCheck.repositoryRoot.path + "/bench/lib/fill-outbox.py",
+                                                              home.path + "/data/conn/conn.sqlite", "2000", "progress"],
+                                             environment: ProcessInfo.processInfo.environment)
+        #expect(fill.exitCode == 0, "\(fill.standardError)")
+        let server = try await BackgroundServer.start(["--latency-ms", "2"])
+        let session = try terminal(["outbox", "flush", "--concurrency", "4"], server: server.url)
+        let seen = try await screens(of: session)
+        #expect(try session.exitStatus() == 0, "\(seen.last ?? "")")
+        let counts = seen.compactMap { $0.firstMatch(of: /delivering: (\d+) sent, (\d+) failed, (\d+) waiting/).map { Int($0.1)! } }
+        #expect(counts.count >= 2 && counts == counts.sorted() && counts.first! < counts.last!, "\(counts)")
+        let last = try #require(seen.last)
+        #expect(last.contains("2000 sent") && !last.contains("delivering:"), "\(last)")
+        await server.stop()
+    }
+}
