@@ -185,7 +185,7 @@ _conn() {
 
 _conn_probe() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --utc --verbose -v --quiet -q --internet --version -h --help)
+    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --internet --version -h --help)
     repeating_options=(--internet-url --expect-status)
     non_repeating_options=(--server --profile --config --format --timeout --color --file --wait --concurrency --expect-body)
     __conn_offer_flags_options -1
@@ -238,7 +238,7 @@ _conn_probe() {
 
 _conn_watch() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --utc --verbose -v --quiet -q --internet --no-internet --no-link --details --flush-outbox --version -h --help)
+    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --internet --no-internet --no-link --details --flush-outbox --version -h --help)
     repeating_options=(--internet-url --probe-allow)
     non_repeating_options=(--server --profile --config --format --timeout --color --interval --grace --metrics-listen --exec --until)
     __conn_offer_flags_options -1
@@ -294,7 +294,7 @@ _conn_watch() {
 
 _conn_clock-offset() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --utc --verbose -v --quiet -q --version -h --help)
+    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
     repeating_options=()
     non_repeating_options=(--server --profile --config --format --timeout --color --method --samples --interval --url --ntp-server --precision --max-uncertainty --convert)
     __conn_offer_flags_options 0
@@ -376,7 +376,7 @@ _conn_inbox() {
 
 _conn_inbox_fetch() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --utc --verbose -v --quiet -q --force --version -h --help)
+    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --force --version -h --help)
     repeating_options=()
     non_repeating_options=(--server --profile --config --format --timeout --color)
     __conn_offer_flags_options 0
@@ -410,7 +410,7 @@ _conn_inbox_fetch() {
 
 _conn_inbox_list() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --utc --verbose -v --quiet -q --version -h --help)
+    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
     repeating_options=()
     non_repeating_options=(--server --profile --config --format --timeout --color --limit --offset --from --search --since)
     __conn_offer_flags_options 0
@@ -459,7 +459,7 @@ _conn_inbox_list() {
 
 _conn_inbox_thread() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --utc --verbose -v --quiet -q --ascii --flat --version -h --help)
+    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --ascii --flat --version -h --help)
     repeating_options=()
     non_repeating_options=(--server --profile --config --format --timeout --color --max-depth)
     __conn_offer_flags_options 1
@@ -504,7 +504,7 @@ _conn_inbox_thread() {
 
 _conn_send() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --utc --verbose -v --quiet -q --version -h --help)
+    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
     repeating_options=(--to)
     non_repeating_options=(--server --profile --config --format --timeout --color --subject --text --file --reply-to --wait)
     __conn_offer_flags_options 0
@@ -581,7 +581,7 @@ _conn_outbox() {
 
 _conn_outbox_list() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --utc --verbose -v --quiet -q --version -h --help)
+    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
     repeating_options=(--state)
     non_repeating_options=(--server --profile --config --format --timeout --color)
     __conn_offer_flags_options 0
@@ -619,7 +619,7 @@ _conn_outbox_list() {
 
 _conn_outbox_show() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --utc --verbose -v --quiet -q --version -h --help)
+    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
     repeating_options=()
     non_repeating_options=(--server --profile --config --format --timeout --color)
     __conn_offer_flags_options 1
@@ -661,7 +661,7 @@ _conn_outbox_show() {
 
 _conn_outbox_flush() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --utc --verbose -v --quiet -q --version -h --help)
+    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
     repeating_options=()
     non_repeating_options=(--server --profile --config --format --timeout --color --wait --concurrency)
     __conn_offer_flags_options 0
@@ -701,7 +701,7 @@ _conn_outbox_flush() {
 
 _conn_outbox_resend() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --utc --verbose -v --quiet -q --failed --version -h --help)
+    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --failed --version -h --help)
     repeating_options=()
     non_repeating_options=(--server --profile --config --format --timeout --color)
     __conn_offer_flags_options -1
@@ -743,7 +743,7 @@ _conn_outbox_resend() {
 
 _conn_outbox_delete() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --utc --verbose -v --quiet -q --failed --yes -y --version -h --help)
+    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --failed --yes -y --version -h --help)
     repeating_options=()
     non_repeating_options=(--server --profile --config --format --timeout --color)
     __conn_offer_flags_options -1
@@ -785,7 +785,7 @@ _conn_outbox_delete() {
 
 _conn_repl() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --utc --verbose -v --quiet -q --no-link --internet --no-internet --version -h --help)
+    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --no-link --internet --no-internet --version -h --help)
     repeating_options=(--internet-url)
     non_repeating_options=(--server --profile --config --format --timeout --color --interval)
     __conn_offer_flags_options 0
@@ -848,7 +848,7 @@ _conn_agent() {
 
 _conn_agent_run() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --utc --verbose -v --quiet -q --internet --no-internet --no-link --version -h --help)
+    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --internet --no-internet --no-link --version -h --help)
     repeating_options=(--internet-url --probe-allow)
     non_repeating_options=(--server --profile --config --format --timeout --color --interval --grace --sync-interval --metrics-listen)
     __conn_offer_flags_options -1
@@ -900,7 +900,7 @@ _conn_agent_run() {
 
 _conn_agent_status() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --utc --verbose -v --quiet -q --version -h --help)
+    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
     repeating_options=()
     non_repeating_options=(--server --profile --config --format --timeout --color)
     __conn_offer_flags_options 0
@@ -934,7 +934,7 @@ _conn_agent_status() {
 
 _conn_login() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --utc --verbose -v --quiet -q --password-stdin --version -h --help)
+    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --password-stdin --version -h --help)
     repeating_options=()
     non_repeating_options=(--server --profile --config --format --timeout --color --email)
     __conn_offer_flags_options 0
@@ -971,7 +971,7 @@ _conn_login() {
 
 _conn_logout() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --utc --verbose -v --quiet -q --version -h --help)
+    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
     repeating_options=()
     non_repeating_options=(--server --profile --config --format --timeout --color)
     __conn_offer_flags_options 0
@@ -1028,7 +1028,7 @@ _conn_config() {
 
 _conn_config_show() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --utc --verbose -v --quiet -q --version -h --help)
+    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
     repeating_options=()
     non_repeating_options=(--server --profile --config --format --timeout --color)
     __conn_offer_flags_options 0
@@ -1062,7 +1062,7 @@ _conn_config_show() {
 
 _conn_config_path() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --utc --verbose -v --quiet -q --version -h --help)
+    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
     repeating_options=()
     non_repeating_options=(--server --profile --config --format --timeout --color)
     __conn_offer_flags_options 0
@@ -1119,7 +1119,7 @@ _conn_plugins() {
 
 _conn_plugins_list() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --utc --verbose -v --quiet -q --names --version -h --help)
+    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --names --version -h --help)
     repeating_options=()
     non_repeating_options=(--server --profile --config --format --timeout --color)
     __conn_offer_flags_options 0

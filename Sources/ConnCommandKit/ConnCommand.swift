@@ -44,6 +44,8 @@ public enum CommandRunner {
             printer.error(connError)
             return connError.exitStatus.rawValue
         }
+        // --no-pager is CONN_PAGER=cat for this command (as git's --no-pager is GIT_PAGER=cat).
+        let environment = global.noPager ? environment.merging(["CONN_PAGER": "cat"]) { $1 } : environment
         let context = CommandContext(
             configuration: configuration, environment: environment, terminal: terminal, sink: sink,
             verbosity: global.verbosity)

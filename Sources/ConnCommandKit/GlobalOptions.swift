@@ -29,6 +29,9 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     @Flag(help: "Accept TLS certificates that do not verify, for HTTP and WebSocket alike (self-signed test servers only).")
     public var insecure = false
 
+    @Flag(name: .customLong("no-pager"), help: "Never send long output through the pager (as CONN_PAGER=cat).")
+    public var noPager = false
+
     @Flag(help: "Show times in text in UTC instead of local time (JSON is always UTC).")
     public var utc = false
 
@@ -119,7 +122,7 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     /// list before ArgumentParser runs (plugin dispatch). Kept in step by a test.
     public static let optionsTakingValues: Set<String> = ["--server", "--profile", "--config", "--format", "--timeout", "--color"]
     /// Options without a value.
-    public static let flags: Set<String> = ["--json", "--insecure", "--utc", "--verbose", "-v", "--quiet", "-q"]
+    public static let flags: Set<String> = ["--json", "--insecure", "--utc", "--no-pager", "--verbose", "-v", "--quiet", "-q"]
 }
 
 /// How much conn says on stderr.

@@ -13,6 +13,9 @@ public struct Printer: Sendable {
     public let errorStyle: TextStyle
     /// Pretty-print JSON objects when a person is looking at them.
     let prettyJSON: Bool
+    /// Where a command's text result goes when it is longer than the screen.
+    let pager: Pager?
+    let environment: [String: String]
 
     public init(sink: any OutputSink, format: OutputFormat, verbosity: Verbosity, color: ColorMode,
                 terminal: TerminalFacts, environment: [String: String], utc: Bool = false) {
@@ -22,15 +25,24 @@ public struct Printer: Sendable {
         self.outputStyle = TextStyle(enabled: color.enabled(isTerminal: terminal.standardOutputIsTerminal, environment: environment), utc: utc)
         self.errorStyle = TextStyle(enabled: color.enabled(isTerminal: terminal.standardErrorIsTerminal, environment: environment), utc: utc)
         self.prettyJSON = terminal.standardOutputIsTerminal
+        // Only the real stdout pages: a captured sink (tests, the REPL's own answers) never does.
+        self.pager = sink is StandardOutputSink ? Pager.choose(environment: environment, terminal: terminal, format: format) : nil
+        self.environment = environment
     }
 
     /// Prints a command's result: one JSON object, or its text form.
     public func emit<Payload: Encodable & TextRenderable>(_ payload: Payload) throws {
         switch format {
         case .json: sink.write(try JSONOutput.encode(payload, pretty: prettyJSON) + "\n", to: .standardOutput)
-        case .text: write(payload.renderText(style: outputStyle))
+        case .text: writePaged(payload.renderText(style: outputStyle))
         case .prometheus: writePrometheus(payload)
         }
+    }
+
+    /// A command's whole text result: through the pager when it is longer than the screen.
+    private func writePaged(_ text: String) {
+        if let pager, pager.isNeeded(for: text), pager.show(text.hasSuffix("\n") ? text : text + "\n", environment: environment) { return }
+        write(text)
     }
 
     /// The Prometheus text format of a payload that has one (the command runner refuses the

@@ -22,10 +22,11 @@ public final class TemporaryDirectory {
         return file
     }
 
-    /// An environment whose HOME and XDG directories all point inside this directory.
+    /// An environment whose HOME and XDG directories all point inside this directory. No pager
+    /// (CONN_PAGER=cat): a test in a terminal must not wait in `less` (PagerTests sets its own).
     public var environment: [String: String] {
         ["HOME": path, "XDG_CONFIG_HOME": path + "/config", "XDG_DATA_HOME": path + "/data",
-         "XDG_STATE_HOME": path + "/state", "XDG_CACHE_HOME": path + "/cache", "PATH": "/usr/bin:/bin"]
+         "XDG_STATE_HOME": path + "/state", "XDG_CACHE_HOME": path + "/cache", "PATH": "/usr/bin:/bin", "CONN_PAGER": "cat"]
     }
 
     public var configFile: String { path + "/config/conn/config.yaml" }

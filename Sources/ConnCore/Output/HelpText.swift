@@ -39,7 +39,10 @@ public enum HelpText {
          ("CONN_PROFILE", "the profile of the config file to use (as --profile)"),
          ("CONN_CONFIG", "the config file to read (as --config)")]
             + ConfigSetting.all.map { ($0.environmentVariable, $0.help) }
-            + [("CONN_RESOURCES_<NAME>", "a resource's path or URL: HEALTH, INBOX, MESSAGES, TIME, WS"),
+            + [("CONN_RESOURCES_<NAME>", "a resource's path or URL: HEALTH, INBOX, MESSAGES, TIME, WS, SESSION"),
+               ("CONN_PAGER, PAGER", "the pager for text longer than the screen (default: less -FRX); cat or empty: none"),
+               ("VISUAL, EDITOR", "the editor of conn send without --text (default: vi)"),
+               ("TZ", "the time zone of times in text (--utc for UTC)"),
                ("NO_COLOR", "set (not empty): no colour, unless --color always"),
                ("TERM", "dumb: no colour"),
                ("XDG_CONFIG_HOME, XDG_DATA_HOME, XDG_STATE_HOME", "where conn's files are (see Files)"),
@@ -50,6 +53,7 @@ public enum HelpText {
     public static let files: [(String, String)] = [
         ("$XDG_CONFIG_HOME/conn/config.yaml", "the config file: settings and profiles (~/.config/conn/config.yaml)"),
         ("$XDG_DATA_HOME/conn/conn.sqlite", "the outbox, the inbox cache, the last clock offset (~/.local/share/conn/conn.sqlite)"),
+        ("$XDG_DATA_HOME/conn/sessions/PROFILE.json", "conn login's token for a profile, 0600 (~/.local/share/conn/sessions/)"),
         ("$XDG_STATE_HOME/conn/history", "the REPL's history (~/.local/state/conn/history)"),
         ("$XDG_DATA_HOME/conn/plugins/", "plugins: executables named conn-NAME (~/.local/share/conn/plugins/)"),
     ]
