@@ -76,12 +76,9 @@ public final class ProgressLine: Sendable {
         bytes.withUnsafeBytes { _ = Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
 
-    /// COLUMNS, else the terminal's own width (TIOCGWINSZ on stderr), else 80.
+    /// COLUMNS, else the terminal's width.
     public static func terminalWidth(environment: [String: String]) -> Int {
-        if let columns = environment["COLUMNS"].flatMap(Int.init), (10...10_000).contains(columns) { return columns }
-        var size = winsize()
-        if ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col >= 10 { return Int(size.ws_col) }
-        return 80
+        TerminalWidth.columns(environment: environment)
     }
 
     // MARK: Ctrl-C

@@ -69,7 +69,10 @@ public struct InboxListCommand: ConnCommand {
             let held = try cache.requestedURL(), held != configured {
             context.printer.warning("the cache holds the inbox of \(held), not of the configured \(configured); `conn inbox fetch` replaces it")
         }
-        try context.printer.emit(ConversationList(conversations: conversations, cacheFetchedAt: last.at, cacheSource: last.source))
+        var list = ConversationList(conversations: conversations, cacheFetchedAt: last.at, cacheSource: last.source)
+        list.width = TerminalWidth.columns(environment: context.environment)
+        list.ascii = !context.terminal.isUTF8
+        try context.printer.emit(list)
     }
 
     static func escapeLike(_ text: String) -> String {
@@ -81,15 +84,47 @@ struct ConversationList: Encodable, TextRenderable {
     let conversations: [ConversationRecord]
     let cacheFetchedAt: Date
     let cacheSource: String
+    /// The text's layout (not in JSON): the terminal's width, and ASCII only where the locale
+    /// is not UTF-8.
+    var width = 80
+    var ascii = false
+
+    private enum CodingKeys: String, CodingKey { case conversations, cacheFetchedAt, cacheSource }
 
     func renderText(style: TextStyle) -> String {
         if conversations.isEmpty { return "no conversations match\n" }
+        let ellipsis = ascii ? "..." : "…"
         return conversations.map { conversation in
             let clean = { TerminalSanitizer.sanitize($0, keepNewlines: false) }
-            let count = conversation.messageCount > 1 ? style.dim(" (\(conversation.messageCount))") : ""
-            let head = "\(style.bold(clean(conversation.subject.isEmpty ? "(no subject)" : conversation.subject)))\(count)  \(style.dim(clean(conversation.lastDateTime)))"
-            let people = clean(conversation.participants.joined(separator: ", "))
-            return "\(head)\n  \(people) · \(style.dim("uid \(clean(conversation.rootUid))"))\n  \(clean(String(conversation.snippet.prefix(100))))"
+            let count = conversation.messageCount > 1 ? " (\(conversation.messageCount))" : ""
+            let date = Self.cut(clean(conversation.lastDateTime), to: max(10, width / 3), ellipsis: ellipsis)
+            // The subject gives way first, so the count and the date stay on the line.
+            let subject = Self.cut(clean(conversation.subject.isEmpty ? "(no subject)" : conversation.subject),
+                                   to: width - 1 - count.count - 2 - date.count, ellipsis: ellipsis)
+            let head = "\(style.bold(subject))\(style.dim(count))  \(style.dim(date))"
+            let uid = "uid \(clean(conversation.rootUid))"
+            let people = Self.participants(conversation.participants.map(clean), fitting: width - 1 - 2 - 3 - uid.count)
+            let snippet = Self.cut(clean(conversation.snippet), to: width - 1 - 2, ellipsis: ellipsis)
+            return "\(head)\n  \(people) \(ascii ? "-" : "·") \(style.dim(uid))\n  \(snippet)"
         }.joined(separator: "\n") + "\n"
+    }
+
+    /// `text` within `columns` characters, cut with an ellipsis when longer.
+    static func cut(_ text: String, to columns: Int, ellipsis: String) -> String {
+        let room = max(columns, ellipsis.count + 1)
+        return text.count <= room ? text : String(text.prefix(room - ellipsis.count)) + ellipsis
+    }
+
+    /// As many participants as fit in `columns`, the rest counted: "ann@x, bob@y +3".
+    static func participants(_ names: [String], fitting columns: Int) -> String {
+        var shown: [String] = []
+        for (index, name) in names.enumerated() {
+            let rest = names.count - index - 1
+            let candidate = (shown + [name]).joined(separator: ", ") + (rest > 0 ? " +\(rest)" : "")
+            if candidate.count > columns, !shown.isEmpty { break }
+            shown.append(name)
+        }
+        let hidden = names.count - shown.count
+        return shown.joined(separator: ", ") + (hidden > 0 ? " +\(hidden)" : "")
     }
 }

@@ -40,6 +40,9 @@ struct ThreadReport: Encodable, TextRenderable {
     let outbox: [OutboxReply]
     let view: ThreadView
     let ascii: Bool
+    /// The symbols of the text, in ASCII with --ascii or a locale that is not UTF-8.
+    private var arrow: String { ascii ? "->" : "→" }
+    private var dot: String { ascii ? "-" : "·" }
     let flat: Bool
     let maxDepth: Int
 
@@ -111,7 +114,7 @@ struct ThreadReport: Encodable, TextRenderable {
         var output = "\n" + style.bold("in your outbox") + "\n"
         for reply in outbox {
             let state = reply.state == "failed" ? style.red(reply.displayState) : style.yellow(reply.displayState)
-            output += "  \(state)  reply to uid \(line(reply.responseToUid)) → \(line(reply.to))  \(line(reply.subject))  \(style.dim("id \(reply.id.prefix(8))"))\n"
+            output += "  \(state)  reply to uid \(line(reply.responseToUid)) \(arrow) \(line(reply.to))  \(line(reply.subject))  \(style.dim("id \(reply.id.prefix(8))"))\n"
         }
         return output
     }
@@ -123,7 +126,7 @@ struct ThreadReport: Encodable, TextRenderable {
         let (branch, last, pipe, space) = ascii ? ("|- ", "`- ", "|  ", "   ") : ("├─ ", "└─ ", "│  ", "   ")
         if flat {
             for message in view.byDate {
-                output += "\n" + style.bold(line(message.from)) + " → " + line(message.to) + style.dim("  \(line(message.dateTime)) · uid \(line(message.uid))") + "\n"
+                output += "\n" + style.bold(line(message.from)) + " \(arrow) " + line(message.to) + style.dim("  \(line(message.dateTime)) \(dot) uid \(line(message.uid))") + "\n"
                 output += clean(message.text).split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n") + "\n"
             }
             return output
@@ -141,7 +144,7 @@ struct ThreadReport: Encodable, TextRenderable {
             if message.placeholder {
                 output += prefix + connector + style.dim("[message \(line(message.uid)) is not in the cache]") + "\n"
             } else {
-                var head = style.bold(line(message.from)) + " → " + line(message.to) + style.dim("  \(line(message.dateTime)) · uid \(line(message.uid))")
+                var head = style.bold(line(message.from)) + " \(arrow) " + line(message.to) + style.dim("  \(line(message.dateTime)) \(dot) uid \(line(message.uid))")
                 if !message.flags.isEmpty { head += style.yellow("  [\(message.flags.joined(separator: ", "))]") }
                 output += prefix + connector + head + "\n"
                 for textLine in clean(message.text).split(separator: "\n", omittingEmptySubsequences: false) {
@@ -150,7 +153,7 @@ struct ThreadReport: Encodable, TextRenderable {
             }
             openLevels.append(!isLast[index])
         }
-        if omitted > 0 { output += style.dim("… \(omitted) deeper replies not drawn (--max-depth \(maxDepth); --flat lists them)") + "\n" }
+        if omitted > 0 { output += style.dim("\(ascii ? "..." : "…") \(omitted) deeper replies not drawn (--max-depth \(maxDepth); --flat lists them)") + "\n" }
         return output
     }
 }

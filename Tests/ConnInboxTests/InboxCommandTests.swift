@@ -41,7 +41,7 @@ struct InboxCommandTests {
         #expect(conversations[0]["lastDateTime"] as? String == "Today")
         let thread = try await conn(["thread", "1"])
         #expect(thread.exitCode == 0)
-        #expect(thread.standardOutput.contains("matt@gmail.com → jhon@gmail.com"))
+        #expect(thread.standardOutput.contains("matt@gmail.com -> jhon@gmail.com"), "\(thread.standardOutput)")  // no UTF-8 locale here: ASCII
         let text = try await conn(["list"])
         // The age of the cache since the fetch above: "just now", or a few seconds on a loaded machine.
         let age = text.standardError.contains("fetched just now")

@@ -22,9 +22,11 @@ struct ProgressLineTests {
         var seen: [String] = []
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
+            let exited = (try? session.exitStatus()) != nil
+            // Read after the exit check: the screen of an exited command is its last.
             let screen = try session.screen()
             if seen.last != screen { seen.append(screen) }
-            if (try? session.exitStatus()) != nil { return seen }
+            if exited { return seen }
             try await Task.sleep(for: .milliseconds(30))
         }
         return seen

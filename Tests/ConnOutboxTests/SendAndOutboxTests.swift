@@ -318,7 +318,8 @@ struct SendAndOutboxTests {
         let id = try #require(try reply.json()["id"] as? String)
         let thread = try await home.conn(["inbox", "thread", "1"])
         #expect(thread.standardOutput.contains("in your outbox"))
-        #expect(thread.standardOutput.contains("sending  reply to uid 1 → ada@example.com  Re: subject 1  id \(id.prefix(8))"))
+        // No UTF-8 locale in the test's environment: the arrow is ASCII.
+        #expect(thread.standardOutput.contains("sending  reply to uid 1 -> ada@example.com  Re: subject 1  id \(id.prefix(8))"), "\(thread.standardOutput)")
         let threadJSON = try (try await home.conn(["inbox", "thread", "1", "--json"])).json()
         let waiting = try #require(threadJSON["outbox"] as? [[String: Any]])
         #expect(waiting.map { $0["id"] as? String } == [id] && waiting.first?["state"] as? String == "pending")

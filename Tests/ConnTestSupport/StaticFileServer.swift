@@ -16,7 +16,8 @@ public enum StaticFileServer {
             .name("python3"), arguments: ["-m", "http.server", String(port), "--bind", "127.0.0.1", "--directory", directory],
             input: .none, output: .discarded, error: .discarded
         ) { execution in
-            let ready = try await LoopbackListener.waitUntilAccepting(port: port)
+            // Python starts slowly on a loaded machine (the suite runs in parallel): 20 s, not 5.
+            let ready = try await LoopbackListener.waitUntilAccepting(port: port, seconds: 20)
             defer { try? execution.send(signal: .terminate) }
             guard ready else { throw ServerProcess.StartFailure(description: "python3 -m http.server did not start") }
             return try await body(URL(string: "http://127.0.0.1:\(port)")!)
