@@ -248,7 +248,8 @@ struct ProbeCommandTests {
         // includes start-up on a loaded CI machine, so it only proves conn did not wait the 30 s.
         let totalMs = try #require(result["totalMs"] as? Double)
         #expect(totalMs < 1_500, "probe took \(totalMs) ms")
-        #expect(elapsed < .seconds(15), "took \(elapsed)")
+        // Below the resolver's 30 s, with room for a loaded machine (CI saw 15.04 s).
+        #expect(elapsed < .seconds(25), "took \(elapsed)")
     }
 
     @Test("a blackholed address times out within the bound", .enabled(if: NetworkNamespace.available, "needs root and ip netns"))
@@ -263,8 +264,9 @@ struct ProbeCommandTests {
         let totalMs = try #require(result["totalMs"] as? Double)
         #expect(totalMs < 1_500, "probe took \(totalMs) ms")
         // The wall clock includes starting the process in the namespace, slow on a loaded machine
-        // (CI saw 11.3 s once); the probe's own time is the bound that matters (above).
-        #expect(elapsed < .seconds(15), "took \(elapsed)")
+        // (CI saw 11.3 s, then 15.04 s); the probe's own time is the bound that matters (above);
+        // this one only proves conn did not wait for the kernel's SYN retries (over 2 minutes).
+        #expect(elapsed < .seconds(30), "took \(elapsed)")
     }
 }
 
