@@ -50,7 +50,7 @@ public struct LoginCommand: ConnCommand {
         let signIn = try await client.signIn(backEnd: backEnd, email: address, password: password)
         let file = SignIn.file(paths: context.configuration.paths, profile: context.configuration.profile)
         try signIn.save(to: file)
-        if context.configuration.token != nil, context.configuration.sources["token"]?.kind != "signIn" {
+        if context.configuration.token != nil, context.configuration.signIn?.token != context.configuration.token {
             context.printer.warning("a token is configured (\(context.configuration.sources["token"]?.description ?? "")): it is used instead of this sign-in until it is removed")
         }
         try context.printer.emit(SignInReport(signIn: signIn, profile: context.configuration.profile, file: file))

@@ -14,10 +14,10 @@ struct SignInClient {
         let url = backEnd.url(for: .session)
         let body = try JSONEncoder().encode(SessionRequest(email: email, password: password))
         // No configured token travels with a sign-in: the request is its own credentials.
-        let transport = HTTPTransport(timeout: configuration.timeout, credentials: nil, insecure: configuration.insecure, logger: logger)
-        defer { Task { try? await transport.shutdown() } }
-        let answer = try await transport.send(HTTPExchangeRequest(
-            method: .POST, url: url, headers: [("Content-Type", "application/json")], body: body, maxResponseBytes: 64 * 1024))
+        let answer = try await HTTPTransport.with(timeout: configuration.timeout, credentials: nil, insecure: configuration.insecure, logger: logger) {
+            try await $0.send(HTTPExchangeRequest(
+                method: .POST, url: url, headers: [("Content-Type", "application/json")], body: body, maxResponseBytes: 64 * 1024))
+        }
         switch answer.status {
         case 201, 200:
             break
@@ -37,7 +37,7 @@ struct SignInClient {
         guard SessionGrant.isAcceptableToken(grant.token) else {
             throw ConnError.dataError(.badSession, "the token \(url.absoluteString) answered is not one conn can use (16 to 4096 printable characters): nothing was stored")
         }
-        guard let expiresAt = Self.date(grant.expiresAt), expiresAt > now, expiresAt < now.addingTimeInterval(10 * 365 * 86_400) else {
+        guard let expiresAt = JSONOutput.date(fromTimestamp: grant.expiresAt), expiresAt > now, expiresAt < now.addingTimeInterval(10 * 365 * 86_400) else {
             throw ConnError.dataError(.badSession, "the session's expiresAt '\(TerminalSanitizer.sanitize(String(grant.expiresAt.prefix(40)), keepNewlines: false))' from \(url.absoluteString) is not a time ahead: nothing was stored")
         }
         let grantedEmail = EmailAddress.isValid(grant.email) ? grant.email : email
@@ -48,14 +48,10 @@ struct SignInClient {
     func signOut(_ signIn: SignIn, sessionURL: URL) async throws -> Bool {
         guard let server = URL(string: signIn.server) else { return false }
         // The token goes to the origin that granted it, and nowhere else.
-        let transport = HTTPTransport(timeout: configuration.timeout, credentials: Credentials(token: signIn.token, server: server),
-                                      insecure: configuration.insecure, logger: logger)
-        defer { Task { try? await transport.shutdown() } }
-        let answer = try await transport.send(HTTPExchangeRequest(method: .DELETE, url: sessionURL, maxResponseBytes: 64 * 1024))
+        let answer = try await HTTPTransport.with(timeout: configuration.timeout, credentials: Credentials(token: signIn.token, server: server),
+                                                  insecure: configuration.insecure, logger: logger) {
+            try await $0.send(HTTPExchangeRequest(method: .DELETE, url: sessionURL, maxResponseBytes: 64 * 1024))
+        }
         return (200...299).contains(answer.status)
-    }
-
-    static func date(_ text: String) -> Date? {
-        (try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))) ?? (try? Date(text, strategy: Date.ISO8601FormatStyle()))
     }
 }

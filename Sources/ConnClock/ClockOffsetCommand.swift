@@ -118,7 +118,6 @@ public struct ClockOffsetCommand: ConnCommand {
     static func parseTimestamp(_ text: String) -> Date? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if let milliseconds = Double(trimmed), milliseconds.isFinite { return Date(timeIntervalSince1970: milliseconds / 1000) }
-        if let date = try? Date(trimmed, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) { return date }
-        return try? Date(trimmed, strategy: Date.ISO8601FormatStyle())
+        return JSONOutput.date(fromTimestamp: trimmed)
     }
 }

@@ -27,7 +27,7 @@ public final class ProgressLine: Sendable {
     /// A line for `context`'s stderr (enabled only on a terminal, without -q).
     public convenience init(_ context: CommandContext) {
         self.init(enabled: context.terminal.standardErrorIsTerminal && context.verbosity != .quiet,
-                  width: Self.terminalWidth(environment: context.environment))
+                  width: TerminalSize.columns(environment: context.environment))
     }
 
     public init(enabled: Bool, width: Int) {
@@ -74,11 +74,6 @@ public final class ProgressLine: Sendable {
     private static func write(_ text: String) {
         let bytes = Array(text.utf8)
         bytes.withUnsafeBytes { _ = Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
-    }
-
-    /// COLUMNS, else the terminal's width.
-    public static func terminalWidth(environment: [String: String]) -> Int {
-        TerminalWidth.columns(environment: environment)
     }
 
     // MARK: Ctrl-C

@@ -1,3 +1,4 @@
+import ConnCore
 import Foundation
 
 /// Seed 003's `dateTime` is free text ("Today", an RFC 2822 date, ISO 8601…). This reads what
@@ -23,10 +24,7 @@ public enum DateTimeText {
         // ISO 8601 starts with a four-digit year; anything else is tried as RFC 2822 only.
         if bytes.count >= 10, bytes[0..<4].allSatisfy(isDigit) {
             if let seconds = iso8601(bytes) { return Date(timeIntervalSince1970: seconds) }
-            let trimmed = String(decoding: bytes, as: UTF8.self)
-            if let date = try? Date(trimmed, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) { return date }
-            if let date = try? Date(trimmed, strategy: Date.ISO8601FormatStyle()) { return date }
-            return nil
+            return JSONOutput.date(fromTimestamp: String(decoding: bytes, as: UTF8.self))
         }
         return rfc2822(bytes).map { Date(timeIntervalSince1970: $0) }
     }

@@ -35,19 +35,14 @@ public struct InboxFetchCommand: ConnCommand {
         let url = try context.requireURL(for: .inbox)
         let fetcher = InboxFetcher(url: url, database: try context.openDatabase(migrations: InboxMigrations.all))
         let line = ProgressLine(context)
+        defer { line.finish() }
         line.update("fetching \(url.absoluteString) …", force: true)
         var progress: (@Sendable (InboxFetcher.Progress) -> Void)?
         if line.isEnabled { progress = { @Sendable step in line.update(InboxFetchCommand.describe(step), force: step.isPhaseStart) } }
-        let outcome: InboxFetcher.Outcome
-        do {
-            outcome = try await HTTPTransport.with(configuration: context.configuration, logger: context.logger) { transport in
-                try await fetcher.fetch(over: transport, conditional: !force, logger: context.logger, progress: progress)
-            }
-        } catch {
-            line.finish()
-            throw error
+        let outcome = try await HTTPTransport.with(configuration: context.configuration, logger: context.logger) { transport in
+            try await fetcher.fetch(over: transport, conditional: !force, logger: context.logger, progress: progress)
         }
-        line.finish()
+        line.finish()  // before the summary takes its place
         try context.printer.emit(FetchReport(outcome))
     }
 

@@ -70,7 +70,7 @@ public struct InboxListCommand: ConnCommand {
             context.printer.warning("the cache holds the inbox of \(held), not of the configured \(configured); `conn inbox fetch` replaces it")
         }
         var list = ConversationList(conversations: conversations, cacheFetchedAt: last.at, cacheSource: last.source)
-        list.width = TerminalWidth.columns(environment: context.environment)
+        list.width = TerminalSize.columns(environment: context.environment)
         list.ascii = !context.terminal.isUTF8
         try context.printer.emit(list)
     }

@@ -129,7 +129,6 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting, PrometheusOut
             context.printer.note("waiting: \(failing.joined(separator: ", ")); next try in \(TimeFormatting.duration(milliseconds: pause.milliseconds))")
             try await Task.sleep(for: pause)
         }
-        line.finish()
         try context.printer.emit(report)
 
         if !report.allReachable {

@@ -47,7 +47,16 @@ public final class HTTPTransport: Sendable {
         configuration: ConnConfiguration, logger: Logger,
         _ body: (HTTPTransport) async throws -> Result
     ) async throws -> Result {
-        let transport = HTTPTransport(configuration: configuration, logger: logger)
+        try await with(timeout: configuration.timeout, credentials: configuration.credentials, insecure: configuration.insecure,
+                       logger: logger, body)
+    }
+
+    /// The same with credentials of the caller's own (a sign-in's token, or none at all).
+    public static func with<Result: Sendable>(
+        timeout: Duration, credentials: Credentials?, insecure: Bool, logger: Logger,
+        _ body: (HTTPTransport) async throws -> Result
+    ) async throws -> Result {
+        let transport = HTTPTransport(timeout: timeout, credentials: credentials, insecure: insecure, logger: logger)
         do {
             let result = try await body(transport)
             try? await transport.shutdown()

@@ -14,8 +14,20 @@ public enum ForegroundChild {
     }
 
     /// Starts `path` with `arguments` (argv[0] included) and `environment`, waits for it, and
-    /// returns its exit status, 128 + the signal if a signal ended it.
-    public static func run(_ path: String, arguments: [String], environment: [String: String]) throws(SpawnFailure) -> Int32 {
+    /// returns its exit status, 128 + the signal if a signal ended it. With `input`, its standard
+    /// input is a pipe fed those bytes (a pager); a child that stops reading early (EPIPE) ends
+    /// the feeding, not conn.
+    public static func run(_ path: String, arguments: [String], environment: [String: String],
+                           input: [UInt8]? = nil) throws(SpawnFailure) -> Int32 {
+        var pipeEnds: [Int32] = [-1, -1]
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if input != nil {
+            guard pipe(&pipeEnds) == 0 else { throw SpawnFailure(errno: errno) }
+            posix_spawn_file_actions_adddup2(&actions, pipeEnds[0], STDIN_FILENO)
+            posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
+        }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -37,13 +49,29 @@ public enum ForegroundChild {
             envp.forEach { free($0) }
         }
         var pid = pid_t()
-        var started = posix_spawn(&pid, path, nil, &attributes, argv, envp)
+        var started = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
         // ETXTBSY: the file is still open for writing somewhere; that passes within moments.
         for _ in 0..<50 where started == ETXTBSY {
             usleep(10_000)
-            started = posix_spawn(&pid, path, nil, &attributes, argv, envp)
+            started = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
         }
-        guard started == 0 else { throw SpawnFailure(errno: started) }
+        if input != nil { close(pipeEnds[0]) }
+        guard started == 0 else {
+            if input != nil { close(pipeEnds[1]) }
+            throw SpawnFailure(errno: started)
+        }
+        if let input {
+            var offset = 0
+            while offset < input.count {
+                let written = input[offset...].withUnsafeBytes { write(pipeEnds[1], $0.baseAddress, $0.count) }
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    break  // EPIPE: the child stopped reading (SIGPIPE is ignored in conn)
+                }
+                offset += written
+            }
+            close(pipeEnds[1])
+        }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
             guard errno == EINTR else { return 128 + SIGKILL }
