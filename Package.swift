@@ -77,10 +77,10 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
-        // `conn config show|path`.
+        // `conn config show|path|get|set|init|edit|profiles`.
         .target(
             name: "ConnConfigCommands",
-            dependencies: ["ConnCore", "ConnCommandKit"],
+            dependencies: ["ConnCore", "ConnCommandKit", "ConnProtocol"],
             swiftSettings: strictSwift
         ),
         // `conn probe`: the reachability ladder (DNS, route and interface, TCP, TLS, HTTP) and

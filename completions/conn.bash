@@ -1015,13 +1015,13 @@ _conn_config() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    show|path)
+    show|get|set|init|edit|profiles|path)
         # Offer subcommand argument completions
         "_conn_config_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'show path' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'show get set init edit profiles path' -- "${cur}"))
         ;;
     esac
 }
@@ -1040,6 +1040,195 @@ _conn_config_show() {
         ;;
     '--profile')
         __conn_add_completions -W "$(__conn_custom_complete ---completion config show -- --profile "${COMP_CWORD}" "$(__conn_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--config')
+        __conn_add_completions -o plusdirs -fX '!*.@(yaml|yml)'
+        return
+        ;;
+    '--format')
+        __conn_add_completions -W 'text'$'\n''json'$'\n''prometheus'
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--color')
+        __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    esac
+}
+
+_conn_config_get() {
+    repeating_flags=()
+    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--server --profile --config --format --timeout --color)
+    __conn_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--server')
+        return
+        ;;
+    '--profile')
+        __conn_add_completions -W "$(__conn_custom_complete ---completion config get -- --profile "${COMP_CWORD}" "$(__conn_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--config')
+        __conn_add_completions -o plusdirs -fX '!*.@(yaml|yml)'
+        return
+        ;;
+    '--format')
+        __conn_add_completions -W 'text'$'\n''json'$'\n''prometheus'
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--color')
+        __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __conn_add_completions -W 'server'$'\n''format'$'\n''color'$'\n''timeout'$'\n''outboxExpiry'$'\n''insecure'$'\n''utc'$'\n''email'$'\n''token'$'\n''pluginsWithToken'$'\n''profile'$'\n''resources.health'$'\n''resources.inbox'$'\n''resources.messages'$'\n''resources.time'$'\n''resources.ws'$'\n''resources.session'
+        return
+        ;;
+    esac
+}
+
+_conn_config_set() {
+    repeating_flags=()
+    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--server --profile --config --format --timeout --color)
+    __conn_offer_flags_options 2
+
+    # Offer option value completions
+    case "${prev}" in
+    '--server')
+        return
+        ;;
+    '--profile')
+        __conn_add_completions -W "$(__conn_custom_complete ---completion config set -- --profile "${COMP_CWORD}" "$(__conn_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--config')
+        __conn_add_completions -o plusdirs -fX '!*.@(yaml|yml)'
+        return
+        ;;
+    '--format')
+        __conn_add_completions -W 'text'$'\n''json'$'\n''prometheus'
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--color')
+        __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __conn_add_completions -W 'server'$'\n''format'$'\n''color'$'\n''timeout'$'\n''outboxExpiry'$'\n''insecure'$'\n''utc'$'\n''email'$'\n''token'$'\n''pluginsWithToken'$'\n''profile'$'\n''resources.health'$'\n''resources.inbox'$'\n''resources.messages'$'\n''resources.time'$'\n''resources.ws'$'\n''resources.session'
+        return
+        ;;
+    esac
+}
+
+_conn_config_init() {
+    repeating_flags=()
+    non_repeating_flags=(--force --json --insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--email --server --profile --config --format --timeout --color)
+    __conn_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--email')
+        return
+        ;;
+    '--server')
+        return
+        ;;
+    '--profile')
+        __conn_add_completions -W "$(__conn_custom_complete ---completion config init -- --profile "${COMP_CWORD}" "$(__conn_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--config')
+        __conn_add_completions -o plusdirs -fX '!*.@(yaml|yml)'
+        return
+        ;;
+    '--format')
+        __conn_add_completions -W 'text'$'\n''json'$'\n''prometheus'
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--color')
+        __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    esac
+}
+
+_conn_config_edit() {
+    repeating_flags=()
+    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--server --profile --config --format --timeout --color)
+    __conn_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--server')
+        return
+        ;;
+    '--profile')
+        __conn_add_completions -W "$(__conn_custom_complete ---completion config edit -- --profile "${COMP_CWORD}" "$(__conn_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--config')
+        __conn_add_completions -o plusdirs -fX '!*.@(yaml|yml)'
+        return
+        ;;
+    '--format')
+        __conn_add_completions -W 'text'$'\n''json'$'\n''prometheus'
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--color')
+        __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    esac
+}
+
+_conn_config_profiles() {
+    repeating_flags=()
+    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--server --profile --config --format --timeout --color)
+    __conn_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--server')
+        return
+        ;;
+    '--profile')
+        __conn_add_completions -W "$(__conn_custom_complete ---completion config profiles -- --profile "${COMP_CWORD}" "$(__conn_cursor_index_in_current_word)")"
         return
         ;;
     '--config')

@@ -12,6 +12,10 @@ public protocol ConnCommand: AsyncParsableCommand {
     func run(in context: CommandContext) async throws
 }
 
+/// A command that writes the config file (`config init`, `set`, `edit`): it runs with the file
+/// unread, since it must work when the file is missing or broken, and reads the file itself.
+public protocol ConfigFileWritingCommand: ConnCommand {}
+
 extension ConnCommand {
     /// ArgumentParser's entry point, for a command run without conn's `EntryPoint` (which calls
     /// `CommandRunner.execute` itself, with the environment it was given): the process's
@@ -34,7 +38,9 @@ public enum CommandRunner {
         let global = command.global
         let configuration: ConnConfiguration
         do {
-            configuration = try ConfigurationLoader(environment: environment).load(global.overrides)
+            var overrides = global.overrides
+            overrides.ignoresConfigFile = command is any ConfigFileWritingCommand
+            configuration = try ConfigurationLoader(environment: environment).load(overrides)
         } catch {
             // Without a configuration, report in the format the flags or environment asked for.
             let format: OutputFormat = global.json || global.format == .json || environment["CONN_FORMAT"] == "json" ? .json : .text

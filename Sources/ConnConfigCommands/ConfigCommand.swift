@@ -5,7 +5,7 @@ import ConnCore
 public struct ConfigCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "config",
-        abstract: "Show the resolved configuration and where conn keeps its files.",
+        abstract: "Show, set and edit the configuration; list its profiles.",
         discussion: HelpText.discussion(
             """
             Values come from, highest first: flags, CONN_* environment variables, the config \
@@ -14,9 +14,15 @@ public struct ConfigCommand: AsyncParsableCommand {
             """,
             examples: [
                 .init("conn config show", "Every setting and where its value came from."),
+                .init("conn config init", "A first config file: asks for the server and your e-mail."),
+                .init("conn config set timeout 5s --profile work", "One value, the file's comments kept."),
+                .init("conn config get server", "The value a command would use."),
                 .init("conn config path --json | jq -r .databaseFile", "Where the local database is."),
             ]),
-        subcommands: [ConfigShowCommand.self, ConfigPathCommand.self])
+        subcommands: [
+            ConfigShowCommand.self, ConfigGetCommand.self, ConfigSetCommand.self, ConfigInitCommand.self,
+            ConfigEditCommand.self, ConfigProfilesCommand.self, ConfigPathCommand.self,
+        ])
 
     public init() {}
 }

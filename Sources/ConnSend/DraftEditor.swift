@@ -20,15 +20,6 @@ struct DraftEditor {
     var original: Original?
     var environment: [String: String]
 
-    /// What the editor is: $VISUAL, then $EDITOR, else vi. A shell runs it, so it may carry
-    /// arguments (`code --wait`), as git allows.
-    var editorCommand: String {
-        for name in ["VISUAL", "EDITOR"] {
-            if let value = environment[name]?.trimmingCharacters(in: .whitespaces), !value.isEmpty { return value }
-        }
-        return "vi"
-    }
-
     /// The file's text before editing: an empty first line for the message, then the comments.
     var template: String {
         var lines = ["", "# Write the message above. Lines starting with '#' are left out; an empty message sends nothing.",
@@ -57,29 +48,12 @@ struct DraftEditor {
     /// nothing to send). Throws when the file cannot be made or the editor fails.
     func edit() throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("conn-message-\(UUID().uuidString).txt").path
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw ConnError.unavailable(.editorFailed, "cannot create a file for the editor at \(path): \(String(cString: strerror(errno)))")
-        }
+        try ExternalEditor.createPrivateFile(path, text: template)
         defer { unlink(path) }
-        let written = Array(template.utf8).withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        close(descriptor)
-        guard written == template.utf8.count else {
-            throw ConnError.unavailable(.editorFailed, "cannot write the file for the editor at \(path)")
-        }
-        let status: Int32
-        do {
-            status = try ForegroundChild.run("/bin/sh", arguments: ["sh", "-c", editorCommand + " \"$1\"", "sh", path], environment: environment)
-        } catch {
-            throw ConnError.unavailable(.editorFailed, "cannot start the editor (\(editorCommand)): \(String(cString: strerror(error.errno)))")
-        }
-        guard status == 0 else {
-            throw ConnError.unavailable(
-                .editorFailed, "the editor (\(editorCommand)) exited with \(status): nothing was sent",
-                hint: status == 127 ? "It was not found: set VISUAL or EDITOR to an editor that is installed." : nil)
-        }
+        let editor = ExternalEditor(environment: environment)
+        try editor.edit(path, consequence: "nothing was sent")
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw ConnError.unavailable(.editorFailed, "the editor (\(editorCommand)) left no file at \(path): nothing was sent")
+            throw ConnError.unavailable(.editorFailed, "the editor (\(editor.command)) left no file at \(path): nothing was sent")
         }
         guard data.count <= DraftReader.maximumBytes else {
             throw ConnError.dataError(.textTooLarge, "the message written in the editor is larger than the limit of \(DraftReader.maximumBytes) bytes (10 MiB): nothing was sent")

@@ -15,13 +15,14 @@ struct JSONContractTests {
         var exitCode: Int32
         var server: URL?
         var input = ""
+        var env: [String: String] = [:]
 
         var description: String { "conn " + arguments.joined(separator: " ") }
     }
 
     func check(_ cases: [Case], home: TemporaryDirectory) async throws {
         for item in cases {
-            let outcome = try await home.conn(item.arguments, server: item.server, input: item.input)
+            let outcome = try await home.conn(item.arguments, server: item.server, env: item.env, input: item.input)
             #expect(outcome.exitCode == item.exitCode, "\(item): \(outcome.standardError)")
             if let schema = item.schema {
                 let problems = try await JSONSchemaCheck.violations(of: outcome.standardOutput, schema: schema)
@@ -66,6 +67,16 @@ struct JSONContractTests {
                 Case(arguments: ["config", "show", "--json"], schema: "config-show", exitCode: 0),
                 Case(arguments: ["config", "show", "--json"], schema: "config-show", exitCode: 0, server: server),
                 Case(arguments: ["config", "path", "--json"], schema: "config-path", exitCode: 0),
+                Case(arguments: ["config", "get", "--json", "email"], schema: "config-get", exitCode: 1),
+                Case(arguments: ["config", "get", "--json", "server"], schema: "config-get", exitCode: 0, server: server),
+                Case(arguments: ["config", "get", "--json", "no-such-key"], schema: nil, exitCode: 64),
+                Case(arguments: ["config", "profiles", "--json"], schema: "config-profiles", exitCode: 0),
+                Case(arguments: ["config", "edit", "--json"], schema: "config-edit", exitCode: 0, env: ["EDITOR": "true"]),
+                Case(arguments: ["config", "init", "--json", "--email", "ann@conn.example"], schema: "config-init", exitCode: 0),
+                Case(arguments: ["config", "init", "--json"], schema: nil, exitCode: 64),
+                Case(arguments: ["config", "set", "--json", "--profile", "work", "server", "http://127.0.0.1:1"], schema: "config-set", exitCode: 0),
+                Case(arguments: ["config", "set", "--json", "timeout", "later"], schema: nil, exitCode: 78),
+                Case(arguments: ["config", "profiles", "--json"], schema: "config-profiles", exitCode: 0),
                 Case(arguments: ["plugins", "list", "--json"], schema: "plugins-list", exitCode: 0),
                 Case(arguments: ["config", "show", "--json", "--config", home.path + "/missing.yaml"], schema: nil, exitCode: 78),
             ], home: home)

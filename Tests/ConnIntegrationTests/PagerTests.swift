@@ -11,12 +11,8 @@ struct PagerTests {
     init() throws { home = try TemporaryDirectory() }
 
     func run(_ arguments: [String], server: URL, extra: [String: String] = [:]) async throws -> (status: Int32, screen: String) {
-        let session = try TerminalSession([ConnProcess.connPath] + arguments, environment: home.environment.merging([
-            "CONN_SERVER": server.absoluteString, "TERM": "xterm-256color", "LANG": "C.UTF-8",
-            "CONN_PAGER": home.path + "/bin/record-pager",
-        ].merging(extra) { $1 }) { $1 }, columns: 120, rows: 40)
-        try await session.waitFor(30, "the command to finish") { _ in (try? session.exitStatus()) != nil }
-        return (try session.exitStatus() ?? -1, try session.screen())
+        let session = try home.terminal(arguments, server: server, env: ["CONN_PAGER": home.path + "/bin/record-pager"].merging(extra) { $1 })
+        return try await session.finished(within: 30)
     }
 
     var recorded: String? { try? String(contentsOfFile: home.path + "/paged.txt", encoding: .utf8) }

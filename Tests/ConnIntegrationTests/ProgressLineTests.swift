@@ -11,12 +11,6 @@ struct ProgressLineTests {
 
     init() throws { home = try TemporaryDirectory() }
 
-    func terminal(_ arguments: [String], server: URL) throws -> TerminalSession {
-        try TerminalSession([ConnProcess.connPath] + arguments, environment: home.environment.merging([
-            "CONN_SERVER": server.absoluteString, "TERM": "xterm-256color", "LANG": "C.UTF-8",
-        ]) { $1 })
-    }
-
     /// Every distinct screen until the command exits.
     func screens(of session: TerminalSession, within seconds: Double = 120) async throws -> [String] {
         var seen: [String] = []
@@ -35,7 +29,7 @@ struct ProgressLineTests {
     @Test("inbox fetch of 50,000 messages: downloading with bytes, then storing with the count, then only the summary")
     func fetchPhases() async throws {
         let server = try await BackgroundServer.start(["--generate", "50000"])
-        let session = try terminal(["inbox", "fetch"], server: server.url)
+        let session = try home.terminal(["inbox", "fetch"], server: server.url)
         let seen = try await screens(of: session)
         #expect(try session.exitStatus() == 0, "\(seen.last ?? "")")
         let all = seen.joined(separator: "\n")
@@ -52,7 +46,7 @@ struct ProgressLineTests {
         #expect(piped.exitCode == 0)
         #expect(!piped.standardError.contains("storing") && !piped.standardError.contains("\u{1B}[K") && !piped.standardError.contains("\r"),
                 "\(piped.standardError.debugDescription)")
-        let quiet = try terminal(["inbox", "fetch", "--force", "-q"], server: server.url)
+        let quiet = try home.terminal(["inbox", "fetch", "--force", "-q"], server: server.url)
         let quietScreens = try await screens(of: quiet)
         #expect(!quietScreens.joined().contains("storing"), "\(quietScreens)")
         await server.stop()
@@ -67,7 +61,7 @@ struct ProgressLineTests {
                                              environment: ProcessInfo.processInfo.environment)
         #expect(fill.exitCode == 0, "\(fill.standardError)")
         let server = try await BackgroundServer.start(["--latency-ms", "2"])
-        let session = try terminal(["outbox", "flush", "--concurrency", "4"], server: server.url)
+        let session = try home.terminal(["outbox", "flush", "--concurrency", "4"], server: server.url)
         let seen = try await screens(of: session)
         #expect(try session.exitStatus() == 0, "\(seen.last ?? "")")
         let counts = seen.compactMap { $0.firstMatch(of: /delivering: (\d+) sent, (\d+) failed, (\d+) waiting/).map { Int($0.1)! } }

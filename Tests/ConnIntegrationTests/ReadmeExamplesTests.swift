@@ -22,6 +22,7 @@ struct ReadmeExamplesTests {
     /// Examples that cannot run here, each with the reason.
     static let notRun: [(String, String)] = [
         ("$EDITOR", "opens an editor"),
+        ("conn config edit", "opens an editor (ConfigWritingTests drives it in tmux)"),
         ("https://example.com/", "needs a host on the internet"),
         ("pool.ntp.org", "needs an NTP server on the internet"),
         ("--internet", "needs the internet"),

@@ -10,15 +10,10 @@ struct SignInTests {
 
     init() throws { home = try TemporaryDirectory() }
 
-    func terminal(_ arguments: [String], server: URL) throws -> TerminalSession {
-        try TerminalSession([ConnProcess.connPath] + arguments, environment: home.environment.merging([
-            "CONN_SERVER": server.absoluteString, "TERM": "xterm-256color", "LANG": "C.UTF-8",
-        ]) { $1 })
-    }
-
+    /// The status and the screen as one line (a message may wrap).
     func finished(_ session: TerminalSession) async throws -> (status: Int32, screen: String) {
-        try await session.waitFor(20, "the command to finish") { _ in (try? session.exitStatus()) != nil }
-        return (try session.exitStatus() ?? -1, try session.screen().replacingOccurrences(of: "\n", with: " "))
+        let (status, screen) = try await session.finished()
+        return (status, screen.replacingOccurrences(of: "\n", with: " "))
     }
 
     var sessionFile: String { home.path + "/data/conn/sessions/default.json" }
@@ -30,7 +25,7 @@ struct SignInTests {
         // Without a sign-in, the server refuses the inbox.
         #expect(try await home.conn(["inbox", "fetch"], server: server.url).exitCode == 77)
 
-        let login = try terminal(["login"], server: server.url)
+        let login = try home.terminal(["login"], server: server.url)
         try await login.waitFor(15, "the address prompt") { $0.hasSuffix("E-mail:") }
         try login.type("ann@example.com")
         try login.press("Enter")
@@ -69,7 +64,7 @@ struct SignInTests {
           .enabled(if: TerminalSession.available, "needs tmux"))
     func refusedAndUnreachable() async throws {
         let server = try await BackgroundServer.start(["--account", "ann@example.com:right"])
-        let wrong = try terminal(["login", "--email", "ann@example.com"], server: server.url)
+        let wrong = try home.terminal(["login", "--email", "ann@example.com"], server: server.url)
         try await wrong.waitFor(15, "the password prompt") { $0.hasSuffix("Password for ann@example.com:") }
         try wrong.type("wrong")
         try wrong.press("Enter")
@@ -80,7 +75,7 @@ struct SignInTests {
         await server.stop()
 
         let closed = URL(string: "http://127.0.0.1:\(try HTTPPorts.closed())")!
-        let down = try terminal(["login", "--email", "ann@example.com"], server: closed)
+        let down = try home.terminal(["login", "--email", "ann@example.com"], server: closed)
         try await down.waitFor(15, "the password prompt") { $0.hasSuffix("Password for ann@example.com:") }
         try down.type("right")
         try down.press("Enter")

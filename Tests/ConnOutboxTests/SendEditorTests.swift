@@ -25,11 +25,8 @@ struct SendEditorTests {
     }
 
     func send(_ server: URL, editor: String, extra: [String] = []) throws -> TerminalSession {
-        let environment = home.environment.merging([
-            "CONN_SERVER": server.absoluteString, "TERM": "xterm-256color", "LANG": "C.UTF-8", "EDITOR": editor, "VISUAL": "",
-        ]) { $1 }
-        return try TerminalSession([ConnProcess.connPath, "send", "--to", "ann@example.com", "--subject", "From the editor"] + extra,
-                                   environment: environment)
+        try home.terminal(["send", "--to", "ann@example.com", "--subject", "From the editor"] + extra,
+                          server: server, env: ["EDITOR": editor, "VISUAL": ""])
     }
 
     func read(_ name: String) throws -> String {
@@ -43,7 +40,7 @@ struct SendEditorTests {
         let fetched = try await home.conn(["inbox", "fetch"], server: server.url)
         #expect(fetched.exitCode == 0, "\(fetched.standardError)")
         let terminal = try send(server.url, editor: try editor("write", body: "Hello from the editor"), extra: ["--reply-to", "2"])
-        try await terminal.waitFor(20, "the send to finish") { _ in (try? terminal.exitStatus()) != nil }
+        _ = try await terminal.finished()
         let screen = try terminal.screen()
         #expect(try terminal.exitStatus() == 0, "\(screen)")
         #expect(screen.contains("sent"), "\(screen)")
@@ -67,19 +64,19 @@ struct SendEditorTests {
     func emptyAndFailed() async throws {
         let server = try await BackgroundServer.start()
         let empty = try send(server.url, editor: try editor("nothing", body: nil))
-        try await empty.waitFor(20, "the send to finish") { _ in (try? empty.exitStatus()) != nil }
+        _ = try await empty.finished()
         #expect(try empty.exitStatus() == 0)
         let emptyScreen = try empty.screen().replacingOccurrences(of: "\n", with: "")  // long lines wrap
         #expect(emptyScreen.contains("nothing sent: the message was empty"), "\(emptyScreen)")
 
         let failing = try send(server.url, editor: try editor("failing", body: "half a thought", status: 3))
-        try await failing.waitFor(20, "the send to finish") { _ in (try? failing.exitStatus()) != nil }
+        _ = try await failing.finished()
         #expect(try failing.exitStatus() == 69)
         let failingScreen = try failing.screen().replacingOccurrences(of: "\n", with: "")  // long lines wrap
         #expect(failingScreen.contains("exited with 3: nothing was sent"), "\(failingScreen)")
 
         let missing = try send(server.url, editor: "/nonexistent/editor")
-        try await missing.waitFor(20, "the send to finish") { _ in (try? missing.exitStatus()) != nil }
+        _ = try await missing.finished()
         #expect(try missing.exitStatus() == 69)
         let missingScreen = try missing.screen().replacingOccurrences(of: "\n", with: "")  // long lines wrap
         #expect(missingScreen.contains("set VISUAL or EDITOR"), "\(missingScreen)")

@@ -41,3 +41,15 @@ extension TemporaryDirectory {
         return try await ConnProcess.run(ConnProcess.connPath, arguments, environment: variables.merging(env) { $1 }, input: input)
     }
 }
+
+extension TemporaryDirectory {
+    /// Starts the real `conn ARGS…` in a terminal (tmux) with this directory's environment, a
+    /// UTF-8 locale, `server` as CONN_SERVER and `env` on top.
+    public func terminal(_ arguments: [String], server: URL? = nil, env: [String: String] = [:],
+                         columns: Int = 120, rows: Int = 40) throws -> TerminalSession {
+        var variables = environment.merging(["TERM": "xterm-256color", "LANG": "C.UTF-8"]) { $1 }
+        if let server { variables["CONN_SERVER"] = server.absoluteString }
+        return try TerminalSession([ConnProcess.connPath] + arguments, environment: variables.merging(env) { $1 },
+                                   columns: columns, rows: rows)
+    }
+}

@@ -62,6 +62,12 @@ public final class TerminalSession: @unchecked Sendable {
         return Int32(try screen()[range].dropFirst("[exited ".count).dropLast())
     }
 
+    /// Waits for the program to exit, up to `seconds`; its status and last screen.
+    public func finished(within seconds: Double = 20) async throws -> (status: Int32, screen: String) {
+        try await waitFor(seconds, "the command to finish") { _ in (try? exitStatus()) != nil }
+        return (try exitStatus() ?? -1, try screen())
+    }
+
     /// Runs tmux and waits for it (posix_spawn and waitpid: Foundation's Process was seen never
     /// reaping the tmux client that daemonizes the server). `new-session` starts the tmux
     /// server, which would inherit an output pipe and keep it open for its lifetime: it gets

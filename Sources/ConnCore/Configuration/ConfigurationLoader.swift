@@ -10,9 +10,13 @@ import Foundation
 /// its source: the flag, the variable, or the file and line.
 public struct ConfigurationLoader: Sendable {
     public var environment: [String: String]
+    /// The config file's text to use instead of reading the file: how `conn config set` and
+    /// `config edit` check a change before it is written.
+    public var candidateText: String?
 
-    public init(environment: [String: String]) {
+    public init(environment: [String: String], candidateText: String? = nil) {
         self.environment = environment
+        self.candidateText = candidateText
     }
 
     public func load(_ overrides: ConfigurationOverrides = .init()) throws -> ConnConfiguration {
@@ -28,7 +32,7 @@ public struct ConfigurationLoader: Sendable {
                 hint: defined.isEmpty
                     ? "The file defines no profiles; add one under `profiles:`."
                     : "Defined profiles: \(defined.joined(separator: ", ")).")
-        } else if profile != "default", file.document == nil {
+        } else if profile != "default", file.document == nil, !overrides.ignoresConfigFile {
             throw ConnError.configuration(
                 "profile '\(profile)' (from \(profileSource)) cannot be used: there is no config file at \(file.path)",
                 hint: "Create the file with a `profiles: { \(profile): { server: … } }` section.")
@@ -67,7 +71,7 @@ public struct ConfigurationLoader: Sendable {
         }
 
         var configuration = ConnConfiguration(
-            profile: profile, configFile: file.path, configFileExists: file.document != nil, backEnd: backEnd, paths: paths,
+            profile: profile, configFile: file.path, configFileExists: file.exists, backEnd: backEnd, paths: paths,
             sources: sources, warnings: file.warnings)
         if backEnd == nil {
             // Without a server, a resource given as a full URL still stands on its own.
@@ -107,14 +111,21 @@ public struct ConfigurationLoader: Sendable {
             ?? environment["CONN_CONFIG"].flatMap { $0.isEmpty ? nil : ($0, .environment("CONN_CONFIG")) }
         let path = explicitPath?.0 ?? paths.defaultConfigFile
 
+        if let candidateText {
+            return try checkedLayer(path: path, data: Data(candidateText.utf8), text: candidateText)
+        }
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+        if overrides.ignoresConfigFile {
+            return ConfigFileLayer(path: path, exists: exists, document: nil, snapshot: nil, warnings: [])
+        }
+        guard exists else {
             if let (path, source) = explicitPath {
                 throw ConnError.configuration(
                     "config file \(path) (from \(source)) does not exist",
                     hint: "Create it, or leave out \(source.kind == "flag" ? "--config" : "CONN_CONFIG") to use \(paths.defaultConfigFile).")
             }
-            return ConfigFileLayer(path: path, document: nil, snapshot: nil, warnings: [])
+            return ConfigFileLayer(path: path, exists: false, document: nil, snapshot: nil, warnings: [])
         }
         guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: path) else {
             throw ConnError.configuration(
@@ -123,6 +134,11 @@ public struct ConfigurationLoader: Sendable {
         guard let text = String(data: data, encoding: .utf8) else {
             throw ConnError.configuration("config file \(path) is not UTF-8 text")
         }
+        return try checkedLayer(path: path, data: data, text: text)
+    }
+
+    /// Parses and checks the file's text: structure, unknown keys, permissions.
+    private func checkedLayer(path: String, data: Data, text: String) throws -> ConfigFileLayer {
         let document = try ConfigFileDocument(path: path, text: text)
         var warnings = try document.validate()
         if document.containsToken, let mode = Self.permissions(of: path), mode & 0o077 != 0 {
@@ -135,7 +151,7 @@ public struct ConfigurationLoader: Sendable {
         } catch {
             throw ConnError.configuration("\(path): \(error)")
         }
-        return ConfigFileLayer(path: path, document: document, snapshot: snapshot, warnings: warnings)
+        return ConfigFileLayer(path: path, exists: true, document: document, snapshot: snapshot, warnings: warnings)
     }
 
     private static func permissions(of path: String) -> Int? {
@@ -147,6 +163,7 @@ public struct ConfigurationLoader: Sendable {
 /// snapshot (for values). `document` is nil when there is no file.
 struct ConfigFileLayer {
     let path: String
+    let exists: Bool
     let document: ConfigFileDocument?
     let snapshot: YAMLSnapshot?
     let warnings: [String]
@@ -188,5 +205,27 @@ struct ConfigurationLayers {
             }
         }
         return nil
+    }
+}
+
+extension ConfigurationLoader {
+    /// Checks a config file's text as every command would read it: with each profile it defines
+    /// (and the top level), with nothing from CONN_* variables hiding a bad value in the file.
+    /// Returns the warnings (unknown keys); throws the first error, naming `path` and its line.
+    public static func check(candidateText: String, path: String, environment: [String: String]) throws -> [String] {
+        var fileOnly = environment.filter { !$0.key.hasPrefix("CONN_") }
+        fileOnly["CONN_CONFIG"] = path
+        let loader = ConfigurationLoader(environment: fileOnly, candidateText: candidateText)
+        let configuration = try loader.load()
+        let document = try ConfigFileDocument(path: path, text: candidateText)
+        for profile in document.profileNames {
+            _ = try loader.load(ConfigurationOverrides(profile: profile))
+        }
+        return configuration.warnings
+    }
+
+    /// The profiles a config file's text defines (after `default`, the top level).
+    public static func profileNames(inText text: String, path: String) throws -> [String] {
+        try ConfigFileDocument(path: path, text: text).profileNames
     }
 }

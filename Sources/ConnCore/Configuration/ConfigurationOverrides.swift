@@ -13,6 +13,9 @@ public struct ConfigurationOverrides: Sendable, Equatable {
     public var insecure: String?
     /// `--utc`: "true" when given.
     public var utc: String?
+    /// Leave the config file unread (its path is still resolved): for the commands that write
+    /// it, which must work when it is missing or broken.
+    public var ignoresConfigFile = false
     /// `--json` when the format came from that short form, for messages.
     public var formatFlagName = "--format"
 

@@ -25,4 +25,15 @@ public enum DurationParser {
         guard seconds <= maximum.seconds else { return nil }
         return .milliseconds(Int64((seconds * 1000).rounded()))
     }
+
+    /// `duration` as `parse` reads it back exactly: the largest unit it is a whole number of
+    /// (7d, 24h, 90s, 1500ms). What `conn config get` prints for a script to pass on.
+    public static func text(for duration: Duration) -> String {
+        let milliseconds = Int64(duration.milliseconds.rounded())
+        for (suffix, size) in [("d", Int64(86_400_000)), ("h", 3_600_000), ("m", 60_000), ("s", 1000)]
+        where milliseconds >= size && milliseconds % size == 0 {
+            return "\(milliseconds / size)\(suffix)"
+        }
+        return "\(milliseconds)ms"
+    }
 }

@@ -49,25 +49,7 @@ public struct SignIn: Codable, Sendable, Equatable {
 
     /// Writes it to `path` atomically, owner-only.
     public func save(to path: String) throws {
-        let directory = (path as NSString).deletingLastPathComponent
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw ConnError(code: .directoryUnavailable, message: "cannot create \(directory): \(error.localizedDescription)", exitStatus: .ioError)
-        }
-        let temporary = path + ".\(getpid()).tmp"
-        let data = try Self.encoder.encode(self)
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw ConnError(code: .ioError, message: "cannot write \(temporary): \(String(cString: strerror(errno)))", exitStatus: .ioError)
-        }
-        let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        let synced = fsync(descriptor) == 0
-        close(descriptor)
-        guard written == data.count, synced, rename(temporary, path) == 0 else {
-            unlink(temporary)
-            throw ConnError(code: .ioError, message: "cannot write \(path): \(String(cString: strerror(errno)))", exitStatus: .ioError)
-        }
+        try AtomicFile.replace(path, with: try Self.encoder.encode(self), mode: 0o600)
     }
 
     /// Whether it belongs to `server` (same scheme, host and port).

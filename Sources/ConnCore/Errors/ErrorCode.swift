@@ -3,6 +3,8 @@
 public enum ErrorCode: String, Sendable, CaseIterable, Codable {
     // The command line and the configuration.
     case usage, configInvalid, noInput, notUTF8, textTooLarge, fileTooLarge, badTarget, noTargets
+    /// `conn config init`: the config file exists, and --force was not given (64).
+    case configExists
 
     // Reaching a server (the transport's classes, probe's rungs).
     case nxdomain, noRoute, refused, timeout, tlsError, unreachable, connectionClosed

@@ -1,0 +1,52 @@
+import ConnCore
+import Foundation
+
+/// Reading and writing the config file for the commands that change it. Every write is checked
+/// by the loader first (`ConfigurationLoader.check`) and replaces the file atomically.
+struct ConfigFileAccess {
+    let path: String
+    let environment: [String: String]
+
+    /// The file's text; nil when there is no file.
+    func read() throws -> String? {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return nil }
+        guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: path) else {
+            throw ConnError(code: .noInput, message: "config file \(path) cannot be read",
+                            hint: "Check that it is a file and that you may read it.", exitStatus: .noInput)
+        }
+        guard data.count <= Self.maximumBytes else {
+            throw ConnError.configuration("config file \(path) is larger than \(Self.maximumBytes / 1024) KiB; a conn config file is a few lines")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ConnError.configuration("config file \(path) is not UTF-8 text", hint: "Fix it by hand: conn config edit")
+        }
+        return text
+    }
+
+    static let maximumBytes = 1 << 20
+
+    /// Checks `text` as every command would read it; returns the warnings.
+    func check(_ text: String) throws -> [String] {
+        try ConfigurationLoader.check(candidateText: text, path: path, environment: environment)
+    }
+
+    /// Replaces the file with `text`. A new file is 0600, an existing one keeps its mode, except
+    /// that a file holding a token loses what others could read (returned as a note).
+    @discardableResult
+    func write(_ text: String, holdsToken: Bool) throws -> String? {
+        var mode = AtomicFile.mode(of: path) ?? 0o600
+        var note: String?
+        if holdsToken, mode & 0o077 != 0 {
+            note = "\(path) holds a token: its mode is now 600 (was \(String(mode, radix: 8)))"
+            mode &= 0o700
+        }
+        try AtomicFile.replace(path, with: Data(text.utf8), mode: mode)
+        return note
+    }
+
+    /// Whether the text sets a token anywhere (the top level or a profile).
+    static func holdsToken(_ text: String) -> Bool {
+        (try? ConfigFileEditor.scalars(of: text, path: ""))?.keys.contains { $0.last == "token" } ?? false
+    }
+}
