@@ -410,7 +410,7 @@ _conn_inbox_fetch() {
 
 _conn_inbox_list() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
+    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --ascii --version -h --help)
     repeating_options=()
     non_repeating_options=(--server --profile --config --format --timeout --color --limit --offset --from --search --since)
     __conn_offer_flags_options 0

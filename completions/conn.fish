@@ -34,7 +34,7 @@ function __conn_parse_tokens -S
             case 'fetch'
                 __conn_parse_subcommand 0 'server=' 'profile=' 'config=' 'format=' 'json' 'timeout=' 'color=' 'insecure' 'no-pager' 'utc' 'v/verbose' 'q/quiet' 'force' 'version' 'h/help'
             case 'list'
-                __conn_parse_subcommand 0 'server=' 'profile=' 'config=' 'format=' 'json' 'timeout=' 'color=' 'insecure' 'no-pager' 'utc' 'v/verbose' 'q/quiet' 'limit=' 'offset=' 'from=' 'search=' 'since=' 'version' 'h/help'
+                __conn_parse_subcommand 0 'server=' 'profile=' 'config=' 'format=' 'json' 'timeout=' 'color=' 'insecure' 'no-pager' 'utc' 'v/verbose' 'q/quiet' 'limit=' 'ascii' 'offset=' 'from=' 'search=' 'since=' 'version' 'h/help'
             case 'thread'
                 __conn_parse_subcommand 1 'server=' 'profile=' 'config=' 'format=' 'json' 'timeout=' 'color=' 'insecure' 'no-pager' 'utc' 'v/verbose' 'q/quiet' 'ascii' 'flat' 'max-depth=' 'version' 'h/help'
             end
@@ -264,6 +264,7 @@ complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "con
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn inbox list" v verbose' -l 'verbose' -s 'v' -d 'Print what conn does on stderr (requests, timings, config sources).'
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn inbox list" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on stderr but errors.'
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn inbox list" limit' -l 'limit' -d 'How many conversations to show.' -rfka ''
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn inbox list" ascii' -l 'ascii' -d 'Only ASCII in the text (- and ... for · and …), as without a UTF-8 locale.'
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn inbox list" offset' -l 'offset' -d 'How many to skip first.' -rfka ''
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn inbox list" from' -l 'from' -d 'Only conversations with a message from this address (part of it is enough).' -rfka ''
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn inbox list" search' -l 'search' -d 'Only conversations whose subject or text contains this.' -rfka ''

@@ -19,6 +19,7 @@ public struct InboxListCommand: ConnCommand {
     @OptionGroup public var global: GlobalOptions
 
     @Option(help: "How many conversations to show.") var limit = 20
+    @Flag(help: "Only ASCII in the text (- and ... for · and …), as without a UTF-8 locale.") var ascii = false
     @Option(help: "How many to skip first.") var offset = 0
     @Option(help: ArgumentHelp("Only conversations with a message from this address (part of it is enough).", valueName: "address")) var from: String?
     @Option(help: ArgumentHelp("Only conversations whose subject or text contains this.", valueName: "text")) var search: String?
@@ -71,7 +72,7 @@ public struct InboxListCommand: ConnCommand {
         }
         var list = ConversationList(conversations: conversations, cacheFetchedAt: last.at, cacheSource: last.source)
         list.width = TerminalSize.columns(environment: context.environment)
-        list.ascii = !context.terminal.isUTF8
+        list.ascii = ascii || !context.terminal.isUTF8
         try context.printer.emit(list)
     }
 
@@ -97,34 +98,15 @@ struct ConversationList: Encodable, TextRenderable {
         return conversations.map { conversation in
             let clean = { TerminalSanitizer.sanitize($0, keepNewlines: false) }
             let count = conversation.messageCount > 1 ? " (\(conversation.messageCount))" : ""
-            let date = Self.cut(clean(conversation.lastDateTime), to: max(10, width / 3), ellipsis: ellipsis)
+            let date = FittedText.cut(clean(conversation.lastDateTime), to: max(10, width / 3), ellipsis: ellipsis)
             // The subject gives way first, so the count and the date stay on the line.
-            let subject = Self.cut(clean(conversation.subject.isEmpty ? "(no subject)" : conversation.subject),
+            let subject = FittedText.cut(clean(conversation.subject.isEmpty ? "(no subject)" : conversation.subject),
                                    to: width - 1 - count.count - 2 - date.count, ellipsis: ellipsis)
             let head = "\(style.bold(subject))\(style.dim(count))  \(style.dim(date))"
             let uid = "uid \(clean(conversation.rootUid))"
-            let people = Self.participants(conversation.participants.map(clean), fitting: width - 1 - 2 - 3 - uid.count)
-            let snippet = Self.cut(clean(conversation.snippet), to: width - 1 - 2, ellipsis: ellipsis)
+            let people = FittedText.participants(conversation.participants.map(clean), fitting: width - 1 - 2 - 3 - uid.count)
+            let snippet = FittedText.cut(clean(conversation.snippet), to: width - 1 - 2, ellipsis: ellipsis)
             return "\(head)\n  \(people) \(ascii ? "-" : "·") \(style.dim(uid))\n  \(snippet)"
         }.joined(separator: "\n") + "\n"
-    }
-
-    /// `text` within `columns` characters, cut with an ellipsis when longer.
-    static func cut(_ text: String, to columns: Int, ellipsis: String) -> String {
-        let room = max(columns, ellipsis.count + 1)
-        return text.count <= room ? text : String(text.prefix(room - ellipsis.count)) + ellipsis
-    }
-
-    /// As many participants as fit in `columns`, the rest counted: "ann@x, bob@y +3".
-    static func participants(_ names: [String], fitting columns: Int) -> String {
-        var shown: [String] = []
-        for (index, name) in names.enumerated() {
-            let rest = names.count - index - 1
-            let candidate = (shown + [name]).joined(separator: ", ") + (rest > 0 ? " +\(rest)" : "")
-            if candidate.count > columns, !shown.isEmpty { break }
-            shown.append(name)
-        }
-        let hidden = names.count - shown.count
-        return shown.joined(separator: ", ") + (hidden > 0 ? " +\(hidden)" : "")
     }
 }

@@ -40,7 +40,9 @@ public struct InboxThreadCommand: ConnCommand {
         let outbox = OutboxStore(database: database, expiry: context.configuration.outboxExpiry, token: context.configuration.token)
         let waiting = try outbox.replies(to: thread.messages.map(\.uid)).map(ThreadReport.OutboxReply.init)
         let useASCII = ascii || !context.terminal.isUTF8
-        try context.printer.emit(ThreadReport(view: thread, outbox: waiting, ascii: useASCII, flat: flat, maxDepth: maxDepth))
+        var report = ThreadReport(view: thread, outbox: waiting, ascii: useASCII, flat: flat, maxDepth: maxDepth)
+        report.width = TerminalSize.columns(environment: context.environment)
+        try context.printer.emit(report)
     }
 
     /// The conversation root of `text`: an exact uid, an unambiguous uid prefix, or a missing

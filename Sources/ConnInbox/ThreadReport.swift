@@ -45,6 +45,8 @@ struct ThreadReport: Encodable, TextRenderable {
     private var dot: String { ascii ? "-" : "·" }
     let flat: Bool
     let maxDepth: Int
+    /// The terminal's width (text only): headers elide recipients as "+N", text lines wrap.
+    var width = 80
 
     private enum CodingKeys: String, CodingKey { case root, subject, messages, tree, outbox }
 
@@ -119,15 +121,43 @@ struct ThreadReport: Encodable, TextRenderable {
         return output
     }
 
+    /// "from → to  date · uid N  [flags]" within `room` columns: the recipients give way first
+    /// ("+N"); then the date and uid go to a second line (indented by `indent`), and what is
+    /// still too long is cut.
+    private func header(_ message: ThreadView.Message, room: Int, indent: String, style: TextStyle) -> [String] {
+        let line = { (text: String) in TerminalSanitizer.sanitize(text, keepNewlines: false) }
+        let ellipsis = ascii ? "..." : "…"
+        let from = line(message.from)
+        let details = "\(line(message.dateTime)) \(dot) uid \(line(message.uid))"
+        let flags = message.flags.isEmpty ? "" : "  [\(message.flags.joined(separator: ", "))]"
+        let recipients = line(message.to).components(separatedBy: ", ")
+        let fixed = from.count + arrow.count + 2
+        let to = FittedText.participants(recipients, fitting: room - fixed - 2 - details.count - flags.count)
+        if fixed + to.count + 2 + details.count + flags.count <= room {
+            return [style.bold(from) + " \(arrow) " + to + style.dim("  " + details) + (flags.isEmpty ? "" : style.yellow(flags))]
+        }
+        let alone = FittedText.participants(recipients, fitting: room - fixed)
+        let first = FittedText.cut(from + " \(arrow) " + alone, to: room, ellipsis: ellipsis)
+        let second = FittedText.cut(details + flags, to: max(10, width - 1 - indent.count), ellipsis: ellipsis)
+        return [style.bold(first), indent + style.dim(second)]
+    }
+
+    /// The message's text, each line wrapped to the width after `indent`.
+    private func text(_ message: ThreadView.Message, indent: String) -> [String] {
+        let room = max(20, width - 1 - indent.count)
+        return TerminalSanitizer.sanitize(message.text).split(separator: "\n", omittingEmptySubsequences: false)
+            .flatMap { FittedText.wrap($0, to: room) }
+            .map { indent + $0 }
+    }
+
     private func renderMessages(style: TextStyle) -> String {
-        let clean = { (text: String) in TerminalSanitizer.sanitize(text) }
         let line = { (text: String) in TerminalSanitizer.sanitize(text, keepNewlines: false) }
         var output = style.bold(line(subject.isEmpty ? "(no subject)" : subject)) + "\n"
         let (branch, last, pipe, space) = ascii ? ("|- ", "`- ", "|  ", "   ") : ("├─ ", "└─ ", "│  ", "   ")
         if flat {
             for message in view.byDate {
-                output += "\n" + style.bold(line(message.from)) + " \(arrow) " + line(message.to) + style.dim("  \(line(message.dateTime)) \(dot) uid \(line(message.uid))") + "\n"
-                output += clean(message.text).split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n") + "\n"
+                output += "\n" + header(message, room: width - 1, indent: "  ", style: style).joined(separator: "\n") + "\n"
+                output += text(message, indent: "  ").joined(separator: "\n") + "\n"
             }
             return output
         }
@@ -144,12 +174,9 @@ struct ThreadReport: Encodable, TextRenderable {
             if message.placeholder {
                 output += prefix + connector + style.dim("[message \(line(message.uid)) is not in the cache]") + "\n"
             } else {
-                var head = style.bold(line(message.from)) + " \(arrow) " + line(message.to) + style.dim("  \(line(message.dateTime)) \(dot) uid \(line(message.uid))")
-                if !message.flags.isEmpty { head += style.yellow("  [\(message.flags.joined(separator: ", "))]") }
-                output += prefix + connector + head + "\n"
-                for textLine in clean(message.text).split(separator: "\n", omittingEmptySubsequences: false) {
-                    output += body + "  " + textLine + "\n"
-                }
+                let head = header(message, room: width - 1 - prefix.count - connector.count, indent: body + "  ", style: style)
+                output += prefix + connector + head.joined(separator: "\n") + "\n"
+                for textLine in text(message, indent: body + "  ") { output += textLine + "\n" }
             }
             openLevels.append(!isLast[index])
         }
