@@ -105,6 +105,9 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting, PrometheusOut
         // Progress for many targets (a --file), on a terminal: done/total as they finish.
         let line = ProgressLine(context)
         defer { line.finish() }
+        // Between tries of --wait, on a terminal: a turning mark with what is awaited.
+        let spinner = Spinner(context, limit: wait?.duration)
+        defer { spinner.stop() }
         let total = probeTargets.count
         var done: (@Sendable (Int) -> Void)?
         if line.isEnabled, total > 1 { done = { @Sendable count in line.update("probing: \(count)/\(total) done") } }
@@ -126,9 +129,14 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting, PrometheusOut
             let pause = min(backoff.ceiling(afterAttempt: attempts), remaining)
             let failing = results.filter { !$0.reachable }.map { "\($0.target) (\($0.verdict))" }
                 + (internetOK ? [] : ["internet (\(connectivity!.state.name))"])
-            context.printer.note("waiting: \(failing.joined(separator: ", ")); next try in \(TimeFormatting.duration(milliseconds: pause.milliseconds))")
+            if spinner.isEnabled {
+                spinner.show("waiting: \(failing.joined(separator: ", ")); try \(attempts + 1) next")
+            } else {
+                context.printer.note("waiting: \(failing.joined(separator: ", ")); next try in \(TimeFormatting.duration(milliseconds: pause.milliseconds))")
+            }
             try await Task.sleep(for: pause)
         }
+        spinner.stop()
         try context.printer.emit(report)
 
         if !report.allReachable {

@@ -105,10 +105,15 @@ public struct SendCommand: ConnCommand {
             try store.record([(queued, outcome)], owner: deliverer.owner, now: Date())
             var current = try store.message(id: queued.id) ?? queued
             if current.state == .pending, let wait = wait?.duration {
-                context.printer.note("\(current.shortID) not sent yet (\(TerminalSanitizer.sanitize(current.lastError ?? "", keepNewlines: false))); retrying for up to \(wait)")
+                let spinner = Spinner(context, limit: wait)
+                defer { spinner.stop() }
+                let waiting = { (message: OutboxMessage) in
+                    "\(message.shortID) not sent yet (\(TerminalSanitizer.sanitize(message.lastError ?? "", keepNewlines: false))); retrying"
+                }
+                if spinner.isEnabled { spinner.show(waiting(current)) } else { context.printer.note(waiting(current) + " for up to \(TimeFormatting.duration(wait))") }
                 var retrying = deliverer
                 retrying.requestTimeout = context.configuration.timeout
-                current = try await retrying.settle(queued.id, until: start + wait) ?? current
+                current = try await retrying.settle(queued.id, until: start + wait) { spinner.show(waiting($0)) } ?? current
             }
             return current
         }

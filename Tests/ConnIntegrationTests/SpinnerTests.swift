@@ -1,0 +1,60 @@
+import ConnTestSupport
+import Foundation
+import Testing
+
+/// The spinner of waits of unknown length (`probe --wait`, `send --wait`) in a real terminal: it
+/// turns while the wait lasts, says what is awaited and for how long, and is gone when the wait
+/// ends; in a pipe there is none, only a note per try.
+@Suite("spinners for --wait", .enabled(if: TerminalSession.available, "needs tmux"), .serialized)
+struct SpinnerTests {
+    let home: TemporaryDirectory
+
+    init() throws { home = try TemporaryDirectory() }
+
+    /// Every last line of the screen seen until `predicate` holds for the screen.
+    func lastLines(_ session: TerminalSession, until predicate: @escaping (String) -> Bool) async throws -> [String] {
+        var lines: [String] = []
+        try await session.waitFor(30, "the spinner") { screen in
+            if let last = screen.split(separator: "\n").last, lines.last != String(last) { lines.append(String(last)) }
+            return predicate(screen)
+        }
+        return lines
+    }
+
+    @Test("probe --wait: a turning mark, the target and the time against the limit; once the port opens, the report alone")
+    func probeWait() async throws {
+        let port = try HTTPPorts.outsideAutomaticRange()
+        let session = try home.terminal(["probe", "--wait", "40s", "127.0.0.1:\(port)"])
+        let seen = try await lastLines(session) { $0.contains("waiting: 127.0.0.1:\(port)") && $0.contains(" 2s of 40s  ") }
+        let spinning = seen.filter { $0.contains("waiting: 127.0.0.1:\(port)") }
+        #expect(spinning.count >= 3, "the spinner did not turn: \(seen)")
+        #expect(Set(spinning.compactMap(\.first)).count >= 2, "one frame only: \(spinning)")
+        let server = try await BackgroundServer.start(["--port", String(port)])
+        let (status, screen) = try await session.finished(within: 30)
+        #expect(status == 0, "\(screen)")
+        #expect(!screen.contains("waiting:"), "the spinner was left on the screen: \(screen)")
+        await server.stop()
+
+        // In a pipe: a note per try, no spinner.
+        let closed = try HTTPPorts.closed()
+        let piped = try await home.conn(["probe", "--wait", "1s", "127.0.0.1:\(closed)"])
+        #expect(piped.exitCode == 75)
+        #expect(piped.standardError.contains("next try in") && !piped.standardError.contains("\r") && !piped.standardError.contains(" of 1s "),
+                "\(piped.standardError)")
+    }
+
+    @Test("send --wait with the server down: the spinner says the message is not sent yet; it is gone once the server takes it")
+    func sendWait() async throws {
+        let port = try HTTPPorts.outsideAutomaticRange()
+        let url = URL(string: "http://127.0.0.1:\(port)")!
+        let session = try home.terminal(["send", "--to", "ann@example.com", "--subject", "waiting", "--text", "hi", "--wait", "40s"], server: url)
+        let seen = try await lastLines(session) { $0.contains("not sent yet") && $0.contains(" 2s of 40s  ") }
+        #expect(seen.filter { $0.contains("not sent yet") }.count >= 3, "the spinner did not turn: \(seen)")
+        let server = try await BackgroundServer.start(["--port", String(port)])
+        let (status, screen) = try await session.finished(within: 30)
+        #expect(status == 0, "\(screen)")
+        #expect(!screen.contains("not sent yet"), "the spinner was left on the screen: \(screen)")
+        #expect(screen.contains("sent"), "\(screen)")
+        await server.stop()
+    }
+}
