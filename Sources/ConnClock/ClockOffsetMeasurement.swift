@@ -1,5 +1,6 @@
 import ConnCommandKit
 import ConnCore
+import ConnProtocol
 import Foundation
 
 /// Runs the chosen method (auto picks one) and returns its estimate.
@@ -35,7 +36,7 @@ struct ClockOffsetMeasurement {
             let wsURL = backEnd.url(for: .ws)
             let taken = try await WebSocketTimeSampler(url: wsURL, credentials: configuration.credentials, clock: clock, timeout: configuration.timeout,
                                                        insecure: configuration.insecure, logger: context.logger).samples(samples, interval: interval)
-            return try finish(taken, method: .ws, source: wsURL.absoluteString, resolution: 1)
+            return try finish(taken, method: .ws, source: wsURL.absoluteString, resolution: WireTime.resolutionMS(of: taken.flatMap { [$0.t2, $0.t3] }))
         case .json, .httpDate, .auto:
             return try await HTTPTransport.with(configuration: configuration, logger: context.logger) { transport in
                 if method == .httpDate { return try await httpDate(transport, clock) }
@@ -43,7 +44,7 @@ struct ClockOffsetMeasurement {
                 let timeURL = backEnd.url(for: .time)
                 do {
                     let taken = try await JSONTimeSampler(transport: transport, url: timeURL, clock: clock).samples(samples, interval: interval)
-                    return try finish(taken, method: .json, source: timeURL.absoluteString, resolution: 1)
+                    return try finish(taken, method: .json, source: timeURL.absoluteString, resolution: WireTime.resolutionMS(of: taken.flatMap { [$0.t2, $0.t3] }))
                 } catch let error as ConnError where method == .auto && (error.code == .httpStatus || error.code == .badTimeAnswer) {
                     // Only a server without a time resource: refused credentials (77) and a server
                     // that asks to try later (75) are answers about this server, not about /time,

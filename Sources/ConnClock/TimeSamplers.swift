@@ -25,7 +25,7 @@ struct JSONTimeSampler {
             throw ConnError.dataError(.badTimeAnswer, "\(url.absoluteString) did not answer with {\"t2\":…,\"t3\":…}",
                                       hint: "Try --method http-date, which needs only a Date header.")
         }
-        return ClockSample(t1: t1, t2: Double(time.t2), t3: Double(time.t3), t4: t4)
+        return ClockSample(t1: t1, t2: time.t2, t3: time.t3, t4: t4)
     }
 
     /// One discarded warm-up exchange (connection set-up inflates it), then `count` samples.
@@ -75,7 +75,7 @@ struct WebSocketTimeSampler {
                         if case .pong(let echoed, let t2, let t3) = event, echoed == id,
                             WireTime.isPlausible(t2), WireTime.isPlausible(t3) {
                             let t4 = clock.nowMS()
-                            if index > 0 { collected.append(ClockSample(t1: t1, t2: Double(t2), t3: Double(t3), t4: t4)) }
+                            if index > 0 { collected.append(ClockSample(t1: t1, t2: t2, t3: t3, t4: t4)) }
                             break
                         }
                     }

@@ -47,12 +47,13 @@ public struct MessageAccepted: Codable, Sendable, Equatable {
 }
 
 /// The body of `GET /time`: when the server received the request (`t2`) and sent the answer
-/// (`t3`), in milliseconds since the Unix epoch, on the server's clock.
+/// (`t3`), in milliseconds since the Unix epoch, on the server's clock. Fractional: conn-server
+/// gives microseconds (three decimals); an older server's integer milliseconds read the same.
 public struct TimeSample: Codable, Sendable, Equatable {
-    public var t2: Int64
-    public var t3: Int64
+    public var t2: Double
+    public var t3: Double
 
-    public init(t2: Int64, t3: Int64) {
+    public init(t2: Double, t3: Double) {
         self.t2 = t2
         self.t3 = t3
     }
@@ -89,4 +90,16 @@ public enum WireTime {
     public static let latestMS: Int64 = 253_402_300_799_999
 
     public static func isPlausible(_ milliseconds: Int64) -> Bool { (0...latestMS).contains(milliseconds) }
+
+    /// The same for a fractional time: finite, and within the same range.
+    public static func isPlausible(_ milliseconds: Double) -> Bool {
+        milliseconds.isFinite && milliseconds >= 0 && milliseconds <= Double(latestMS)
+    }
+
+    /// The resolution of a server's times, in ms: 1 when every one is a whole millisecond (an
+    /// older server, or the WebSocket of one), else a microsecond. Whole milliseconds by chance
+    /// in every time of a measurement only make the bound wider, never wrong.
+    public static func resolutionMS<Times: Sequence>(of times: Times) -> Double where Times.Element == Double {
+        times.allSatisfy { $0 == $0.rounded(.down) } ? 1 : 0.001
+    }
 }

@@ -2,12 +2,13 @@
 ///
 /// Timestamps are application-level (a protocol-level pong must echo its ping's payload, so it
 /// cannot carry the server's times): the client sends `ping{t1}`, the server answers
-/// `pong{t1,t2,t3}`, all in ms since the epoch, t2 and t3 on the server's clock.
+/// `pong{t1,t2,t3}`, all in ms since the epoch, t2 and t3 on the server's clock (fractional:
+/// microseconds from conn-server, whole milliseconds from older servers).
 public enum WebSocketEvent: Codable, Sendable, Equatable {
     /// Sent by the server on connect.
     case hello(serverTime: Int64)
     case ping(t1: Int64)
-    case pong(t1: Int64, t2: Int64, t3: Int64)
+    case pong(t1: Int64, t2: Double, t3: Double)
     /// Pushed by the server when a message arrives in the inbox.
     case newMail(Email)
 
@@ -20,8 +21,8 @@ public enum WebSocketEvent: Codable, Sendable, Equatable {
         case "ping": self = .ping(t1: try container.decode(Int64.self, forKey: .t1))
         case "pong":
             self = .pong(
-                t1: try container.decode(Int64.self, forKey: .t1), t2: try container.decode(Int64.self, forKey: .t2),
-                t3: try container.decode(Int64.self, forKey: .t3))
+                t1: try container.decode(Int64.self, forKey: .t1), t2: try container.decode(Double.self, forKey: .t2),
+                t3: try container.decode(Double.self, forKey: .t3))
         case "newMail": self = .newMail(try container.decode(Email.self, forKey: .email))
         case let other:
             throw DecodingError.dataCorruptedError(forKey: .type, in: container, debugDescription: "unknown event type \"\(other)\"")

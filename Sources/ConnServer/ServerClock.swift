@@ -14,6 +14,15 @@ public struct ServerClock: Sendable {
         return Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000 + skewMS
     }
 
+    /// The same with microseconds (as a fraction of the millisecond): what /time and the
+    /// WebSocket's pong report, so a client's bound is not half a millisecond of rounding.
+    public func nowPreciseMS() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        let microseconds = Int64(spec.tv_sec) * 1_000_000 + Int64(spec.tv_nsec) / 1000 + skewMS * 1000
+        return Double(microseconds) / 1000
+    }
+
     public func now() -> Date { Date(timeIntervalSince1970: Double(nowMS()) / 1000) }
 
     /// The RFC 9110 `Date` header value for now: `Sun, 22 Nov 2026 20:01:02 GMT`.

@@ -33,9 +33,9 @@ enum ServerRoutes {
         router.post("/messages") { request, context in try await messages.handle(request, context: context) }
 
         router.get("/time") { _, _ in
-            let t2 = clock.nowMS()
+            let t2 = clock.nowPreciseMS()
             var sample = TimeSample(t2: t2, t3: 0)
-            sample.t3 = clock.nowMS()
+            sample.t3 = clock.nowPreciseMS()
             return JSONResponse.make(sample, headers: [
                 .cacheControl: "no-store",
                 HTTPField.Name(ConnProtocol.timeHeader)!: "t2=\(sample.t2), t3=\(sample.t3)",

@@ -31,7 +31,7 @@ struct WebSocketSession {
         defer { Task { await hub.remove(id) } }
         try await send(.hello(serverTime: clock.nowMS()), on: outbound)
         for try await message in inbound.messages(maxSize: 64 * 1024) {
-            let received = clock.nowMS()
+            let received = clock.nowPreciseMS()
             guard case .text(let text) = message,
                 let event = try? JSONDecoder().decode(WebSocketEvent.self, from: Data(text.utf8))
             else {
@@ -39,7 +39,7 @@ struct WebSocketSession {
                 continue
             }
             if case .ping(let t1) = event {
-                try await send(.pong(t1: t1, t2: received, t3: clock.nowMS()), on: outbound)
+                try await send(.pong(t1: t1, t2: received, t3: clock.nowPreciseMS()), on: outbound)
             }
         }
         await hub.remove(id)

@@ -95,11 +95,11 @@ public struct BackEndLink: Sendable {
                     else { continue }
                     let t4 = Self.nowMS()
                     // NTP's offset: ((t2 - t1) + (t3 - t4)) / 2; every term is within 0…year 9999.
-                    let exact = (Double(t2 - t1) + Double(t3 - t4)) / 2
+                    let exact = ((t2 - Double(t1)) + (t3 - Double(t4))) / 2
                     let offset = Int(exact)
                     last.set(offset)
                     update(offset)
-                    let sample = ClockSample(t1: Double(t1), t2: Double(t2), t3: Double(t3), t4: Double(t4))
+                    let sample = ClockSample(t1: Double(t1), t2: t2, t3: t3, t4: Double(t4))
                     if let onSample, let estimate = ClockFilter.estimate([sample], resolutionMS: 1) { onSample(estimate) }
                 }
             }

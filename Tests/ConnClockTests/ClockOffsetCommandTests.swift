@@ -44,6 +44,24 @@ struct ClockOffsetCommandTests {
         }
     }
 
+    @Test("a server with whole milliseconds (an older one): the bound counts their half millisecond, and holds")
+    func wholeMillisecondServer() async throws {
+        let pong = #"{"type":"pong","t1":{t1},"t2":{now},"t3":{now}}"#
+        try await BadServer.with([BadServer.Route(path: "/ws", websocket: .init(onPing: [pong], holdMs: 8000))]) { server in
+            let (outcome, json) = try await measure(["--method", "ws", "--samples", "3"], server: server.url)
+            #expect(outcome.exitCode == 0, "\(outcome.standardError)")
+            expectWithinBound(json, truth: 0, "whole ms")
+            #expect((json["uncertaintyMs"] as? Double ?? 0) >= 0.5, "\(json)")
+        }
+        // conn-server's microseconds: no half millisecond of rounding in the bound.
+        try await ServerProcess.with { url in
+            let (_, json) = try await measure(["--method", "ws"], server: url)
+            let bound = json["uncertaintyMs"] as? Double ?? .nan
+            let rtt = json["rttMs"] as? Double ?? .nan
+            #expect(bound <= rtt / 2 + 0.01, "\(json)")
+        }
+    }
+
     @Test("http-date method within the bound", arguments: [1234, -250])
     func httpDateMethod(_ skew: Int) async throws {
         try await ServerProcess.with(["--skew-ms", String(skew)]) { url in

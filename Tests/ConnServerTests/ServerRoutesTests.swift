@@ -108,12 +108,17 @@ struct ServerRoutesTests {
     @Test("/time: t2 then t3, the skewed clock, not cached")
     func time() async throws {
         try await Self.application { $0.faults.skewMS = 86_400_000 }.test(.router) { client in
-            let before = Int64(Date().timeIntervalSince1970 * 1000)
+            let before = Date().timeIntervalSince1970 * 1000
             let response = try await client.execute(uri: "/time", method: .get)
-            let after = Int64(Date().timeIntervalSince1970 * 1000)
+            let after = Date().timeIntervalSince1970 * 1000
             let sample = try JSONDecoder().decode(TimeSample.self, from: Data(buffer: response.body))
             #expect(sample.t2 <= sample.t3)
-            #expect((before + 86_400_000...after + 86_400_000).contains(sample.t2), "\(sample.t2)")
+            #expect((before + 86_400_000 - 0.002...after + 86_400_000 + 0.002).contains(sample.t2), "\(sample.t2)")
+            // Microseconds, and the old integer form still reads.
+            let fractional = try JSONDecoder().decode(TimeSample.self, from: Data(#"{"t2": 1795380311432.125, "t3": 1795380311432.5}"#.utf8))
+            #expect(fractional == TimeSample(t2: 1_795_380_311_432.125, t3: 1_795_380_311_432.5))
+            let whole = try JSONDecoder().decode(TimeSample.self, from: Data(#"{"t2": 1795380311432, "t3": 1795380311433}"#.utf8))
+            #expect(whole == TimeSample(t2: 1_795_380_311_432, t3: 1_795_380_311_433))
             #expect(response.headers[.cacheControl] == "no-store")
         }
     }

@@ -27,6 +27,8 @@ struct HostileLinkTests {
         #"{"type":"pong","t1":{t1},"t2":\#(maxInt),"t3":\#(minInt)}"#,
         #"{"type":"pong","t1":{t1},"t2":\#(minInt),"t3":\#(maxInt)}"#,
         #"{"type":"pong","t1":{t1},"t2":-1,"t3":{now}}"#,
+        #"{"type":"pong","t1":{t1},"t2":1e400,"t3":{now}}"#,
+        #"{"type":"pong","t1":{t1},"t2":{now}.5,"t3":-0.001}"#,
     ]
 
     /// `seconds` leaves room for a loaded machine: the link connects and pings at once.
