@@ -34,12 +34,21 @@ public enum ConnProcess {
     public static func run(
         _ executable: String = connPath, _ arguments: [String], environment: [String: String], input: String = ""
     ) async throws -> ProcessOutcome {
+        // The input comes from a file, not a pipe: a program that exits before reading it (a
+        // usage error) made swift-subprocess's pipe writer fail with EPIPE, and on that path it
+        // left a descriptor open and crashed the whole test run ("FileDescriptor … was not closed").
+        let inputFile = NSTemporaryDirectory() + "conn-input-\(UUID().uuidString)"
+        guard FileManager.default.createFile(atPath: inputFile, contents: Data(input.utf8)) else {
+            throw CocoaError(.fileWriteUnknown)
+        }
+        defer { unlink(inputFile) }
+        let inputDescriptor = try FileDescriptor.open(FilePath(inputFile), .readOnly)
         let result = try await Subprocess.run(
             .path(FilePath(executable)),
             arguments: Arguments(arguments),
             // Raw entries must be NUL-terminated C strings.
             environment: .custom(environment.map { Array("\($0.key)=\($0.value)".utf8) + [0] }),
-            input: .string(input),
+            input: .fileDescriptor(inputDescriptor, closeAfterSpawningProcess: true),
             output: .string(limit: 16 * 1024 * 1024),
             error: .string(limit: 16 * 1024 * 1024))
         let code: Int32

@@ -3,7 +3,11 @@
 #  1. fetch + store of 100,000 generated e-mails from conn-server vs `curl -o file` + `jq '.inbox | length'`
 #     on the same data (goal ≤ 1.5x curl+jq); every conn run starts from an empty cache.
 #     Then the floor: SQLite alone storing the same rows in conn's schema (bench/tools/sqlite-floor.py).
-#  2. `conn inbox list --limit 50` with 1k, 10k and 100k cached e-mails vs `conn --version`
+#  2. Re-fetches of the same 100,000 (issue 20), from a static server so the answer is the same
+#     bytes: nothing changed (--force, no conditional request; goal ≤ 0.25x a full fetch) and 1 %
+#     of the records changed (goal ≤ 0.35x), each from the cache the full fetch left; and the peak
+#     RSS of the full fetch (goal ≤ 120 MB).
+#  3. `conn inbox list --limit 50` with 1k, 10k and 100k cached e-mails vs `conn --version`
 #     (goal ≤ 1.3x, and flat as the cache grows).
 set -euo pipefail
 source scripts/lib/server.sh
@@ -21,6 +25,36 @@ hyperfine --warmup 1 --runs 5 --export-markdown "$RESULTS/inbox-fetch.md" \
 # The floor under the fetch: SQLite alone writing the same rows into conn's schema.
 python3 bench/tools/sqlite-floor.py "$work/data/conn/conn.sqlite" "$work/inbox.json" | tee "$RESULTS/inbox-sqlite-floor.txt"
 stop_conn_server
+
+# 2. Re-fetches: one URL, whose file is swapped before each run.
+mkdir -p "$work/static"
+python3 - "$work/inbox.json" "$work/changed.json" <<'PY'
+import json, sys
+document = json.load(open(sys.argv[1]))
+for index, record in enumerate(document["inbox"]):
+    if index % 100 == 0:
+        record["text"] += " (edited)"
+json.dump(document, open(sys.argv[2], "w"))
+PY
+static_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+python3 -m http.server --bind 127.0.0.1 "$static_port" --directory "$work/static" >/dev/null 2>&1 &
+static_pid=$!
+trap 'stop_conn_server; kill $static_pid 2>/dev/null' EXIT
+for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$static_port/" && break; sleep 0.1; done
+export CONN_RESOURCES_INBOX="http://127.0.0.1:$static_port/inbox.json"
+cp "$work/inbox.json" "$work/static/inbox.json"
+rm -rf "$work/data"
+echo "peak RSS: conn inbox fetch (100,000 e-mails, empty cache) $(peak_rss_mb "$CONN" inbox fetch -q) MB" | tee "$RESULTS/inbox-fetch-rss.txt"
+cp -r "$work/data" "$work/full-cache"
+hyperfine --warmup 1 --runs 5 --export-markdown "$RESULTS/inbox-refetch.md" \
+    --prepare "rm -rf $work/data; cp $work/inbox.json $work/static/inbox.json" \
+    -n "conn inbox fetch (100,000, empty cache)" "$CONN inbox fetch -q" \
+    --prepare "rm -rf $work/data; cp -r $work/full-cache $work/data; cp $work/inbox.json $work/static/inbox.json" \
+    -n "conn inbox fetch --force (nothing changed)" "$CONN inbox fetch --force -q" \
+    --prepare "rm -rf $work/data; cp -r $work/full-cache $work/data; cp $work/changed.json $work/static/inbox.json" \
+    -n "conn inbox fetch (1 % of the records changed)" "$CONN inbox fetch -q"
+unset CONN_RESOURCES_INBOX
+kill $static_pid
 
 for size in 1000 10000 100000; do
     rm -rf "$work/data"
