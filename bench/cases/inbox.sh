@@ -28,18 +28,22 @@ stop_conn_server
 
 # 2. Re-fetches: one URL, whose file is swapped before each run.
 mkdir -p "$work/static"
+# Every 100th record's text gets "(edited) " in front; every other byte stays as the server wrote
+# it (re-serialising the JSON would change every record's bytes, and so every record).
 python3 - "$work/inbox.json" "$work/changed.json" <<'PY'
-import json, sys
-document = json.load(open(sys.argv[1]))
-for index, record in enumerate(document["inbox"]):
-    if index % 100 == 0:
-        record["text"] += " (edited)"
-json.dump(document, open(sys.argv[2], "w"))
+import re, sys
+text = open(sys.argv[1], encoding="utf-8").read()
+count = 0
+def edit(match):
+    global count
+    count += 1
+    return match.group(0) + "(edited) " if count % 100 == 1 else match.group(0)
+open(sys.argv[2], "w", encoding="utf-8").write(re.sub(r'"text":\s*"', edit, text))
 PY
 static_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 python3 -m http.server --bind 127.0.0.1 "$static_port" --directory "$work/static" >/dev/null 2>&1 &
 static_pid=$!
-trap 'stop_conn_server; kill $static_pid 2>/dev/null' EXIT
+trap 'stop_conn_server; kill $static_pid 2>/dev/null || true' EXIT
 for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$static_port/" && break; sleep 0.1; done
 export CONN_RESOURCES_INBOX="http://127.0.0.1:$static_port/inbox.json"
 cp "$work/inbox.json" "$work/static/inbox.json"
@@ -54,7 +58,7 @@ hyperfine --warmup 1 --runs 5 --export-markdown "$RESULTS/inbox-refetch.md" \
     --prepare "rm -rf $work/data; cp -r $work/full-cache $work/data; cp $work/changed.json $work/static/inbox.json" \
     -n "conn inbox fetch (1 % of the records changed)" "$CONN inbox fetch -q"
 unset CONN_RESOURCES_INBOX
-kill $static_pid
+kill $static_pid; wait $static_pid 2>/dev/null || true
 
 for size in 1000 10000 100000; do
     rm -rf "$work/data"
