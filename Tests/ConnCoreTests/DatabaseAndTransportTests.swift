@@ -32,6 +32,34 @@ struct LocalDatabaseTests {
         #expect(try LocalDatabase(path: path, migrations: []).metaValue("lastOffset") == "13")
     }
 
+    @Test("opening and reading write nothing: the file is untouched and no -wal is left with frames (no fsync for a reading command)")
+    func readingWritesNothing() throws {
+        let home = try TemporaryDirectory()
+        let path = home.path + "/data/conn/conn.sqlite"
+        do {
+            let database = try LocalDatabase(path: path, migrations: [])
+            try database.setMetaValue("k", "v")
+        }
+        func state() throws -> (Date?, Int?) {
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            return (attributes[.modificationDate] as? Date, (attributes[.size] as? NSNumber)?.intValue)
+        }
+        let before = try state()
+        usleep(20_000)  // a write now would show in the time
+        for _ in 0..<3 {
+            let database = try LocalDatabase(path: path, migrations: [])
+            #expect(try database.metaValue("k") == "v")
+            #expect(try database.writer.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "wal")
+        }
+        #expect(try state() == before, "opening and reading wrote to the database file")
+        let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? NSNumber)?.intValue ?? 0
+        #expect(wal == 0, "a -wal of \(wal) bytes after reading only")
+        // The next write still goes through the WAL, durably.
+        let database = try LocalDatabase(path: path, migrations: [])
+        try database.setMetaValue("k", "w")
+        #expect(try database.writer.read { try Int.fetchOne($0, sql: "PRAGMA synchronous") } == 2)
+    }
+
     @Test("the database and its -wal and -shm are 0600 in a directory that already exists 0755, and an old 0644 database is tightened")
     func filesArePrivate() throws {
         let home = try TemporaryDirectory()

@@ -40,7 +40,11 @@ public final class LocalDatabase: Sendable {
         self.path = path
         var configuration = Configuration()
         configuration.busyMode = .timeout(TimeInterval(Self.busyTimeoutSeconds))
-        configuration.journalMode = .wal
+        // WAL is switched on below, not by `journalMode = .wal`: GRDB's WAL set-up writes a
+        // table and drops it whenever the -wal file is missing, and SQLite deletes that file
+        // when the last connection closes, so every command — `outbox list` too — paid a write
+        // transaction, its checkpoint at close and four fsyncs. WAL is a property of the file:
+        // once set, every later connection uses it, and a reading command now writes nothing.
         do {
             try ConnPaths.ensureDirectory((path as NSString).deletingLastPathComponent)
             var migrator = DatabaseMigrator()
@@ -60,10 +64,16 @@ public final class LocalDatabase: Sendable {
             writer = try Self.withOpenLock(path: path + ".lock") {
                 Self.makePrivate(path)
                 let queue = try DatabaseQueue(path: path, configuration: configuration)
-                // After opening, not in prepareDatabase: GRDB's WAL set-up, which runs later,
-                // lowers it to NORMAL (a pool's writer connection ran that way unnoticed: the
-                // check read it through a reader connection).
-                try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
+                // FULL after opening: a committed message survives power loss.
+                try queue.writeWithoutTransaction { db in
+                    if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
+                        guard try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") == "wal" else {
+                            throw ConnError.unavailable(.databaseUnavailable, "cannot switch the local database \(path) to write-ahead logging",
+                                                        hint: "Check that its directory is writable and on a local file system.")
+                        }
+                    }
+                    try db.execute(sql: "PRAGMA synchronous = FULL")
+                }
                 try migrator.migrate(queue)
                 return queue
             }
