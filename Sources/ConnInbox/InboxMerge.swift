@@ -86,8 +86,15 @@ struct InboxMerge {
         DateTimeText.parse(text, relativeTo: now)?.timeIntervalSince1970
     }
 
+    /// Whether this fetch changes nothing: no new or changed record, and no duplicate uid now or
+    /// flagged before. The threads are then what they were, so there is nothing to compute or write.
+    var changesNothing: Bool {
+        duplicates.isEmpty && messages.allSatisfy { $0.incoming == nil && !($0.stored?.flags.contains("duplicateUid") ?? false) }
+    }
+
     /// Threads every message and writes what changed: messages, then conversations.
     func write(to db: Database, at now: Date) throws {
+        if changesNothing { return }
         let sortKeys = sortKeys()
         let rank = rank(by: sortKeys)
         let layout = ThreadLayout(uids: messages.map(\.uid), parentUids: messages.map(\.parentUid), order: rank)

@@ -79,6 +79,12 @@ struct InboxMergeTests {
                 var seen: Set<String> = []
                 for record in records where !seen.insert(record.email.uid).inserted { duplicates.insert(record.email.uid) }
                 try check(database, everUids: everUids, latestRaw: latestRaw, duplicates: duplicates, json: json)
+                // The same document again (a re-fetch where nothing changed): the cache stays right.
+                if Bool.random(using: &generator) {
+                    let again = try cache.store(records, etag: nil, requested: "s", source: "s", at: Date(timeIntervalSince1970: 1_795_000_000 + Double(round) + 0.5))
+                    if duplicates.isEmpty { #expect(again.new == 0 && again.updated == 0 && again.unchanged == records.count) }
+                    try check(database, everUids: everUids, latestRaw: latestRaw, duplicates: duplicates, json: json)
+                }
             }
         }
     }
