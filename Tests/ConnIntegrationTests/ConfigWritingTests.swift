@@ -51,6 +51,13 @@ struct ConfigWritingTests {
         #expect(profileInProfile.exitCode == 64)
         #expect(fileText == before, "a refused change touched the file")
 
+        // A problem elsewhere in the file, there before the change, is named as such.
+        try home.write("config/conn/config.yaml", before + "\n  lab:\n    timeout: never\n")
+        let elsewhere = try await home.conn(["config", "set", "email", "a@b.cc"])
+        #expect(elsewhere.exitCode == 78 && elsewhere.standardError.contains("timeout 'never'")
+                    && elsewhere.standardError.contains("had this problem before the change"), "\(elsewhere.standardError)")
+        try home.write("config/conn/config.yaml", before)
+
         let got = try await home.conn(["--profile", "work", "config", "get", "timeout", "--json"])
         let json = try got.json()
         #expect(json["value"] as? String == "5s" && json["profile"] as? String == "work")
