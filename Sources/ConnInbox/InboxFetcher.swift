@@ -49,25 +49,45 @@ public struct InboxFetcher: Sendable {
                 progress(.downloading(received: received, expected: expected, seconds: start.duration(to: clock.now).seconds))
             }
         }
-        let response = try await transport.send(request)
+        let answer = try await download(request, over: transport, logger: logger, progress: progress, clock: clock)
         let now = Date()
+        switch answer {
+        case .notModified(let source):
+            try cache.touch(source: source, at: now)
+            return Outcome(source: source, notModified: true, summary: .init(fetched: 0, new: 0, updated: 0, unchanged: 0),
+                           elapsedMs: start.duration(to: clock.now).milliseconds)
+        case .records(let records, let etag, let source):
+            let storeStart = clock.now
+            progress?(.storing(records: records.count))
+            let summary = try cache.store(records, etag: etag, requested: url.absoluteString, source: source, at: now)
+            logger.debug("stored them in \(TimeFormatting.duration(storeStart.duration(to: clock.now)))")
+            return Outcome(source: source, notModified: false, summary: summary, elapsedMs: start.duration(to: clock.now).milliseconds)
+        }
+    }
+
+    /// What the server answered, read.
+    private enum Answer {
+        case notModified(source: String)
+        case records([InboxDocumentReader.Record], etag: String?, source: String)
+    }
+
+    /// Downloads and reads the inbox. Its own function so that the body (the whole document, 43 MB
+    /// for 100,000 messages) is freed when it returns, before the records are stored: storing
+    /// is when the most else is in memory.
+    private func download(_ request: HTTPExchangeRequest, over transport: HTTPTransport, logger: Logger,
+                          progress: (@Sendable (Progress) -> Void)?, clock: ContinuousClock) async throws -> Answer {
+        let response = try await transport.send(request)
         // Where the inbox really came from: same-origin redirects are followed (others refused).
         let source = (response.url ?? url).absoluteString
         switch (HTTPStatusClass(response.status), response.status) {
         case (.notModified, _):
-            try cache.touch(source: source, at: now)
-            return Outcome(source: source, notModified: true, summary: .init(fetched: 0, new: 0, updated: 0, unchanged: 0),
-                           elapsedMs: start.duration(to: clock.now).milliseconds)
+            return .notModified(source: source)
         case (.success, 200):
             let readStart = clock.now
             progress?(.reading(bytes: response.body.count))
             let records = try InboxDocumentReader.read(response.body, source: source)
-            let storeStart = clock.now
-            logger.debug("read \(records.count) records (\(response.body.count) bytes) in \(TimeFormatting.duration(readStart.duration(to: storeStart)))")
-            progress?(.storing(records: records.count))
-            let summary = try cache.store(records, etag: response.header("ETag"), requested: url.absoluteString, source: source, at: now)
-            logger.debug("stored them in \(TimeFormatting.duration(storeStart.duration(to: clock.now)))")
-            return Outcome(source: source, notModified: false, summary: summary, elapsedMs: start.duration(to: clock.now).milliseconds)
+            logger.debug("read \(records.count) records (\(response.body.count) bytes) in \(TimeFormatting.duration(readStart.duration(to: clock.now)))")
+            return .records(records, etag: response.header("ETag"), source: source)
         default:
             throw ConnError.unexpectedStatus(response.status, from: url, expected: "the inbox; the cache was left as it was")
         }
