@@ -31,12 +31,7 @@ public struct ConfigEditCommand: ConnCommand, ConfigFileWritingCommand {
         let path = context.configuration.configFile
         let access = ConfigFileAccess(path: path, environment: context.environment)
         let original = try access.read()
-        let directory = (path as NSString).deletingLastPathComponent
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw ConnError(code: .directoryUnavailable, message: "cannot create \(directory): \(error.localizedDescription)", exitStatus: .ioError)
-        }
+        try AtomicFile.ensureDirectory(containing: path)
         // Beside the file (its directory is the user's) and ending in .yaml, for the editor's highlighting.
         let copy = path + ".edit-\(getpid()).yaml"
         try ExternalEditor.createPrivateFile(copy, text: original ?? ConfigFileTemplate.text)
@@ -55,10 +50,10 @@ public struct ConfigEditCommand: ConnCommand, ConfigFileWritingCommand {
                 return
             }
             do {
-                let warnings = try access.check(edited)
-                let note = try access.write(edited, holdsToken: ConfigFileAccess.holdsToken(edited))
+                let checked = try access.check(edited)
+                let note = try access.write(edited, checked: checked)
                 unlink(copy)
-                for warning in warnings { context.printer.warning(warning) }
+                for warning in checked.warnings { context.printer.warning(warning) }
                 if let note { context.printer.note(note) }
                 try context.printer.emit(ConfigEditReport(configFile: path, changed: true))
                 return

@@ -26,27 +26,23 @@ struct ConfigFileAccess {
 
     static let maximumBytes = 1 << 20
 
-    /// Checks `text` as every command would read it; returns the warnings.
-    func check(_ text: String) throws -> [String] {
+    /// Checks `text` as every command would read it.
+    func check(_ text: String) throws -> ConfigFileCheck {
         try ConfigurationLoader.check(candidateText: text, path: path, environment: environment)
     }
 
-    /// Replaces the file with `text`. A new file is 0600, an existing one keeps its mode, except
-    /// that a file holding a token loses what others could read (returned as a note).
+    /// Replaces the file with `text`, as `check` found it. A new file is 0600, an existing one
+    /// keeps its mode, except that a file holding a token loses what others could read (returned
+    /// as a note).
     @discardableResult
-    func write(_ text: String, holdsToken: Bool) throws -> String? {
+    func write(_ text: String, checked: ConfigFileCheck) throws -> String? {
         var mode = AtomicFile.mode(of: path) ?? 0o600
         var note: String?
-        if holdsToken, mode & 0o077 != 0 {
+        if checked.holdsToken, mode & 0o077 != 0 {
             note = "\(path) holds a token: its mode is now 600 (was \(String(mode, radix: 8)))"
             mode &= 0o700
         }
         try AtomicFile.replace(path, with: Data(text.utf8), mode: mode)
         return note
-    }
-
-    /// Whether the text sets a token anywhere (the top level or a profile).
-    static func holdsToken(_ text: String) -> Bool {
-        (try? ConfigFileEditor.scalars(of: text, path: ""))?.keys.contains { $0.last == "token" } ?? false
     }
 }

@@ -59,7 +59,7 @@ public struct ConfigInitCommand: ConnCommand, ConfigFileWritingCommand {
         if let server { try editor.set(prefix + ["server"], to: server) }
         if let address { try editor.set(prefix + ["email"], to: address) }
         let text = ConfigFileTemplate.header + "\n" + editor.text + (editor.text.isEmpty ? "" : "\n") + ConfigFileTemplate.reference
-        for warning in try access.check(text) { context.printer.warning(warning) }
+        for warning in try access.check(text).warnings { context.printer.warning(warning) }
         if exists {
             let backup = path + ".bak"
             guard let old = try access.read() else { throw ConnError(code: .ioError, message: "cannot read \(path) to keep it", exitStatus: .ioError) }

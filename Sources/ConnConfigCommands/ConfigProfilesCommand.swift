@@ -26,10 +26,7 @@ public struct ConfigProfilesCommand: ConnCommand {
 
     public func run(in context: CommandContext) async throws {
         let configuration = context.configuration
-        var names = ["default"]
-        if configuration.configFileExists, let text = try ConfigFileAccess(path: configuration.configFile, environment: context.environment).read() {
-            names += try ConfigurationLoader.profileNames(inText: text, path: configuration.configFile).filter { $0 != "default" }
-        }
+        let names = ["default"] + configuration.profileNames.filter { $0 != "default" }
         var profiles: [ConfigProfilesReport.Profile] = []
         for name in names {
             // The active one is already resolved; the others as `--profile NAME` would resolve them.

@@ -54,15 +54,15 @@ public struct ConfigSetCommand: ConnCommand, ConfigFileWritingCommand {
 
         var editor = ConfigFileEditor(text: existing ?? "", path: access.path)
         try editor.set(keyPath, to: newValue)
-        let warnings: [String]
+        let checked: ConfigFileCheck
         do {
-            warnings = try access.check(editor.text)
+            checked = try access.check(editor.text)
         } catch let error as ConnError where existing.map({ (try? access.check($0)) == nil }) ?? false {
             // The problem is elsewhere in the file, and was there before this change.
             throw ConnError.configuration(error.message, hint: "The file had this problem before the change; fix it first: conn config edit")
         }
-        let permissionNote = try access.write(editor.text, holdsToken: key.dotted == "token" || ConfigFileAccess.holdsToken(editor.text))
-        for warning in warnings { context.printer.warning(warning) }
+        let permissionNote = try access.write(editor.text, checked: checked)
+        for warning in checked.warnings { context.printer.warning(warning) }
         if let permissionNote { context.printer.note(permissionNote) }
         if let shadow = Self.shadowingSource(of: key, section: section, writtenLine: editor.line(of: keyPath), context: context) {
             context.printer.warning("\(key.dotted) is still taken from \(shadow), which wins over this line of the file")

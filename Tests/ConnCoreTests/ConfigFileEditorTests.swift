@@ -78,6 +78,10 @@ struct ConfigFileEditorTests {
         #expect(throws: ConnError.self) { try edited("server: http://a:1\n", ["server", "x"], "y") }  // under a value
         #expect(throws: ConnError.self) { try edited("servers: [a, b,\n  c]\nserver: x\n", ["servers", "0"], "y") }
         #expect(throws: ConnError.self) { try edited("a: [unclosed\n", ["server"], "y") }
+        // Aliases nested in aliases: refused at the loader's limit, not walked for ever.
+        var bomb = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+        for level in 1...8 { bomb.append("a\(level): &a\(level) [" + Array(repeating: "*a\(level - 1)", count: 10).joined(separator: ", ") + "]") }
+        #expect(throws: ConnError.self) { try edited(bomb.joined(separator: "\n") + "\n", ["timeout"], "3s") }
         var editor = ConfigFileEditor(text: folded, path: "config.yaml")
         _ = try? editor.set(["server"], to: "http://b.example")
         #expect(editor.text == folded)

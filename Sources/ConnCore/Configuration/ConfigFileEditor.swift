@@ -20,16 +20,17 @@ public struct ConfigFileEditor {
     /// Sets the value at `keyPath` (such as `["server"]`, `["profiles", "work", "resources", "inbox"]`).
     public mutating func set(_ keyPath: [String], to value: String) throws {
         precondition(!keyPath.isEmpty)
-        let before = try Self.scalars(of: text, path: path)
+        // Parsed as the loader parses it: its syntax errors, and its limit on alias expansion.
+        let document = try ConfigFileDocument(path: path, text: text)
+        let before = Self.scalars(of: document)
         let lineEnding = text.contains("\r\n") ? "\r\n" : "\n"
         var lines = text.components(separatedBy: lineEnding)
-        let root = try Self.compose(text, path: path)
-        try Self.apply(keyPath, value: Self.yamlScalar(value), root: root, lines: &lines)
+        try Self.apply(keyPath, value: Self.yamlScalar(value), root: document.root, lines: &lines)
         let candidate = lines.joined(separator: lineEnding)
 
         var expected = before.filter { key, _ in !keyPath.indices.contains { key == Array(keyPath[...$0]) } }
         expected[keyPath] = value
-        guard (try? Self.scalars(of: candidate, path: path)) == expected else {
+        guard (try? ConfigFileDocument(path: path, text: candidate)).map(Self.scalars(of:)) == expected else {
             throw ConnError.configuration(
                 "cannot change \(keyPath.joined(separator: ".")) in \(path) by editing its lines: the file uses a layout conn does not edit (flow style { … }, or a value over several lines)",
                 hint: "Change it by hand: conn config edit")
@@ -39,16 +40,13 @@ public struct ConfigFileEditor {
 
     /// The line of the value at `keyPath` in the text as it now is.
     public func line(of keyPath: [String]) -> Int? {
-        guard let root = try? Self.compose(text, path: path) else { return nil }
-        var node: Node? = root
-        for component in keyPath { node = node?.mapping?[component] }
-        return node?.mark?.line
+        (try? ConfigFileDocument(path: path, text: text))?.line(of: keyPath)
     }
 
     // MARK: - Finding the place
 
-    private static func apply(_ keyPath: [String], value: String, root: Node?, lines: inout [String]) throws {
-        var mapping: Node.Mapping? = root?.mapping
+    private static func apply(_ keyPath: [String], value: String, root: Node.Mapping, lines: inout [String]) throws {
+        var mapping: Node.Mapping? = root
         var parentKey: Node?  // the key whose value `mapping` is (nil at the top level)
         for (depth, component) in keyPath.enumerated() {
             let isLast = depth == keyPath.count - 1
@@ -248,17 +246,9 @@ public struct ConfigFileEditor {
 
     // MARK: - Reading
 
-    static func compose(_ text: String, path: String) throws -> Node? {
-        do {
-            return try Yams.compose(yaml: text)
-        } catch {
-            throw ConnError.configuration("\(path): malformed YAML: \(error)", hint: "Fix it by hand: conn config edit")
-        }
-    }
-
     /// Every scalar of the file by key path (a `key:` with nothing is an empty string), for the
     /// proof that an edit changed one value and nothing else.
-    public static func scalars(of text: String, path: String) throws -> [[String]: String] {
+    private static func scalars(of document: ConfigFileDocument) -> [[String]: String] {
         var result: [[String]: String] = [:]
         func walk(_ node: Node, _ prefix: [String]) {
             switch node {
@@ -272,7 +262,7 @@ public struct ConfigFileEditor {
                 result[prefix] = "alias"
             }
         }
-        if let root = try compose(text, path: path) { walk(root, []) }
+        walk(.mapping(document.root), [])
         return result
     }
 }

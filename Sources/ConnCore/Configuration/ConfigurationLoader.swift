@@ -73,6 +73,8 @@ public struct ConfigurationLoader: Sendable {
         var configuration = ConnConfiguration(
             profile: profile, configFile: file.path, configFileExists: file.exists, backEnd: backEnd, paths: paths,
             sources: sources, warnings: file.warnings)
+        configuration.profileNames = file.document?.profileNames ?? []
+        configuration.configFileHoldsToken = file.document?.containsToken ?? false
         if backEnd == nil {
             // Without a server, a resource given as a full URL still stands on its own.
             configuration.standaloneResources = resourcePaths.compactMapValues { BackEndEndpoint.absoluteURL($0) }
@@ -208,24 +210,26 @@ struct ConfigurationLayers {
     }
 }
 
+/// What checking a config file's text found, when it is good.
+public struct ConfigFileCheck: Sendable {
+    /// Unknown keys and the like: worth saying, not wrong.
+    public var warnings: [String]
+    /// A token is set in it (the top level or a profile): the file must be private.
+    public var holdsToken: Bool
+}
+
 extension ConfigurationLoader {
     /// Checks a config file's text as every command would read it: with each profile it defines
     /// (and the top level), with nothing from CONN_* variables hiding a bad value in the file.
-    /// Returns the warnings (unknown keys); throws the first error, naming `path` and its line.
-    public static func check(candidateText: String, path: String, environment: [String: String]) throws -> [String] {
+    /// Throws the first error, naming `path` and its line.
+    public static func check(candidateText: String, path: String, environment: [String: String]) throws -> ConfigFileCheck {
         var fileOnly = environment.filter { !$0.key.hasPrefix("CONN_") }
         fileOnly["CONN_CONFIG"] = path
         let loader = ConfigurationLoader(environment: fileOnly, candidateText: candidateText)
         let configuration = try loader.load()
-        let document = try ConfigFileDocument(path: path, text: candidateText)
-        for profile in document.profileNames {
+        for profile in configuration.profileNames {
             _ = try loader.load(ConfigurationOverrides(profile: profile))
         }
-        return configuration.warnings
-    }
-
-    /// The profiles a config file's text defines (after `default`, the top level).
-    public static func profileNames(inText text: String, path: String) throws -> [String] {
-        try ConfigFileDocument(path: path, text: text).profileNames
+        return ConfigFileCheck(warnings: configuration.warnings, holdsToken: configuration.configFileHoldsToken)
     }
 }

@@ -8,6 +8,10 @@ public struct ConnConfiguration: Sendable {
     /// The config file that was read (or would be, if it does not exist).
     public var configFile: String
     public var configFileExists: Bool
+    /// The profiles the config file defines under `profiles:`, in its order.
+    public var profileNames: [String] = []
+    /// The config file sets a token somewhere (the top level or a profile).
+    public var configFileHoldsToken = false
     /// The app's back end, if one is configured.
     public var backEnd: BackEndEndpoint?
     /// Resources given as full URLs while no server is configured (an inbox at a URL alone).

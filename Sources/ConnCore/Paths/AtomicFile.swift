@@ -10,12 +10,7 @@ public enum AtomicFile {
         let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)).map { destination in
             destination.hasPrefix("/") ? destination : ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(destination)
         } ?? path
-        let directory = (target as NSString).deletingLastPathComponent
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw ConnError(code: .directoryUnavailable, message: "cannot create \(directory): \(error.localizedDescription)", exitStatus: .ioError)
-        }
+        try ensureDirectory(containing: target)
         let temporary = target + ".\(getpid()).tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard descriptor >= 0 else {
@@ -29,6 +24,16 @@ public enum AtomicFile {
             let reason = String(cString: strerror(errno))
             unlink(temporary)
             throw ConnError(code: .ioError, message: "cannot write \(target): \(reason)", exitStatus: .ioError)
+        }
+    }
+
+    /// Creates the directory `path` goes in (0700, parents too) when it is missing.
+    public static func ensureDirectory(containing path: String) throws {
+        let directory = (path as NSString).deletingLastPathComponent
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw ConnError(code: .directoryUnavailable, message: "cannot create \(directory): \(error.localizedDescription)", exitStatus: .ioError)
         }
     }
 
