@@ -46,6 +46,7 @@ final class LineEditor: Sendable {
         shared = Mutex(Shared(prompt: prompt))
         var fds: [Int32] = [0, 0]
         pipe(&fds)
+        fds.forEach { _ = fcntl($0, F_SETFD, FD_CLOEXEC) }  // not inherited by plugins, pagers and editors
         _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
         _ = fcntl(fds[1], F_SETFL, O_NONBLOCK)
         wakePipe = (fds[0], fds[1])

@@ -61,10 +61,10 @@ struct RealPrometheus {
     /// Whether `expression` reaches `expected` within `seconds`.
     func until(_ expression: String, is expected: Double, within seconds: Double = 30) async throws -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
+        while true {
             if try await query(expression) == expected { return true }
+            if Date() >= deadline { return false }
             try await Task.sleep(for: .milliseconds(250))
         }
-        return false
     }
 }

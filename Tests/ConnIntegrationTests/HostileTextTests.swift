@@ -76,7 +76,7 @@ struct HostileTextTests {
             let sent = try await conn(["send", "--to", "a@b.cc", "--subject", "s", "--text", "t", "-v"])
             #expect(sent.standardError.contains("refused"), "\(sent.standardError)")
             _ = try await conn(["outbox", "list"])
-            let shown = try await conn(["outbox", "show", try Self.firstOutboxID(environment)])
+            let shown = try await conn(["outbox", "show", try await Self.firstOutboxID(environment)])
             #expect(shown.standardOutput.contains("refused"), "\(shown.standardOutput)")
             _ = try await conn(["outbox", "flush", "-v"])
             _ = try await conn(["probe", "-v"])
@@ -86,18 +86,9 @@ struct HostileTextTests {
         }
     }
 
-    static func firstOutboxID(_ environment: [String: String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ConnProcess.connPath)
-        process.arguments = ["outbox", "list", "--json"]
-        process.environment = environment
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitForExit()
-        let object = try #require(JSONSerialization.jsonObject(with: data) as? [String: Any])
-        let messages = try #require(object["messages"] as? [[String: Any]])
+    static func firstOutboxID(_ environment: [String: String]) async throws -> String {
+        let listed = try await ConnProcess.run(ConnProcess.connPath, ["outbox", "list", "--json"], environment: environment)
+        let messages = try #require(try listed.json()["messages"] as? [[String: Any]])
         return try #require(messages.first?["id"] as? String)
     }
 }

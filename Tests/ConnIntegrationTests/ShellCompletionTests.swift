@@ -40,7 +40,7 @@ struct ShellCompletionTests {
     static func complete(_ terminal: TerminalSession, _ line: String, expecting: String) async throws -> String {
         try terminal.type(line)
         try terminal.press("Tab")
-        let screen = try? await terminal.waitFor(5, "completion of '\(line)'") { $0.split(separator: "\n").last?.contains(expecting) == true }
+        let screen = try? await terminal.waitFor(20, "completion of '\(line)'") { $0.split(separator: "\n").last?.contains(expecting) == true }
         let last = try terminal.lastLine()
         try terminal.press("C-u")  // clear the line for the next one
         if screen == nil { try terminal.press("C-c") }

@@ -18,9 +18,9 @@ struct ConcurrencyTests {
     }
 
     /// Subjects the server stored, with how many times each.
-    func storedSubjects(_ server: BackgroundServer) throws -> [String: Int] {
+    func storedSubjects(_ server: BackgroundServer) async throws -> [String: Int] {
         var counts: [String: Int] = [:]
-        for email in try server.inbox() { counts[email["subject"] as? String ?? "", default: 0] += 1 }
+        for email in try await server.inbox() { counts[email["subject"] as? String ?? "", default: 0] += 1 }
         return counts
     }
 
@@ -61,7 +61,7 @@ struct ConcurrencyTests {
         #expect(failures.isEmpty, "\(failures.prefix(5))")
         let final = try await ConnProcess.run(ConnProcess.connPath, ["outbox", "flush", "--wait", "60s"], environment: environment)
         #expect(final.exitCode == 0, "\(final.standardError)")
-        let stored = try storedSubjects(server)
+        let stored = try await storedSubjects(server)
         #expect(stored.count == senders * perSender)
         #expect(stored.values.allSatisfy { $0 == 1 }, "duplicates: \(stored.filter { $0.value > 1 }.prefix(5))")
         let database = try DatabaseQueue(path: databasePath)
@@ -111,7 +111,7 @@ struct ConcurrencyTests {
         #expect(kills >= 3, "the flushes ended before they could be killed; the test proves nothing")
         let final = try await ConnProcess.run(ConnProcess.connPath, ["outbox", "flush", "--json"], environment: environment(server.url))
         #expect(final.exitCode == 0, "\(final.standardError)")
-        let stored = try storedSubjects(server)
+        let stored = try await storedSubjects(server)
         #expect(stored.count == count)
         #expect(stored.values.allSatisfy { $0 == 1 })
         // The killed attempts are in the audit log as interrupted, not lost.

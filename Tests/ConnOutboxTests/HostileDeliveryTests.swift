@@ -50,7 +50,7 @@ struct HostileDeliveryTests {
         let flushed = try await home.conn(["outbox", "flush", "--json"], server: server.url)
         #expect(flushed.exitCode == 0, "\(flushed.standardError)")
         #expect(try flushed.json()["sent"] as? Int == 4)
-        #expect(try server.inbox().count == 4)
+        #expect(try await server.inbox().count == 4)
     }
 
     @Test("redirects are never followed for a message: 301, 302, 303, 307 and 308 to another host leave it queued and that host hears nothing",

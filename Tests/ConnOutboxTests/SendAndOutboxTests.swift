@@ -34,7 +34,7 @@ struct SendAndOutboxTests {
         #expect(report["serverUid"] as? String == "m1")
         let id = try #require(report["id"] as? String)
         #expect(UUID(uuidString: id) != nil && report["idempotencyKey"] as? String == id)
-        let inbox = try server.inbox()
+        let inbox = try await server.inbox()
         #expect(inbox.count == 1 && inbox[0]["subject"] as? String == "hello")
     }
 
@@ -61,7 +61,7 @@ struct SendAndOutboxTests {
         let report = try flushed.json()
         #expect(report["sent"] as? Int == 1 && report["waiting"] as? Int == 0)
         #expect(try await outbox().map { $0["state"] as? String } == ["sent"])
-        #expect(try server.inbox().count == 1)
+        #expect(try await server.inbox().count == 1)
         let again = try await home.conn(["outbox", "flush"], server: server.url)
         #expect(again.exitCode == 0 && again.standardOutput == "nothing to deliver\n")
     }
@@ -83,7 +83,7 @@ struct SendAndOutboxTests {
         let server = try await BackgroundServer.start(["--port", String(port)])
         let outcome = try await flushed
         #expect(outcome.exitCode == 0, "\(outcome.standardError)")
-        #expect(try server.inbox().count == 1)
+        #expect(try await server.inbox().count == 1)
         await server.stop()
     }
 
@@ -101,7 +101,7 @@ struct SendAndOutboxTests {
         let server = try await BackgroundServer.start(["--data", data, "--port", String(lossy.port)])
         let flushed = try await home.conn(["outbox", "flush"], server: server.url)
         #expect(flushed.exitCode == 0, "\(flushed.standardError)")
-        let inbox = try server.inbox()
+        let inbox = try await server.inbox()
         #expect(inbox.filter { $0["subject"] as? String == "once" }.count == 1)
         let message = try #require(try await outbox().first)
         #expect(message["attempts"] as? Int == 3)
@@ -129,7 +129,7 @@ struct SendAndOutboxTests {
             #expect(outcome.exitCode == 0, "\(outcome.standardError)")
             #expect(try outcome.json()["state"] as? String == "sent")
         }
-        let subjects = try server.inbox().compactMap { $0["subject"] as? String }
+        let subjects = try await server.inbox().compactMap { $0["subject"] as? String }
         #expect(subjects.sorted() == (0..<3).map { "flaky \($0)" })
         // Retry-After (1 s on this server) was honoured: no retry came sooner after a 503.
         let database = try DatabaseQueue(path: databasePath)
@@ -187,12 +187,12 @@ struct SendAndOutboxTests {
         #expect(try second.json()["state"] as? String == "pending")
         let paused = try await home.conn(["outbox", "flush"], server: server.url, env: ["CONN_TOKEN": "wrong"])
         #expect(paused.exitCode == 77)
-        #expect(try server.inbox(token: "right").isEmpty)
+        #expect(try await server.inbox(token: "right").isEmpty)
 
         let fixed = try await home.conn(["outbox", "flush", "--json"], server: server.url, env: ["CONN_TOKEN": "right"])
         #expect(fixed.exitCode == 0, "\(fixed.standardError)")
         #expect(try fixed.json()["sent"] as? Int == 2)
-        #expect(try server.inbox(token: "right").count == 2)
+        #expect(try await server.inbox(token: "right").count == 2)
     }
 
     @Test("not delivered within outboxExpiry: failed(expired) with the last error")
@@ -235,7 +235,7 @@ struct SendAndOutboxTests {
             let refused = try await home.conn(["send", "--to", "ada@example.com", "--subject", "x", "--file", locked], server: server.url)
             #expect(refused.exitCode == 66)
         }
-        let texts = Dictionary(uniqueKeysWithValues: try server.inbox().map { ($0["subject"] as! String, $0["text"] as! String) })
+        let texts = Dictionary(uniqueKeysWithValues: try await server.inbox().map { ($0["subject"] as! String, $0["text"] as! String) })
         #expect(texts == ["file": "from a file\nsecond line\n", "stdin": "from stdin"])
     }
 
@@ -300,7 +300,7 @@ struct SendAndOutboxTests {
         server.signal(SIGCONT)
         let flushed = try await home.conn(["outbox", "flush", "--json"], server: server.url)
         #expect(flushed.exitCode == 0, "\(flushed.standardError)")
-        #expect(try server.inbox().filter { $0["subject"] as? String == "in flight" }.count == 1)
+        #expect(try await server.inbox().filter { $0["subject"] as? String == "in flight" }.count == 1)
         let shown = try await home.conn(["outbox", "show", leased])
         #expect(shown.standardOutput.contains("interrupted (its deliverer stopped)"))
     }

@@ -53,7 +53,7 @@ struct SendEditorTests {
         let path = try read("editor-path").trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(!FileManager.default.fileExists(atPath: path), "the editor's file \(path) was left behind")
 
-        let delivered = try server.inbox().filter { $0["subject"] as? String == "From the editor" }
+        let delivered = try await server.inbox().filter { $0["subject"] as? String == "From the editor" }
         #expect(delivered.count == 1)
         #expect(delivered.first?["text"] as? String == "Hello from the editor", "\(delivered)")
         #expect(delivered.first?["responseToUid"] as? String == "2")
@@ -84,7 +84,7 @@ struct SendEditorTests {
         let queued = try await home.conn(["outbox", "list", "--json"], server: server.url)
         let messages = try queued.json()["messages"] as? [Any]
         #expect(messages?.isEmpty == true, "\(queued.standardOutput)")
-        #expect(try server.inbox().isEmpty)
+        #expect(try await server.inbox().isEmpty)
         await server.stop()
     }
 }

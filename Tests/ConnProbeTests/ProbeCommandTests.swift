@@ -1,6 +1,5 @@
 import ConnTestSupport
 import Foundation
-import Synchronization
 import Testing
 
 /// `conn probe` as a user runs it: the real binary against the real conn-server, closed ports,
@@ -138,22 +137,18 @@ struct ProbeCommandTests {
     func waitForAServerThatStartsLater() async throws {
         let portReservation = try HTTPPorts.reserved()
         let port = portReservation.port
-        let probeDone = DoneSignal()
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                try await Task.sleep(for: .milliseconds(1500))
-                portReservation.release()
-                try await ServerProcess.with(["--port", String(port)]) { _ in
-                    while !probeDone.isSet { try await Task.sleep(for: .milliseconds(50)) }
-                }
-            }
-            let outcome = try await probe(["--wait", "30s", "--json", "--server", "http://127.0.0.1:\(port)"])
-            probeDone.set()
-            #expect(outcome.exitCode == 0, "\(outcome.standardError)")
-            #expect((try outcome.json()["attempts"] as? Int ?? 0) > 1)
-            #expect(outcome.standardError.contains("waiting: http://127.0.0.1:\(port)/health (refused)"))
-            try await group.waitForAll()
+        // The server starts once the probe has said it waits (not after a fixed time: on a
+        // loaded machine the probe itself may take longer than that to start).
+        let probe = try JSONLinesProcess(ConnProcess.connPath, ["probe", "--wait", "60s", "--json", "--server", "http://127.0.0.1:\(port)"],
+                                         environment: home.environment)
+        let waiting = "waiting: http://127.0.0.1:\(port)/health (refused)"
+        #expect(try await probe.awaitError(containing: waiting), "\(probe.errorOutput)")
+        portReservation.release()
+        try await ServerProcess.with(["--port", String(port)]) { _ in
+            #expect(await probe.process.exited(killingAfter: 60) == 0, "\(probe.errorOutput)")
         }
+        let result = try #require(probe.events.last)
+        #expect((result["attempts"] as? Int ?? 0) > 1, "\(result)")
     }
 
     @Test("--wait gives up with 75")
@@ -268,11 +263,4 @@ struct ProbeCommandTests {
         // this one only proves conn did not wait for the kernel's SYN retries (over 2 minutes).
         #expect(elapsed < .seconds(30), "took \(elapsed)")
     }
-}
-
-/// Tells a waiting task that something has finished.
-final class DoneSignal: Sendable {
-    private let state = Mutex(false)
-    var isSet: Bool { state.withLock { $0 } }
-    func set() { state.withLock { $0 = true } }
 }

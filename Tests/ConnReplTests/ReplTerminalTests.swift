@@ -242,7 +242,7 @@ struct ReplScriptTests {
         #expect(!outcome.standardOutput.contains("›"))
         #expect(outcome.standardOutput.contains("\"subject\":\"from the repl\""))
         #expect(outcome.standardError.contains("'bogus-command' is not a conn command"))
-        #expect(try server.inbox().contains { $0["subject"] as? String == "from the repl" && $0["text"] as? String == "two words" })
+        #expect(try await server.inbox().contains { $0["subject"] as? String == "from the repl" && $0["text"] as? String == "two words" })
 
         let exits = try await ConnProcess.run(ConnProcess.connPath, ["repl"], environment: environment, input: "probe\nexit 5\nprobe 127.0.0.1:1\n")
         #expect(exits.exitCode == 5)

@@ -66,18 +66,15 @@ public final class BackgroundServer: @unchecked Sendable {
         }
     }
 
-    /// The server's inbox (GET /inbox through curl), as decoded JSON e-mails.
-    public func inbox(token: String? = nil) throws -> [[String: Any]] {
-        let curl = Process()
-        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+    /// The server's inbox (GET /inbox through curl), as decoded JSON e-mails. Async: curl's
+    /// retries can take seconds, and a blocking wait would hold one of the test process's few
+    /// executor threads meanwhile.
+    public func inbox(token: String? = nil) async throws -> [[String: Any]] {
         // --retry: a server started with --fail-rate fails GET /inbox too (5xx are retried).
-        curl.arguments = ["-sS", "--fail", "--max-time", "30", "--retry", "20", "--retry-delay", "1"] + (token.map { ["-H", "Authorization: Bearer \($0)"] } ?? []) + [url.absoluteString + "/inbox"]
-        let output = Pipe()
-        curl.standardOutput = output
-        try curl.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        curl.waitForExit()
-        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        let arguments = ["-sS", "--fail", "--max-time", "30", "--retry", "20", "--retry-delay", "1"]
+            + (token.map { ["-H", "Authorization: Bearer \($0)"] } ?? []) + [url.absoluteString + "/inbox"]
+        let fetched = try await ConnProcess.run("/usr/bin/curl", arguments, environment: ["PATH": "/usr/bin:/bin"])
+        let object = try JSONSerialization.jsonObject(with: Data(fetched.standardOutput.utf8)) as? [String: Any]
         return object?["inbox"] as? [[String: Any]] ?? []
     }
 }

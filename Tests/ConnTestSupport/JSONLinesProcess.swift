@@ -69,14 +69,26 @@ public final class JSONLinesProcess: @unchecked Sendable {
         try input?.fileHandleForWriting.close()
     }
 
-    /// Waits until an event matches, up to `seconds`; returns it.
-    public func await(_ seconds: Double = 10, _ predicate: ([String: Any]) -> Bool) async throws -> [String: Any]? {
+    /// Waits until an event matches, up to `seconds`; returns it. The events are looked at once
+    /// more after the deadline: on a loaded machine this task may resume only after it, while
+    /// the line had long arrived.
+    public func await(_ seconds: Double = 30, _ predicate: ([String: Any]) -> Bool) async throws -> [String: Any]? {
         let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
+        while true {
             if let match = events.first(where: predicate) { return match }
+            if Date() >= deadline { return nil }
             try await Task.sleep(for: .milliseconds(20))
         }
-        return nil
+    }
+
+    /// Waits until stderr contains `text`, up to `seconds` (looked at once more after it).
+    public func awaitError(_ seconds: Double = 30, containing text: String) async throws -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while true {
+            if errorOutput.contains(text) { return true }
+            if Date() >= deadline { return false }
+            try await Task.sleep(for: .milliseconds(20))
+        }
     }
 
     /// Waits up to `seconds` for the process to end by itself; its exit code, or nil.
@@ -94,10 +106,11 @@ public final class JSONLinesProcess: @unchecked Sendable {
         return await process.exited(killingAfter: seconds)
     }
 
+    /// A test that ends without stopping its process: SIGKILL, and no wait. Waiting here held
+    /// one of the test process's few executor threads for up to 10 s (a process shutting down
+    /// gracefully on a loaded machine), and every other test's timing with it; Foundation reaps
+    /// the child by itself.
     deinit {
-        if process.isRunning {
-            process.terminate()
-            process.waitForExit(killingAfter: 10)
-        }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 }

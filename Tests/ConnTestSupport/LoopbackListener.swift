@@ -14,13 +14,13 @@ public final class LoopbackListener: @unchecked Sendable {
     public func close() { bound.release() }
 
     /// Waits (up to `seconds`) until something accepts TCP connections on 127.0.0.1:port.
-    public static func waitUntilAccepting(port: Int, seconds: Double = 5) async throws -> Bool {
+    public static func waitUntilAccepting(port: Int, seconds: Double = 20) async throws -> Bool {
         let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
-        while ContinuousClock.now < deadline {
+        while true {
             if canConnect(port: port) { return true }
+            if ContinuousClock.now >= deadline { return false }
             try await Task.sleep(for: .milliseconds(50))
         }
-        return false
     }
 
     /// Whether something accepts TCP connections on 127.0.0.1:port.

@@ -47,13 +47,14 @@ public final class TerminalSession: @unchecked Sendable {
     @discardableResult
     public func waitFor(_ seconds: Double = 10, _ what: String = "", _ predicate: (String) -> Bool) async throws -> String {
         let deadline = Date().addingTimeInterval(seconds)
-        var text = ""
-        while Date() < deadline {
-            text = try screen()
+        while true {
+            // Looked at once more after the deadline: a task resumed late on a loaded machine
+            // must not fail a screen that had long been right.
+            let text = try screen()
             if predicate(text) { return text }
+            if Date() >= deadline { throw TerminalTimeout(what: what, screen: text) }
             try await Task.sleep(for: .milliseconds(50))
         }
-        throw TerminalTimeout(what: what, screen: text)
     }
 
     /// The program's exit status once it has exited (read from the line the wrapper prints).
@@ -84,7 +85,12 @@ public final class TerminalSession: @unchecked Sendable {
             ? ["/usr/bin/python3", "-c", "import os, sys; os.closerange(3, 1 << 20); os.execv(sys.argv[1], sys.argv[1:])"] + tmuxArgv
             : tmuxArgv
         var fds: [Int32] = [-1, -1]
-        if capturing { guard pipe(&fds) == 0 else { throw POSIXError(.EMFILE) } }
+        // Close-on-exec (posix_spawn's dup2 gives the child its own fd 1): another test's tmux
+        // client spawned later must not inherit the write end, or this read waits for it to exit.
+        if capturing {
+            guard pipe(&fds) == 0 else { throw POSIXError(.EMFILE) }
+            fds.forEach { _ = fcntl($0, F_SETFD, FD_CLOEXEC) }
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

@@ -84,29 +84,29 @@ struct ConnectionStateTransitionsTests {
                                     environment: home.environment.merging(["CONN_SERVER": server.url.absoluteString]) { $1 }, input: true)
         func statusUntil(_ seconds: Double, _ predicate: @escaping (Link?) -> Bool) async throws -> [String: Any]? {
             let deadline = Date().addingTimeInterval(seconds)
-            while Date() < deadline {
+            while true {
                 let seen = repl.events.count
                 try repl.send("status")
-                guard let answer = try await repl.await(5, { _ in repl.events.count > seen }) != nil ? repl.events.last : nil else { return nil }
+                guard let answer = try await repl.await(30, { _ in repl.events.count > seen }) != nil ? repl.events.last : nil else { return nil }
                 if predicate(Link(answer["connectionState"])) { return answer }
+                if Date() >= deadline { return nil }
                 try await Task.sleep(for: .milliseconds(100))
             }
-            return nil
         }
-        _ = try #require(try await statusUntil(10) { $0 == .up }, "\(repl.events)")
+        _ = try #require(try await statusUntil(30) { $0 == .up }, "\(repl.events)")
         try repl.send("disconnect")
-        let off = try #require(try await statusUntil(5) { $0 == nil })
+        let off = try #require(try await statusUntil(30) { $0 == nil })
         #expect(off["linkEnabled"] as? Bool == false && off["connectionState"] is NSNull)
         let connectAt = repl.events.count
         try repl.send("connect")
         // Every state after connect knows the offset; the first is initializing.
-        let first = try #require(try await statusUntil(5) { $0 != nil }, "\(repl.events)")
+        let first = try #require(try await statusUntil(30) { $0 != nil }, "\(repl.events)")
         #expect([Link.reconnecting, .up].contains(Link(first["connectionState"])), "\(first)")
-        _ = try #require(try await statusUntil(10) { $0 == .up })
+        _ = try #require(try await statusUntil(30) { $0 == .up })
         let afterConnect = repl.events.dropFirst(connectAt).compactMap { Link($0["connectionState"]) }
         #expect(afterConnect.allSatisfy { $0.offsetKnown }, "an offset once known is not forgotten: \(afterConnect)")
         try repl.closeInput()
-        #expect(repl.waitForExit(10) == 0)
+        #expect(await repl.process.exited(killingAfter: 30) == 0)
         await server.stop()
     }
 }

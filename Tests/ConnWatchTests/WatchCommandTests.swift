@@ -82,7 +82,7 @@ struct WatchCommandTests {
         let watcher = try WatchProcess(ConnProcess.connPath, ["watch", "--until", "online", "--no-internet", "--no-link", "--interval", "200ms", "--timeout", "30s", "--json"],
                                        environment: environment(url))
         // The server starts only once the baseline says it is not there.
-        let baseline = try #require(try await watcher.await(20) { $0["type"] as? String == "baseline" })
+        let baseline = try #require(try await watcher.await { $0["type"] as? String == "baseline" })
         #expect(baseline["state"] as? String == "serverUnreachable")
         portReservation.release()
         let server = try await BackgroundServer.start(["--port", String(port)])
@@ -109,7 +109,7 @@ struct WatchCommandTests {
         }
         let watcher = try WatchProcess(ConnProcess.connPath, ["watch", "--json", "--no-internet", "--no-link", "--interval", "500ms", "--flush-outbox"],
                                        environment: environment(url))
-        let baseline = try #require(try await watcher.await(20) { $0["type"] as? String == "baseline" })
+        let baseline = try #require(try await watcher.await { $0["type"] as? String == "baseline" })
         #expect(baseline["state"] as? String == "serverUnreachable")
         // Nothing can be delivered yet, so no outbox line.
         #expect(!watcher.events.contains { $0["type"] as? String == "outbox" })
@@ -121,7 +121,7 @@ struct WatchCommandTests {
         let passes = watcher.events.compactMap { $0["outbox"] as? [String: Any] }
         #expect(passes.reduce(0) { $0 + ($1["sent"] as? Int ?? 0) } == 5)
         #expect(await watcher.stop() == 143)
-        let subjects = try server.inbox().compactMap { $0["subject"] as? String }.filter { $0.hasPrefix("queued ") }
+        let subjects = try await server.inbox().compactMap { $0["subject"] as? String }.filter { $0.hasPrefix("queued ") }
         #expect(subjects.sorted() == (1...5).map { "queued \($0)" })
         let list = try await ConnProcess.run(ConnProcess.connPath, ["outbox", "list", "--json"], environment: environment(url))
         let messages = try #require((try JSONSerialization.jsonObject(with: Data(list.standardOutput.utf8)) as? [String: Any])?["messages"] as? [[String: Any]])
@@ -219,8 +219,8 @@ struct WatchCommandTests {
     func linkDownAndUp() async throws {
         let pair = try await VethPair()
         let watcher = try pair.watch(["--interval", "60s", "--timeout", "2s"], environment: home.environment)
-        _ = try #require(try await watcher.await(10) { $0["type"] as? String == "baseline" && $0["state"] as? String == "online" })
-        _ = try #require(try await watcher.await(10) { ($0["connectionState"] as? [String: Any])?["status"] as? String == "connected" })
+        _ = try #require(try await watcher.await { $0["type"] as? String == "baseline" && $0["state"] as? String == "online" })
+        _ = try #require(try await watcher.await { ($0["connectionState"] as? [String: Any])?["status"] as? String == "connected" })
         try pair.client.exec(["ip", "link", "set", pair.interface, "down"])
         let down = try #require(try await watcher.await(5, Self.change(to: "offline")))
         #expect(down["reason"] as? String == "noInterface")
@@ -230,7 +230,7 @@ struct WatchCommandTests {
         try pair.client.exec(["ip", "link", "set", pair.interface, "up"])
         _ = try #require(try await watcher.await(10, Self.change(to: "online")))
         let states = watcher.events.filter { $0["type"] as? String == "connectionState" }.compactMap { ($0["connectionState"] as? [String: Any])?["status"] as? String }
-        _ = try #require(try await watcher.await(10) { _ in
+        _ = try #require(try await watcher.await { _ in
             watcher.events.filter { $0["type"] as? String == "connectionState" }.last.flatMap { ($0["connectionState"] as? [String: Any])?["status"] as? String } == "connected"
         }, "the link comes back with the network: \(states)")
         #expect(await watcher.stop() == 143)
@@ -242,7 +242,7 @@ struct WatchCommandTests {
         let pair = try await VethPair()
         // A 60 s interval: only the kernel's notification can make these quick.
         let watcher = try pair.watch(["--interval", "60s", "--timeout", "2s", "--no-link"], environment: home.environment)
-        _ = try #require(try await watcher.await(10) { $0["type"] as? String == "baseline" && $0["state"] as? String == "online" })
+        _ = try #require(try await watcher.await { $0["type"] as? String == "baseline" && $0["state"] as? String == "online" })
         try pair.client.exec(["ip", "route", "del", "10.77.0.0/24", "dev", pair.interface])
         let noRoute = try #require(try await watcher.await(5, Self.change(to: "offline")))
         #expect(noRoute["reason"] as? String == "noRoute")
@@ -250,10 +250,10 @@ struct WatchCommandTests {
         _ = try #require(try await watcher.await(5, Self.change(to: "online")))
 
         try pair.client.exec(["ip", "addr", "del", "10.77.0.1/24", "dev", pair.interface])
-        let noAddress = try #require(try await watcher.await(5) { Self.change(to: "offline")($0) && $0["reason"] as? String == "noAddress" })
+        let noAddress = try #require(try await watcher.await { Self.change(to: "offline")($0) && $0["reason"] as? String == "noAddress" })
         #expect(noAddress["from"] as? String == "online")
         try pair.client.exec(["ip", "addr", "add", "10.77.0.1/24", "dev", pair.interface])
-        _ = try #require(try await watcher.await(5) { Self.change(to: "online")($0) && ($0["at"] as? String ?? "") > (noAddress["at"] as? String ?? "") })
+        _ = try #require(try await watcher.await { Self.change(to: "online")($0) && ($0["at"] as? String ?? "") > (noAddress["at"] as? String ?? "") })
         #expect(watcher.events.filter { $0["type"] as? String == "change" }.count == 4)
         #expect(await watcher.stop() == 143)
         await pair.server.stop()
@@ -265,7 +265,7 @@ struct WatchCommandTests {
         // A grace far longer than the flap: on a loaded machine starting `ip` for the second
         // command alone has taken over a second (seen: a 300 ms flap lasting 1.6 s).
         let watcher = try pair.watch(["--interval", "60s", "--timeout", "2s", "--no-link", "--grace", "5s"], environment: home.environment)
-        _ = try #require(try await watcher.await(10) { $0["type"] as? String == "baseline" && $0["state"] as? String == "online" })
+        _ = try #require(try await watcher.await { $0["type"] as? String == "baseline" && $0["state"] as? String == "online" })
         let clock = ContinuousClock()
         let flapStart = clock.now
         try pair.client.exec(["ip", "link", "set", pair.interface, "down"])
