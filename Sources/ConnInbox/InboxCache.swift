@@ -64,6 +64,10 @@ public struct InboxCache: Sendable {
     /// `requested` is the inbox URL asked for, `source` where the answer came from. A cache of
     /// another inbox URL is emptied first, in the same transaction.
     public func store(_ records: [InboxDocumentReader.Record], etag: String?, requested: String, source: String, at now: Date) throws -> StoreSummary {
+        try store(InboxDocument(records: records), etag: etag, requested: requested, source: source, at: now)
+    }
+
+    public func store(_ document: InboxDocument, etag: String?, requested: String, source: String, at now: Date) throws -> StoreSummary {
         try database.writer.write { db in
             if let held = try Self.requestedURL(db), held != requested {
                 try db.execute(sql: "DELETE FROM inboxMessage")
@@ -71,7 +75,7 @@ public struct InboxCache: Sendable {
                 try db.execute(sql: "DELETE FROM meta WHERE key = ?", arguments: [Self.etagKey])
             }
             var merge = try InboxMerge(loadingFrom: db)
-            let summary = merge.apply(records, at: now)
+            let summary = merge.apply(document, at: now)
             try merge.write(to: db, at: now)
             var meta = [Self.fetchedAtKey: String(now.timeIntervalSince1970), Self.sourceKey: source, Self.requestedKey: requested]
             if let etag { meta[Self.etagKey] = etag }

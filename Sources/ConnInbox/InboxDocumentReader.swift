@@ -17,10 +17,32 @@ public enum InboxDocumentReader {
         /// because the cache reads fields with SQLite's json_extract, which would miss that key;
         /// likewise a record with a NUL (`\u0000`) in a field, kept with U+2400 (␀) in its place,
         /// because SQLite's text is read back as a C string and would end at the NUL.
-        public var raw: String
+        public var raw: String {
+            didSet { rawHash = RecordHash.of(raw) }
+        }
+        /// RecordHash of `raw`.
+        public private(set) var rawHash: Int64
+
+        public init(email: Email, raw: String) {
+            self.email = email
+            self.raw = raw
+            rawHash = RecordHash.of(raw)
+        }
+
+        /// With the hash already known (InboxDocument, which hashed the bytes while reading).
+        init(email: Email, raw: String, rawHash: Int64) {
+            self.email = email
+            self.raw = raw
+            self.rawHash = rawHash
+        }
     }
 
+    /// Every record, read out (tests; a fetch keeps the InboxDocument).
     public static func read(_ data: Data, source: String) throws -> [Record] {
+        try document(data, source: source).records
+    }
+
+    public static func document(_ data: Data, source: String) throws -> InboxDocument {
         func bad(_ what: String) -> ConnError {
             ConnError.dataError(.badInbox, "the inbox from \(source) \(what)", hint: "The cache was left as it was.")
         }
@@ -28,14 +50,15 @@ public enum InboxDocumentReader {
             throw bad("is an HTML page, not JSON (a captive portal or a login page?)")
         }
         if data.isEmpty { throw bad("is empty") }
-        return try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) throws -> [Record] in
+        guard data.count <= InboxJSONScanner.maximumDocumentBytes else { throw bad("is larger than \(InboxJSONScanner.maximumDocumentBytes) bytes") }
+        return try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) throws -> InboxDocument in
             var scanner = InboxJSONScanner(bytes, fieldNames: fields)
-            var records: [Record] = []
+            var entries: [InboxDocument.Entry] = []
+            // Records not kept as received (escaped keys, NUL): read out and re-encoded.
+            var replacements: [Record] = []
             // The first record that is not a usable message; reported once the whole document is
             // known to be JSON, so a truncated body is called truncated.
             var problem: String?
-            // Records that spell a field's key with escapes: re-encoded once the reading is done.
-            var reencode: [Int] = []
             let shape: InboxJSONScanner.Shape
             do throws(InboxJSONScanner.SyntaxError) {
                 shape = try scanner.read { index, element in
@@ -48,23 +71,32 @@ public enum InboxDocumentReader {
                             problem = "has inbox[\(index)].\(field) that is \(found), not a string"
                             return
                         }
-                        let values = record.values
-                        guard let uid = values[0], !uid.isEmpty else {
+                        let spans = record.values
+                        guard !spans[0].isAbsent, case let uid = InboxJSONScanner.text(of: spans[0], in: bytes), !uid.isEmpty else {
                             problem = "has inbox[\(index)] without a uid"
                             return
                         }
-                        var email = Email(uid: uid, from: values[1] ?? "", to: values[2] ?? "", subject: values[3] ?? "", text: values[4] ?? "",
-                                          responseToUid: values[5] ?? "", dateTime: values[6] ?? "")
+                        let recordBytes = UnsafeRawBufferPointer(rebasing: bytes[record.bytes])
+                        var entry = InboxDocument.Entry(uid: uid, rawHash: RecordHash.of(recordBytes), bytes: record.bytes,
+                                                        fields: InlineArray { spans[$0] }, replacement: nil)
                         var keepReencoded = record.escapedFieldKey
-                        if Self.mayHoldNUL(UnsafeRawBufferPointer(rebasing: bytes[record.bytes])) {
-                            let visible = email.withVisibleNUL()
-                            if visible != email {
+                        var email: Email?
+                        if Self.mayHoldNUL(recordBytes) {
+                            let read = InboxDocument.email(entry, in: bytes)
+                            let visible = read.withVisibleNUL()
+                            if visible != read {
                                 email = visible
                                 keepReencoded = true
                             }
                         }
-                        if keepReencoded { reencode.append(records.count) }
-                        records.append(Record(email: email, raw: String(decoding: UnsafeRawBufferPointer(rebasing: bytes[record.bytes]), as: UTF8.self)))
+                        if keepReencoded {
+                            let kept = email ?? InboxDocument.email(entry, in: bytes)
+                            entry.uid = kept.uid
+                            entry.replacement = replacements.count
+                            // Re-encoded below, once the whole document is known to be good.
+                            replacements.append(Record(email: kept, raw: ""))
+                        }
+                        entries.append(entry)
                     }
                 }
             } catch {
@@ -79,8 +111,13 @@ public enum InboxDocumentReader {
             }
             if let problem { throw bad(problem) }
             let encoder = JSONOutput.encoder()
-            for index in reencode { records[index].raw = String(decoding: try encoder.encode(records[index].email), as: UTF8.self) }
-            return records
+            for index in replacements.indices {
+                replacements[index].raw = String(decoding: try encoder.encode(replacements[index].email), as: UTF8.self)
+            }
+            for index in entries.indices {
+                if let replacement = entries[index].replacement { entries[index].rawHash = replacements[replacement].rawHash }
+            }
+            return InboxDocument(body: data, entries: entries, replacements: replacements)
         }
     }
 

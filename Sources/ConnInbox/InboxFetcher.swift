@@ -56,10 +56,10 @@ public struct InboxFetcher: Sendable {
             try cache.touch(source: source, at: now)
             return Outcome(source: source, notModified: true, summary: .init(fetched: 0, new: 0, updated: 0, unchanged: 0),
                            elapsedMs: start.duration(to: clock.now).milliseconds)
-        case .records(let records, let etag, let source):
+        case .records(let document, let etag, let source):
             let storeStart = clock.now
-            progress?(.storing(records: records.count))
-            let summary = try cache.store(records, etag: etag, requested: url.absoluteString, source: source, at: now)
+            progress?(.storing(records: document.count))
+            let summary = try cache.store(document, etag: etag, requested: url.absoluteString, source: source, at: now)
             logger.debug("stored them in \(TimeFormatting.duration(storeStart.duration(to: clock.now)))")
             return Outcome(source: source, notModified: false, summary: summary, elapsedMs: start.duration(to: clock.now).milliseconds)
         }
@@ -68,12 +68,12 @@ public struct InboxFetcher: Sendable {
     /// What the server answered, read.
     private enum Answer {
         case notModified(source: String)
-        case records([InboxDocumentReader.Record], etag: String?, source: String)
+        case records(InboxDocument, etag: String?, source: String)
     }
 
-    /// Downloads and reads the inbox. Its own function so that the body (the whole document, 43 MB
-    /// for 100,000 messages) is freed when it returns, before the records are stored: storing
-    /// is when the most else is in memory.
+    /// Downloads and reads the inbox. Its own function so that the response is let go before the
+    /// records are stored: storing is when the most else is in memory. The body (43 MB for
+    /// 100,000 messages) stays, once, in the InboxDocument, whose records point into it.
     private func download(_ request: HTTPExchangeRequest, over transport: HTTPTransport, logger: Logger,
                           progress: (@Sendable (Progress) -> Void)?, clock: ContinuousClock) async throws -> Answer {
         let response = try await transport.send(request)
@@ -85,9 +85,9 @@ public struct InboxFetcher: Sendable {
         case (.success, 200):
             let readStart = clock.now
             progress?(.reading(bytes: response.body.count))
-            let records = try InboxDocumentReader.read(response.body, source: source)
-            logger.debug("read \(records.count) records (\(response.body.count) bytes) in \(TimeFormatting.duration(readStart.duration(to: clock.now)))")
-            return .records(records, etag: response.header("ETag"), source: source)
+            let document = try InboxDocumentReader.document(response.body, source: source)
+            logger.debug("read \(document.count) records (\(response.body.count) bytes) in \(TimeFormatting.duration(readStart.duration(to: clock.now)))")
+            return .records(document, etag: response.header("ETag"), source: source)
         default:
             throw ConnError.unexpectedStatus(response.status, from: url, expected: "the inbox; the cache was left as it was")
         }

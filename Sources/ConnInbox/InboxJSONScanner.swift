@@ -13,9 +13,37 @@ struct InboxJSONScanner {
         var reason: String
     }
 
-    /// A record's values: one slot per field of `fieldNames`, nil when absent or null.
+    /// Where a string value's contents lie in the document, and whether they hold escapes: read
+    /// into a String only when needed (`text(of:in:)`). Offsets are 32-bit; a response is at
+    /// most 256 MiB.
+    struct TextSpan: Sendable, Equatable {
+        private var start: UInt32
+        /// The length; the top bit says the contents hold escapes.
+        private var packed: UInt32
+
+        static let absent = TextSpan(start: 0, packed: .max)
+        var isAbsent: Bool { packed == .max }
+
+        init(_ range: Range<Int>, escaped: Bool) {
+            start = UInt32(range.lowerBound)
+            packed = UInt32(range.count) | (escaped ? 1 << 31 : 0)
+        }
+
+        private init(start: UInt32, packed: UInt32) {
+            self.start = start
+            self.packed = packed
+        }
+
+        var range: Range<Int> { Int(start)..<Int(start) + Int(packed & ~(1 << 31)) }
+        var escaped: Bool { packed & (1 << 31) != 0 }
+    }
+
+    /// The largest document whose offsets a TextSpan holds.
+    static let maximumDocumentBytes = Int(Int32.max)
+
+    /// A record's values: one slot per field of `fieldNames`, `.absent` when absent or null.
     struct RawRecord {
-        var values: [String?]
+        var values: [TextSpan]
         /// The record's bytes as received, from `{` to `}`.
         var bytes: Range<Int>
         /// A field's key was written with escapes (`"su\u0062ject"`): valid JSON, but SQLite's
@@ -105,7 +133,7 @@ struct InboxJSONScanner {
     private mutating func readRecord() throws(SyntaxError) -> RawRecord {
         let start = position
         position += 1
-        var values = [String?](repeating: nil, count: knownKeys.count - 1)
+        var values = [TextSpan](repeating: .absent, count: knownKeys.count - 1)
         var wrongType: (field: String, found: String)?
         // A key given twice: the first one counts, as it does for SQLite's json_extract, which
         // reads the cached record's fields.
@@ -118,8 +146,8 @@ struct InboxJSONScanner {
             seen |= 1 << slot
             switch scanner.bytes[scanner.position] {
             case UInt8(ascii: "\""):
-                let value = try scanner.readString()
-                if first { values[slot] = value }
+                let (range, escaped) = try scanner.readStringRange()
+                if first { values[slot] = TextSpan(range, escaped: escaped) }
             case UInt8(ascii: "n"):
                 try scanner.skipValue(depth: 3)
             default:
@@ -278,16 +306,16 @@ struct InboxJSONScanner {
         let (range, escaped) = try readStringRange()
         lastKeyEscaped = escaped
         if escaped {
-            let decoded = Array(unescape(range).utf8)
+            let decoded = Array(Self.unescape(range, in: bytes).utf8)
             return knownKeys.firstIndex(of: decoded)
         }
         let key = bytes[range]
         return knownKeys.firstIndex { $0.count == key.count && $0.elementsEqual(key) }
     }
 
-    private mutating func readString() throws(SyntaxError) -> String {
-        let (range, escaped) = try readStringRange()
-        return escaped ? unescape(range) : String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+    /// A string value's contents, unescaped (the document already validated by `read`).
+    static func text(of span: TextSpan, in bytes: UnsafeRawBufferPointer) -> String {
+        span.escaped ? unescape(span.range, in: bytes) : String(decoding: UnsafeRawBufferPointer(rebasing: bytes[span.range]), as: UTF8.self)
     }
 
     /// Validates a string (UTF-8, escapes, no control characters) and returns its contents'
@@ -363,7 +391,7 @@ struct InboxJSONScanner {
     }
 
     /// Decodes a string already validated by `readStringRange`.
-    private func unescape(_ range: Range<Int>) -> String {
+    private static func unescape(_ range: Range<Int>, in bytes: UnsafeRawBufferPointer) -> String {
         var output: [UInt8] = []
         output.reserveCapacity(range.count)
         var index = range.lowerBound

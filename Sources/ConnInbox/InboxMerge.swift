@@ -22,12 +22,13 @@ struct InboxMerge {
         var parentUid: String
         var parsedTime: Double?
         var arrival: Int
-        /// This fetch's record, when the message is new or changed; nil while the cached copy stands.
-        var incoming: InboxDocumentReader.Record?
+        /// This fetch's record (its index in the document), when the message is new or changed;
+        /// nil while the cached copy stands.
+        var incoming: Int?
         /// The thread columns as stored before this fetch; nil for a new message.
         var stored: ThreadColumns?
-        /// The record as cached before this fetch, to tell an unchanged record from an update.
-        var storedRaw: String?
+        /// RecordHash of the record as cached before this fetch, to tell an unchanged record from an update.
+        var storedHash: Int64?
         /// A record for this uid was in this fetch's document.
         var seenInDocument = false
     }
@@ -38,45 +39,52 @@ struct InboxMerge {
     private var duplicates: Set<String> = []
     /// How many messages the cache held before this fetch.
     private var cachedCount = 0
+    /// This fetch's records.
+    private var document = InboxDocument(records: [])
 
     init(loadingFrom db: Database) throws {
         let rows = try Row.fetchCursor(db, sql: """
-            SELECT uid, responseToUid, parsedTime, arrival, sortKey, threadRoot, depth, flags, raw FROM inboxMessage ORDER BY arrival
+            SELECT uid, responseToUid, parsedTime, arrival, sortKey, threadRoot, depth, flags, rawHash FROM inboxMessage ORDER BY arrival
             """)
         while let row = try rows.next() {
             indexOf[row[0]] = messages.count
             messages.append(Message(uid: row[0], parentUid: row[1], parsedTime: row[2], arrival: row[3],
-                                    stored: ThreadColumns(sortKey: row[4], threadRoot: row[5], depth: row[6], flags: row[7]), storedRaw: row[8]))
+                                    stored: ThreadColumns(sortKey: row[4], threadRoot: row[5], depth: row[6], flags: row[7]), storedHash: row[8]))
         }
         cachedCount = messages.count
     }
 
     /// Takes in the document's records: new uids are appended in arrival order; a uid seen
     /// twice is flagged and its later record wins. Counts are per uid.
-    mutating func apply(_ records: [InboxDocumentReader.Record], at now: Date) -> InboxCache.StoreSummary {
-        var summary = InboxCache.StoreSummary(fetched: records.count, new: 0, updated: 0, unchanged: 0)
+    /// An unchanged record (same hash as its cached copy, or as an earlier record for its uid)
+    /// is looked at no further: its fields are never read out of the document.
+    mutating func apply(_ document: InboxDocument, at now: Date) -> InboxCache.StoreSummary {
+        self.document = document
+        var summary = InboxCache.StoreSummary(fetched: document.count, new: 0, updated: 0, unchanged: 0)
         var nextArrival = (messages.last?.arrival ?? 0) + 1
-        messages.reserveCapacity(messages.count + records.count)
-        for record in records {
-            let email = record.email
-            guard let index = indexOf[email.uid] else {
-                indexOf[email.uid] = messages.count
-                messages.append(Message(uid: email.uid, parentUid: email.responseToUid, parsedTime: Self.parseDate(email.dateTime, now),
-                                        arrival: nextArrival, incoming: record, seenInDocument: true))
+        messages.reserveCapacity(messages.count + document.count)
+        for (position, entry) in document.entries.enumerated() {
+            guard let index = indexOf[entry.uid] else {
+                let threading = document.threading(at: position)
+                indexOf[entry.uid] = messages.count
+                messages.append(Message(uid: entry.uid, parentUid: threading.responseToUid, parsedTime: Self.parseDate(threading.dateTime, now),
+                                        arrival: nextArrival, incoming: position, seenInDocument: true))
                 nextArrival += 1
                 summary.new += 1
                 continue
             }
             let firstTime = !messages[index].seenInDocument
             messages[index].seenInDocument = true
-            if !firstTime { duplicates.insert(email.uid) }
-            if (messages[index].incoming?.raw ?? messages[index].storedRaw) == record.raw {
+            if !firstTime { duplicates.insert(entry.uid) }
+            let current = messages[index].incoming.map { document.entries[$0].rawHash } ?? messages[index].storedHash
+            if current == entry.rawHash {
                 if firstTime { summary.unchanged += 1 }
                 continue
             }
-            messages[index].incoming = record
-            messages[index].parentUid = email.responseToUid
-            messages[index].parsedTime = Self.parseDate(email.dateTime, now)
+            let threading = document.threading(at: position)
+            messages[index].incoming = position
+            messages[index].parentUid = threading.responseToUid
+            messages[index].parsedTime = Self.parseDate(threading.dateTime, now)
             if firstTime && messages[index].stored != nil { summary.updated += 1 }
         }
         return summary
@@ -115,17 +123,19 @@ struct InboxMerge {
                 if duplicates.contains(message.uid) { flags.append("duplicateUid") }
                 if let parent = layout.parent[node], layout.isPlaceholder(parent) { flags.append("parentMissing") }
                 let columns = ThreadColumns(sortKey: sortKeys[node], threadRoot: rootUid, depth: layout.depth[node], flags: flags.joined(separator: ","))
-                if let incoming = message.incoming {
+                if let position = message.incoming {
+                    // Read out of the document here, one at a time, and let go once written.
+                    let incoming = document.record(at: position)
                     let email = incoming.email
                     if message.stored == nil {
                         try statements.insertMessage.execute(arguments: [
                             email.uid, email.responseToUid, message.parsedTime, message.arrival,
-                            columns.sortKey, columns.threadRoot, columns.depth, columns.flags, incoming.raw, fetchedAt,
+                            columns.sortKey, columns.threadRoot, columns.depth, columns.flags, incoming.raw, incoming.rawHash, fetchedAt,
                         ])
                     } else {
                         try statements.updateMessage.execute(arguments: [
                             email.responseToUid, message.parsedTime, columns.sortKey, columns.threadRoot, columns.depth, columns.flags,
-                            incoming.raw, fetchedAt, email.uid,
+                            incoming.raw, incoming.rawHash, fetchedAt, email.uid,
                         ])
                     }
                 } else if columns != message.stored {
@@ -148,7 +158,7 @@ struct InboxMerge {
         for root in layout.roots where rewrite[root] {
             let members = layout.walk(from: root).filter { !layout.isPlaceholder($0) }
             let fields = try members.map { node in
-                try messages[node].incoming.map { ConversationRecord.Fields($0.email) } ?? statements.cachedFields(of: messages[node].uid)
+                try messages[node].incoming.map { ConversationRecord.Fields(document.record(at: $0).email) } ?? statements.cachedFields(of: messages[node].uid)
             }
             let record = ConversationRecord(rootUid: uid(root), members: fields, sortKeys: members.map { sortKeys[$0] }, missingParent: layout.isPlaceholder(root))
             try record.insert(with: statements.insertConversation)
@@ -182,11 +192,11 @@ struct InboxMerge {
 
         init(_ db: Database) throws {
             insertMessage = try db.makeStatement(sql: """
-                INSERT INTO inboxMessage(uid, responseToUid, parsedTime, arrival, sortKey, threadRoot, depth, flags, raw, fetchedAt)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO inboxMessage(uid, responseToUid, parsedTime, arrival, sortKey, threadRoot, depth, flags, raw, rawHash, fetchedAt)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             updateMessage = try db.makeStatement(sql: """
-                UPDATE inboxMessage SET responseToUid = ?, parsedTime = ?, sortKey = ?, threadRoot = ?, depth = ?, flags = ?, raw = ?, fetchedAt = ?
+                UPDATE inboxMessage SET responseToUid = ?, parsedTime = ?, sortKey = ?, threadRoot = ?, depth = ?, flags = ?, raw = ?, rawHash = ?, fetchedAt = ?
                 WHERE uid = ?
                 """)
             updateThread = try db.makeStatement(sql: "UPDATE inboxMessage SET sortKey = ?, threadRoot = ?, depth = ?, flags = ? WHERE uid = ?")

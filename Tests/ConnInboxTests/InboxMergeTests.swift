@@ -164,4 +164,31 @@ struct InboxMergeTests {
         let row = try #require(try database.writer.read { db in try Row.fetchOne(db, sql: "SELECT subject, fromAddress, threadRoot FROM inboxMessage WHERE uid = '1'") })
         #expect(row[0] as String == "old subject" && row[1] as String == "a@x" && row[2] as String == "1")
     }
+
+    @Test("a cache written before records were compared by hash: the hash is filled in, and the same record fetched again is unchanged")
+    func migratesVersionTwoCaches() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path + "/conn.sqlite"
+        let raw = #"{"uid":"1","from":"a@x","to":"b@x","subject":"kept","text":"body","responseToUid":"","dateTime":"Today"}"#
+        do {
+            let old = try LocalDatabase(path: path, migrations: Array(InboxMigrations.all.prefix(2)))
+            try old.writer.write { db in
+                try db.execute(sql: """
+                    INSERT INTO inboxMessage(uid, responseToUid, parsedTime, arrival, sortKey, threadRoot, depth, flags, raw, fetchedAt)
+                    VALUES ('1', '', 5, 1, 5, '1', 0, '', ?, 5)
+                    """, arguments: [raw])
+            }
+        }
+        let database = try LocalDatabase(path: path, migrations: InboxMigrations.all)
+        let hash = try database.writer.read { db in try Int64.fetchOne(db, sql: "SELECT rawHash FROM inboxMessage WHERE uid = '1'") }
+        let records = try InboxDocumentReader.read(Data(#"{"inbox":[\#(raw)]}"#.utf8), source: "s")
+        #expect(hash == records[0].rawHash && hash != 0)
+        let summary = try InboxCache(database: database).store(records, etag: nil, requested: "s", source: "s", at: Date())
+        #expect(summary.unchanged == 1 && summary.updated == 0 && summary.new == 0, "\(summary)")
+        var changed = records
+        changed[0].raw = raw.replacingOccurrences(of: "body", with: "edited")
+        #expect(changed[0].rawHash != records[0].rawHash)
+        let again = try InboxCache(database: database).store(changed, etag: nil, requested: "s", source: "s", at: Date())
+        #expect(again.updated == 1, "\(again)")
+    }
 }
