@@ -30,16 +30,7 @@ stop_conn_server
 mkdir -p "$work/static"
 # Every 100th record's text gets "(edited) " in front; every other byte stays as the server wrote
 # it (re-serialising the JSON would change every record's bytes, and so every record).
-python3 - "$work/inbox.json" "$work/changed.json" <<'PY'
-import re, sys
-text = open(sys.argv[1], encoding="utf-8").read()
-count = 0
-def edit(match):
-    global count
-    count += 1
-    return match.group(0) + "(edited) " if count % 100 == 1 else match.group(0)
-open(sys.argv[2], "w", encoding="utf-8").write(re.sub(r'"text":\s*"', edit, text))
-PY
+python3 bench/tools/edit-one-percent.py "$work/inbox.json" "$work/changed.json"
 static_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 python3 -m http.server --bind 127.0.0.1 "$static_port" --directory "$work/static" >/dev/null 2>&1 &
 static_pid=$!
