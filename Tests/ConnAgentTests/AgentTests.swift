@@ -24,12 +24,7 @@ struct AgentTests {
     }
 
     func waitUntil(_ seconds: Double, _ condition: () async throws -> Bool) async throws -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while true {
-            if try await condition() { return true }
-            if Date() >= deadline { return false }  // after one more look: this task may resume late
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        try await poll(for: seconds, every: .milliseconds(50)) { try await condition() ? true : nil } ?? false
     }
 
     @Test("queued while the server is down, delivered by the agent alone once it starts; each stored once; SIGTERM ends it with 0")

@@ -60,11 +60,6 @@ struct RealPrometheus {
 
     /// Whether `expression` reaches `expected` within `seconds`.
     func until(_ expression: String, is expected: Double, within seconds: Double = 30) async throws -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while true {
-            if try await query(expression) == expected { return true }
-            if Date() >= deadline { return false }
-            try await Task.sleep(for: .milliseconds(250))
-        }
+        try await poll(for: seconds, every: .milliseconds(250)) { try await query(expression) == expected ? true : nil } ?? false
     }
 }

@@ -69,26 +69,14 @@ public final class JSONLinesProcess: @unchecked Sendable {
         try input?.fileHandleForWriting.close()
     }
 
-    /// Waits until an event matches, up to `seconds`; returns it. The events are looked at once
-    /// more after the deadline: on a loaded machine this task may resume only after it, while
-    /// the line had long arrived.
+    /// Waits until an event matches, up to `seconds` (see `poll`); returns it.
     public func await(_ seconds: Double = 30, _ predicate: ([String: Any]) -> Bool) async throws -> [String: Any]? {
-        let deadline = Date().addingTimeInterval(seconds)
-        while true {
-            if let match = events.first(where: predicate) { return match }
-            if Date() >= deadline { return nil }
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        await poll(for: seconds, every: .milliseconds(20)) { events.first(where: predicate) }
     }
 
-    /// Waits until stderr contains `text`, up to `seconds` (looked at once more after it).
+    /// Waits until stderr contains `text`, up to `seconds` (see `poll`).
     public func awaitError(_ seconds: Double = 30, containing text: String) async throws -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while true {
-            if errorOutput.contains(text) { return true }
-            if Date() >= deadline { return false }
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        await poll(for: seconds, every: .milliseconds(20)) { errorOutput.contains(text) ? true : nil } ?? false
     }
 
     /// Waits up to `seconds` for the process to end by itself; its exit code, or nil.

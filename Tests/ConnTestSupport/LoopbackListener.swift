@@ -15,12 +15,7 @@ public final class LoopbackListener: @unchecked Sendable {
 
     /// Waits (up to `seconds`) until something accepts TCP connections on 127.0.0.1:port.
     public static func waitUntilAccepting(port: Int, seconds: Double = 20) async throws -> Bool {
-        let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
-        while true {
-            if canConnect(port: port) { return true }
-            if ContinuousClock.now >= deadline { return false }
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        await poll(for: seconds, every: .milliseconds(50)) { canConnect(port: port) ? true : nil } ?? false
     }
 
     /// Whether something accepts TCP connections on 127.0.0.1:port.

@@ -46,15 +46,13 @@ public final class TerminalSession: @unchecked Sendable {
     /// Waits until `predicate` holds for the screen, up to `seconds`; returns the screen.
     @discardableResult
     public func waitFor(_ seconds: Double = 10, _ what: String = "", _ predicate: (String) -> Bool) async throws -> String {
-        let deadline = Date().addingTimeInterval(seconds)
-        while true {
-            // Looked at once more after the deadline: a task resumed late on a loaded machine
-            // must not fail a screen that had long been right.
-            let text = try screen()
-            if predicate(text) { return text }
-            if Date() >= deadline { throw TerminalTimeout(what: what, screen: text) }
-            try await Task.sleep(for: .milliseconds(50))
+        var last = ""
+        let matched = try await poll(for: seconds, every: .milliseconds(50)) {
+            last = try screen()
+            return predicate(last) ? last : nil
         }
+        guard let matched else { throw TerminalTimeout(what: what, screen: last) }
+        return matched
     }
 
     /// The program's exit status once it has exited (read from the line the wrapper prints).
