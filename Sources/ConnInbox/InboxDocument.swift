@@ -51,6 +51,13 @@ public struct InboxDocument: Sendable {
         }
     }
 
+    /// The e-mail at `index` without its raw text: what a conversation's summary needs.
+    func email(at index: Int) -> Email {
+        let entry = entries[index]
+        if let replacement = entry.replacement { return replacements[replacement].email }
+        return body.withUnsafeBytes { Self.email(entry, in: $0) }
+    }
+
     /// What threading needs of the record at `index`: its parent's uid and its date text.
     func threading(at index: Int) -> (responseToUid: String, dateTime: String) {
         let entry = entries[index]

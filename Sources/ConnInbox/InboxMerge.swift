@@ -158,7 +158,7 @@ struct InboxMerge {
         for root in layout.roots where rewrite[root] {
             let members = layout.walk(from: root).filter { !layout.isPlaceholder($0) }
             let fields = try members.map { node in
-                try messages[node].incoming.map { ConversationRecord.Fields(document.record(at: $0).email) } ?? statements.cachedFields(of: messages[node].uid)
+                try messages[node].incoming.map { ConversationRecord.Fields(document.email(at: $0)) } ?? statements.cachedFields(of: messages[node].uid)
             }
             let record = ConversationRecord(rootUid: uid(root), members: fields, sortKeys: members.map { sortKeys[$0] }, missingParent: layout.isPlaceholder(root))
             try record.insert(with: statements.insertConversation)
