@@ -1,4 +1,5 @@
 import CReadline
+import ConnCore
 import Dispatch
 import Foundation
 import Synchronization
@@ -44,12 +45,11 @@ final class LineEditor: Sendable {
     init(prompt: String, historyFile: String?, historyLimit: Int32 = 1_000, completer: @escaping Completer,
          onInterruptWhileBusy: @escaping @Sendable () -> Void) {
         shared = Mutex(Shared(prompt: prompt))
-        var fds: [Int32] = [0, 0]
-        pipe(&fds)
-        fds.forEach { _ = fcntl($0, F_SETFD, FD_CLOEXEC) }  // not inherited by plugins, pagers and editors
-        _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
-        _ = fcntl(fds[1], F_SETFL, O_NONBLOCK)
-        wakePipe = (fds[0], fds[1])
+        // Not inherited by plugins, pagers and editors.
+        let ends = CloseOnExecPipe.make() ?? (read: -1, write: -1)
+        _ = fcntl(ends.read, F_SETFL, O_NONBLOCK)
+        _ = fcntl(ends.write, F_SETFL, O_NONBLOCK)
+        wakePipe = ends
         self.historyFile = historyFile
         self.onInterruptWhileBusy = onInterruptWhileBusy
         ReadlineGlobals.completer.withLock { $0 = completer }

@@ -24,10 +24,10 @@ public enum ForegroundChild {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         if input != nil {
-            // Close-on-exec: a child started meanwhile by another thread (a hook, the REPL's
-            // delivery) must not hold the write end, or the pager never sees the end of its input.
-            guard pipe(&pipeEnds) == 0 else { throw SpawnFailure(errno: errno) }
-            pipeEnds.forEach { _ = fcntl($0, F_SETFD, FD_CLOEXEC) }
+            // Close-on-exec: another thread's child must not hold the write end, or the pager
+            // never sees the end of its input.
+            guard let ends = CloseOnExecPipe.make() else { throw SpawnFailure(errno: errno) }
+            pipeEnds = [ends.read, ends.write]
             posix_spawn_file_actions_adddup2(&actions, pipeEnds[0], STDIN_FILENO)
             posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
         }
