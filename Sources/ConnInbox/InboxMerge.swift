@@ -17,24 +17,34 @@ struct InboxMerge {
         var flags: String
     }
 
+    /// One message of the merge, 100,000 of them on a large inbox: kept to 64 bytes (the fields
+    /// ordered so the optionals pack at the end), and what only a cached message has is in
+    /// `cached`, so a full fetch does not carry it.
     struct Message {
         var uid: String
         var parentUid: String
-        var parsedTime: Double?
         var arrival: Int
+        var parsedTime: Double?
         /// This fetch's record (its index in the document), when the message is new or changed;
-        /// nil while the cached copy stands.
-        var incoming: Int?
-        /// The thread columns as stored before this fetch; nil for a new message.
-        var stored: ThreadColumns?
-        /// RecordHash of the record as cached before this fetch, to tell an unchanged record from an update.
-        var storedHash: Int64?
+        /// nil while the cached copy stands. 32 bits: a document holds under 2^30 records
+        /// (InboxDocumentReader refuses a body over 2 GiB, and a record takes at least two bytes).
+        var incoming: Int32?
         /// A record for this uid was in this fetch's document.
         var seenInDocument = false
     }
 
+    /// What the cache held for a message before this fetch.
+    struct CachedState {
+        /// The thread columns as stored.
+        var columns: ThreadColumns
+        /// RecordHash of the record as cached, to tell an unchanged record from an update.
+        var hash: Int64?
+    }
+
     /// In arrival order.
     private(set) var messages: [Message] = []
+    /// For the first `cachedCount` messages (the cached ones, in the same order).
+    private var cached: [CachedState] = []
     private var indexOf: [String: Int] = [:]
     private var duplicates: Set<String> = []
     /// How many messages the cache held before this fetch.
@@ -48,10 +58,15 @@ struct InboxMerge {
             """)
         while let row = try rows.next() {
             indexOf[row[0]] = messages.count
-            messages.append(Message(uid: row[0], parentUid: row[1], parsedTime: row[2], arrival: row[3],
-                                    stored: ThreadColumns(sortKey: row[4], threadRoot: row[5], depth: row[6], flags: row[7]), storedHash: row[8]))
+            messages.append(Message(uid: row[0], parentUid: row[1], arrival: row[3], parsedTime: row[2]))
+            cached.append(CachedState(columns: ThreadColumns(sortKey: row[4], threadRoot: row[5], depth: row[6], flags: row[7]), hash: row[8]))
         }
         cachedCount = messages.count
+    }
+
+    /// The thread columns the cache held for the message at `index`; nil for a new message.
+    private func stored(_ index: Int) -> ThreadColumns? {
+        index < cachedCount ? cached[index].columns : nil
     }
 
     /// Takes in the document's records: new uids are appended in arrival order; a uid seen
@@ -63,12 +78,13 @@ struct InboxMerge {
         var summary = InboxCache.StoreSummary(fetched: document.count, new: 0, updated: 0, unchanged: 0)
         var nextArrival = (messages.last?.arrival ?? 0) + 1
         messages.reserveCapacity(messages.count + document.count)
+        indexOf.reserveCapacity(messages.count + document.count)
         for (position, entry) in document.entries.enumerated() {
             guard let index = indexOf[entry.uid] else {
                 let threading = document.threading(at: position)
                 indexOf[entry.uid] = messages.count
-                messages.append(Message(uid: entry.uid, parentUid: threading.responseToUid, parsedTime: Self.parseDate(threading.dateTime, now),
-                                        arrival: nextArrival, incoming: position, seenInDocument: true))
+                messages.append(Message(uid: entry.uid, parentUid: threading.responseToUid, arrival: nextArrival,
+                                        parsedTime: Self.parseDate(threading.dateTime, now), incoming: Int32(position), seenInDocument: true))
                 nextArrival += 1
                 summary.new += 1
                 continue
@@ -76,16 +92,16 @@ struct InboxMerge {
             let firstTime = !messages[index].seenInDocument
             messages[index].seenInDocument = true
             if !firstTime { duplicates.insert(entry.uid) }
-            let current = messages[index].incoming.map { document.entries[$0].rawHash } ?? messages[index].storedHash
+            let current = messages[index].incoming.map { document.entries[Int($0)].rawHash } ?? (index < cachedCount ? cached[index].hash : nil)
             if current == entry.rawHash {
                 if firstTime { summary.unchanged += 1 }
                 continue
             }
             let threading = document.threading(at: position)
-            messages[index].incoming = position
+            messages[index].incoming = Int32(position)
             messages[index].parentUid = threading.responseToUid
             messages[index].parsedTime = Self.parseDate(threading.dateTime, now)
-            if firstTime && messages[index].stored != nil { summary.updated += 1 }
+            if firstTime && index < cachedCount { summary.updated += 1 }
         }
         return summary
     }
@@ -97,7 +113,7 @@ struct InboxMerge {
     /// Whether this fetch changes nothing: no new or changed record, and no duplicate uid now or
     /// flagged before. The threads are then what they were, so there is nothing to compute or write.
     var changesNothing: Bool {
-        duplicates.isEmpty && messages.allSatisfy { $0.incoming == nil && !($0.stored?.flags.contains("duplicateUid") ?? false) }
+        duplicates.isEmpty && messages.allSatisfy { $0.incoming == nil } && !cached.contains { $0.columns.flags.contains("duplicateUid") }
     }
 
     /// Threads every message and writes what changed: messages, then conversations.
@@ -105,7 +121,7 @@ struct InboxMerge {
         if changesNothing { return }
         let sortKeys = sortKeys()
         let rank = rank(by: sortKeys)
-        let layout = ThreadLayout(uids: messages.map(\.uid), parentUids: messages.map(\.parentUid), order: rank)
+        let layout = ThreadLayout(uids: messages.map(\.uid), parentUids: messages.map(\.parentUid), order: rank, indexOf: indexOf)
         let uid = layout.uid
 
         let statements = try Statements(db)
@@ -123,11 +139,12 @@ struct InboxMerge {
                 if duplicates.contains(message.uid) { flags.append("duplicateUid") }
                 if let parent = layout.parent[node], layout.isPlaceholder(parent) { flags.append("parentMissing") }
                 let columns = ThreadColumns(sortKey: sortKeys[node], threadRoot: rootUid, depth: layout.depth[node], flags: flags.joined(separator: ","))
+                let stored = stored(node)
                 if let position = message.incoming {
                     // Read out of the document here, one at a time, and let go once written.
-                    let incoming = document.record(at: position)
+                    let incoming = document.record(at: Int(position))
                     let email = incoming.email
-                    if message.stored == nil {
+                    if stored == nil {
                         try statements.insertMessage.execute(arguments: [
                             email.uid, email.responseToUid, message.parsedTime, message.arrival,
                             columns.sortKey, columns.threadRoot, columns.depth, columns.flags, incoming.raw, incoming.rawHash, fetchedAt,
@@ -138,13 +155,13 @@ struct InboxMerge {
                             incoming.raw, incoming.rawHash, fetchedAt, email.uid,
                         ])
                     }
-                } else if columns != message.stored {
+                } else if columns != stored {
                     try statements.updateThread.execute(arguments: [columns.sortKey, columns.threadRoot, columns.depth, columns.flags, message.uid])
                 } else {
                     continue
                 }
                 rewrite[root] = true
-                if let stored = message.stored { staleRoots.insert(stored.threadRoot) }
+                if let stored { staleRoots.insert(stored.threadRoot) }
             }
         }
         if !staleRoots.isEmpty {
@@ -158,7 +175,7 @@ struct InboxMerge {
         for root in layout.roots where rewrite[root] {
             let members = layout.walk(from: root).filter { !layout.isPlaceholder($0) }
             let fields = try members.map { node in
-                try messages[node].incoming.map { ConversationRecord.Fields(document.email(at: $0)) } ?? statements.cachedFields(of: messages[node].uid)
+                try messages[node].incoming.map { ConversationRecord.Fields(document.email(at: Int($0))) } ?? statements.cachedFields(of: messages[node].uid)
             }
             let record = ConversationRecord(rootUid: uid(root), members: fields, sortKeys: members.map { sortKeys[$0] }, missingParent: layout.isPlaceholder(root))
             try record.insert(with: statements.insertConversation)
