@@ -118,6 +118,8 @@ let package = Package(
             dependencies: [
                 "ConnCore", "ConnCommandKit", "ConnProtocol", "ConnOutbox",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C API, for DirectStatement.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             swiftSettings: strictSwift
         ),

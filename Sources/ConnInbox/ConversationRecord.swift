@@ -49,7 +49,7 @@ struct ConversationRecord: Equatable, Encodable {
         }
         for member in members {
             add(Substring(member.from))
-            for address in member.to.split(separator: ",") { add(address) }
+            for address in Self.addresses(in: member.to) { add(address) }
         }
         self.rootUid = rootUid
         subject = members[0].subject
@@ -57,11 +57,59 @@ struct ConversationRecord: Equatable, Encodable {
         messageCount = members.count
         lastSortKey = sortKeys[latest]
         lastDateTime = members[latest].dateTime
-        snippet = String(members[latest].text.prefix(120))
+        snippet = Self.snippet(of: members[latest].text)
         self.missingParent = missingParent
     }
 
-    private static func trimmingWhitespace(_ text: Substring) -> Substring {
+    // One conversation summary per conversation of a fetch: the three helpers below take the
+    // bytes when the text is ASCII, where a byte is a Character (but for "\r\n", kept out),
+    // and walk Characters otherwise.
+
+    /// The first 120 Characters of a message's text.
+    static func snippet(of text: String) -> String {
+        let length = 120
+        let utf8 = text.utf8
+        if utf8.count <= length { return text }
+        // The 121st byte is checked too: a non-ASCII one could extend the 120th Character.
+        let head = utf8.prefix(length + 1)
+        if head.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "\r") }) {
+            return String(text[..<utf8.index(utf8.startIndex, offsetBy: length)])
+        }
+        return String(text.prefix(length))
+    }
+
+    /// A `to` field's addresses: split at commas.
+    static func addresses(in text: String) -> [Substring] {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            // Split at the comma's byte: comma is ASCII, so its index is a Character boundary here.
+            var parts: [Substring] = []
+            var start = text.startIndex
+            var index = text.utf8.startIndex
+            while index < text.utf8.endIndex {
+                if text.utf8[index] == UInt8(ascii: ",") {
+                    if start < index { parts.append(text[start..<index]) }
+                    start = text.utf8.index(after: index)
+                }
+                index = text.utf8.index(after: index)
+            }
+            if start < text.endIndex { parts.append(text[start...]) }
+            return parts
+        }
+        return text.split(separator: ",")
+    }
+
+    static func trimmingWhitespace(_ text: Substring) -> Substring {
+        let utf8 = text.utf8
+        guard utf8.allSatisfy({ $0 < 0x80 }) else { return trimmingCharacters(text) }
+        // ASCII whitespace is 9...13 and 32; "\r\n", one Character, is whitespace byte by byte too.
+        func isWhitespace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
+        var start = utf8.startIndex, end = utf8.endIndex
+        while start < end, isWhitespace(utf8[start]) { utf8.formIndex(after: &start) }
+        while end > start, isWhitespace(utf8[utf8.index(before: end)]) { utf8.formIndex(before: &end) }
+        return text[start..<end]
+    }
+
+    private static func trimmingCharacters(_ text: Substring) -> Substring {
         var start = text.startIndex, end = text.endIndex
         while start < end, text[start].isWhitespace { text.formIndex(after: &start) }
         while end > start, text[text.index(before: end)].isWhitespace { text.formIndex(before: &end) }
@@ -90,7 +138,15 @@ struct ConversationRecord: Equatable, Encodable {
         if row.count > 8, let seconds = row[8] as Double? { lastDate = Date(timeIntervalSince1970: seconds) }
     }
 
-    func insert(with statement: Statement) throws {
-        try statement.execute(arguments: [rootUid, subject, participants.joined(separator: ", "), messageCount, lastSortKey, lastDateTime, snippet, missingParent])
+    func insert(with statement: DirectStatement) throws {
+        try statement.bind(1, rootUid)
+        try statement.bind(2, subject)
+        try statement.bind(3, participants.joined(separator: ", "))
+        try statement.bind(4, messageCount)
+        try statement.bind(5, lastSortKey)
+        try statement.bind(6, lastDateTime)
+        try statement.bind(7, snippet)
+        try statement.bind(8, missingParent ? 1 : 0)
+        try statement.run()
     }
 }

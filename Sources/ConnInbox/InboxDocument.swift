@@ -51,6 +51,17 @@ public struct InboxDocument: Sendable {
         }
     }
 
+    /// The record's text at `index` as it will be cached (Record.raw), as UTF-8 bytes, without
+    /// making a String of it: what writing a row needs.
+    func withRawText<Result>(at index: Int, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        let entry = entries[index]
+        if let replacement = entry.replacement {
+            var raw = replacements[replacement].raw
+            return try raw.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
+        }
+        return try self.body.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[entry.bytes])) }
+    }
+
     /// The e-mail at `index` without its raw text: what a conversation's summary needs.
     func email(at index: Int) -> Email {
         let entry = entries[index]

@@ -140,20 +140,36 @@ struct InboxMerge {
                 if let parent = layout.parent[node], layout.isPlaceholder(parent) { flags.append("parentMissing") }
                 let columns = ThreadColumns(sortKey: sortKeys[node], threadRoot: rootUid, depth: layout.depth[node], flags: flags.joined(separator: ","))
                 let stored = stored(node)
-                if let position = message.incoming {
-                    // Read out of the document here, one at a time, and let go once written.
-                    let incoming = document.record(at: Int(position))
-                    let email = incoming.email
+                if let position = message.incoming.map(Int.init) {
+                    // The record's text goes from the document to SQLite without becoming a String.
+                    let rawHash = document.entries[position].rawHash
                     if stored == nil {
-                        try statements.insertMessage.execute(arguments: [
-                            email.uid, email.responseToUid, message.parsedTime, message.arrival,
-                            columns.sortKey, columns.threadRoot, columns.depth, columns.flags, incoming.raw, incoming.rawHash, fetchedAt,
-                        ])
+                        let insert = statements.insertMessage
+                        try insert.bind(1, message.uid)
+                        try insert.bind(2, message.parentUid)
+                        try insert.bind(3, message.parsedTime)
+                        try insert.bind(4, message.arrival)
+                        try insert.bind(5, columns.sortKey)
+                        try insert.bind(6, columns.threadRoot)
+                        try insert.bind(7, columns.depth)
+                        try insert.bind(8, columns.flags)
+                        try document.withRawText(at: position) { try insert.bind(9, text: $0) }
+                        try insert.bind(10, rawHash)
+                        try insert.bind(11, fetchedAt)
+                        try insert.run()
                     } else {
-                        try statements.updateMessage.execute(arguments: [
-                            email.responseToUid, message.parsedTime, columns.sortKey, columns.threadRoot, columns.depth, columns.flags,
-                            incoming.raw, incoming.rawHash, fetchedAt, email.uid,
-                        ])
+                        let update = statements.updateMessage
+                        try update.bind(1, message.parentUid)
+                        try update.bind(2, message.parsedTime)
+                        try update.bind(3, columns.sortKey)
+                        try update.bind(4, columns.threadRoot)
+                        try update.bind(5, columns.depth)
+                        try update.bind(6, columns.flags)
+                        try document.withRawText(at: position) { try update.bind(7, text: $0) }
+                        try update.bind(8, rawHash)
+                        try update.bind(9, fetchedAt)
+                        try update.bind(10, message.uid)
+                        try update.run()
                     }
                 } else if columns != stored {
                     try statements.updateThread.execute(arguments: [columns.sortKey, columns.threadRoot, columns.depth, columns.flags, message.uid])
@@ -205,22 +221,23 @@ struct InboxMerge {
 
     /// The write transaction's statements, prepared once.
     private struct Statements {
-        let insertMessage, updateMessage, updateThread, deleteConversation, insertConversation, selectFields: Statement
+        let insertMessage, updateMessage, insertConversation: DirectStatement
+        let updateThread, deleteConversation, selectFields: Statement
 
         init(_ db: Database) throws {
-            insertMessage = try db.makeStatement(sql: """
+            insertMessage = try DirectStatement(db.makeStatement(sql: """
                 INSERT INTO inboxMessage(uid, responseToUid, parsedTime, arrival, sortKey, threadRoot, depth, flags, raw, rawHash, fetchedAt)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
-            updateMessage = try db.makeStatement(sql: """
+                """), in: db)
+            updateMessage = try DirectStatement(db.makeStatement(sql: """
                 UPDATE inboxMessage SET responseToUid = ?, parsedTime = ?, sortKey = ?, threadRoot = ?, depth = ?, flags = ?, raw = ?, rawHash = ?, fetchedAt = ?
                 WHERE uid = ?
-                """)
+                """), in: db)
             updateThread = try db.makeStatement(sql: "UPDATE inboxMessage SET sortKey = ?, threadRoot = ?, depth = ?, flags = ? WHERE uid = ?")
             deleteConversation = try db.makeStatement(sql: "DELETE FROM inboxConversation WHERE rootUid = ?")
-            insertConversation = try db.makeStatement(sql: """
+            insertConversation = try DirectStatement(db.makeStatement(sql: """
                 INSERT INTO inboxConversation(\(ConversationRecord.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """)
+                """), in: db)
             selectFields = try db.makeStatement(sql: "SELECT fromAddress, toAddress, subject, text, dateTime FROM inboxMessage WHERE uid = ?")
         }
 
