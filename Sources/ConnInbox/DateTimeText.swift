@@ -31,7 +31,7 @@ public enum DateTimeText {
 
     /// `YYYY-MM-DD`, or with `THH:MM[:SS[.fff]]` and `Z` / `±HH:MM` / `±HHMM`; nil for other forms.
     static func iso8601(_ bytes: [UInt8]) -> Double? {
-        var reader = ByteReader(bytes)
+        var reader = ByteReader(bytes[...])
         guard let year = reader.number(digits: 4), reader.skip(UInt8(ascii: "-")), let month = reader.number(digits: 2),
             reader.skip(UInt8(ascii: "-")), let day = reader.number(digits: 2)
         else { return nil }
@@ -68,11 +68,11 @@ public enum DateTimeText {
         var words = bytes.split { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\t") }
         if let first = words.first, !first.allSatisfy(isDigit) { words.removeFirst() }  // weekday
         guard words.count >= 4, words.count <= 5, let day = number(words[0]),
-            let month = months.firstIndex(where: { Array(words[1].prefix(3).map(lowercase)) == $0 }),
+            let month = month(named: words[1]),
             var year = number(words[2])
         else { return nil }
         if words[2].count <= 2 { year += year < 50 ? 2000 : 1900 }
-        var clock = ByteReader(Array(words[3]))
+        var clock = ByteReader(words[3])
         guard let hour = clock.number(maxDigits: 2), clock.skip(UInt8(ascii: ":")), let minute = clock.number(digits: 2) else { return nil }
         var second = 0
         if clock.skip(UInt8(ascii: ":")) {
@@ -82,11 +82,19 @@ public enum DateTimeText {
         guard clock.atEnd else { return nil }
         var offset = 0
         if words.count == 5 {
-            var zone = ByteReader(Array(words[4]))
+            var zone = ByteReader(words[4])
             guard let value = zone.zone(allowNamed: true), zone.atEnd else { return nil }
             offset = value
         }
         return civilSeconds(year: year, month: month + 1, day: day, hour: hour, minute: minute, second: second).map { $0 - Double(offset) }
+    }
+
+    /// A month's index (0 for January) from its name's first three letters, in any case.
+    private static func month(named word: ArraySlice<UInt8>) -> Int? {
+        guard word.count >= 3 else { return nil }
+        let start = word.startIndex
+        let key = (lowercase(word[start]), lowercase(word[start + 1]), lowercase(word[start + 2]))
+        return months.firstIndex { $0[0] == key.0 && $0[1] == key.1 && $0[2] == key.2 }
     }
 
     /// Seconds since 1970 of a UTC civil time (proleptic Gregorian; H. Hinnant's days_from_civil).
@@ -111,23 +119,26 @@ public enum DateTimeText {
         return bytes.reduce(0) { $0 * 10 + Int($1 - 0x30) }
     }
 
-    /// Reads a date's fields from bytes, left to right.
+    /// Reads a date's fields from bytes, left to right (a slice: no copy per field).
     private struct ByteReader {
-        let bytes: [UInt8]
-        var index = 0
+        let bytes: ArraySlice<UInt8>
+        var index: Int
 
-        init(_ bytes: [UInt8]) { self.bytes = bytes }
+        init(_ bytes: ArraySlice<UInt8>) {
+            self.bytes = bytes
+            index = bytes.startIndex
+        }
 
-        var atEnd: Bool { index == bytes.count }
+        var atEnd: Bool { index == bytes.endIndex }
 
         mutating func skip(_ byte: UInt8) -> Bool {
-            guard index < bytes.count, bytes[index] == byte else { return false }
+            guard index < bytes.endIndex, bytes[index] == byte else { return false }
             index += 1
             return true
         }
 
         mutating func digit() -> Int? {
-            guard index < bytes.count, DateTimeText.isDigit(bytes[index]) else { return nil }
+            guard index < bytes.endIndex, DateTimeText.isDigit(bytes[index]) else { return nil }
             index += 1
             return Int(bytes[index - 1] - 0x30)
         }
@@ -168,7 +179,7 @@ public enum DateTimeText {
             guard allowNamed else { return nil }
             let name = String(decoding: bytes[index...], as: UTF8.self).uppercased()
             guard ["GMT", "UT", "UTC"].contains(name) else { return nil }
-            index = bytes.count
+            index = bytes.endIndex
             return 0
         }
     }
