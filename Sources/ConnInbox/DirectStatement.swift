@@ -1,8 +1,8 @@
 import GRDB
 import GRDBSQLite
 
-/// A statement GRDB prepared, bound and run through SQLite's C API, for the loops that write a
-/// row per e-mail (100,000 in one fetch). GRDB's `execute(arguments:)` boxes every value in an
+/// A statement GRDB prepared, bound and run through SQLite's C API, for the loops that write or
+/// read a row per e-mail (100,000 in one fetch). GRDB's `execute(arguments:)` boxes every value in an
 /// existential and builds an array of them per row; in the profile of a full fetch that cost
 /// more than SQLite's own inserts. Here a value is bound as it is, and text can be bound from
 /// a buffer without becoming a String first.
@@ -65,6 +65,34 @@ struct DirectStatement {
         if code != SQLITE_DONE {
             throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: statement.sql)
         }
+    }
+
+    /// Steps a statement that returns rows: true with a row to read, false (and reset) after the last.
+    func nextRow() throws -> Bool {
+        let code = sqlite3_step(handle)
+        if code == SQLITE_ROW { return true }
+        let message = code == SQLITE_DONE ? nil : String(cString: sqlite3_errmsg(connection))
+        sqlite3_reset(handle)
+        if code != SQLITE_DONE {
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: statement.sql)
+        }
+        return false
+    }
+
+    // The current row's columns, numbered from 0. A NULL reads as "" for text, nil for numbers.
+
+    func text(_ column: Int32) -> String {
+        guard let start = sqlite3_column_text(handle, column) else { return "" }
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return String(decoding: UnsafeRawBufferPointer(start: start, count: count), as: UTF8.self)
+    }
+
+    func double(_ column: Int32) -> Double? {
+        sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : sqlite3_column_double(handle, column)
+    }
+
+    func int64(_ column: Int32) -> Int64? {
+        sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : sqlite3_column_int64(handle, column)
     }
 
     private func check(_ code: Int32) throws {

@@ -53,13 +53,22 @@ struct InboxMerge {
     private var document = InboxDocument(records: [])
 
     init(loadingFrom db: Database) throws {
-        let rows = try Row.fetchCursor(db, sql: """
+        let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM inboxMessage") ?? 0
+        messages.reserveCapacity(count)
+        cached.reserveCapacity(count)
+        indexOf.reserveCapacity(count)
+        // Read through SQLite's C API: a re-fetch loads every cached message's columns, and
+        // GRDB's generic per-column decoding was most of a no-change re-fetch's store.
+        let rows = try DirectStatement(db.makeStatement(sql: """
             SELECT uid, responseToUid, parsedTime, arrival, sortKey, threadRoot, depth, flags, rawHash FROM inboxMessage ORDER BY arrival
-            """)
-        while let row = try rows.next() {
-            indexOf[row[0]] = messages.count
-            messages.append(Message(uid: row[0], parentUid: row[1], arrival: row[3], parsedTime: row[2]))
-            cached.append(CachedState(columns: ThreadColumns(sortKey: row[4], threadRoot: row[5], depth: row[6], flags: row[7]), hash: row[8]))
+            """), in: db)
+        while try rows.nextRow() {
+            let uid = rows.text(0)
+            indexOf[uid] = messages.count
+            messages.append(Message(uid: uid, parentUid: rows.text(1), arrival: Int(rows.int64(3) ?? 0), parsedTime: rows.double(2)))
+            cached.append(CachedState(columns: ThreadColumns(sortKey: rows.double(4) ?? 0, threadRoot: rows.text(5), depth: Int(rows.int64(6) ?? 0),
+                                                             flags: rows.text(7)),
+                                      hash: rows.int64(8)))
         }
         cachedCount = messages.count
     }
@@ -77,8 +86,12 @@ struct InboxMerge {
         self.document = document
         var summary = InboxCache.StoreSummary(fetched: document.count, new: 0, updated: 0, unchanged: 0)
         var nextArrival = (messages.last?.arrival ?? 0) + 1
-        messages.reserveCapacity(messages.count + document.count)
-        indexOf.reserveCapacity(messages.count + document.count)
+        // Room for every record to be new only when nothing is cached: a re-fetch mostly finds
+        // its uids, and sizing for twice the cache would rehash every one of them.
+        if messages.isEmpty {
+            messages.reserveCapacity(document.count)
+            indexOf.reserveCapacity(document.count)
+        }
         for (position, entry) in document.entries.enumerated() {
             guard let index = indexOf[entry.uid] else {
                 let threading = document.threading(at: position)

@@ -37,4 +37,24 @@ struct DirectStatementTests {
             #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM t") == 3)
         }
     }
+
+    @Test("rows read back as SQLite stored them: text with a NUL and non-ASCII whole, NULL as nil, and false after the last row")
+    func readsRows() throws {
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE t(id INTEGER, body TEXT, time REAL)")
+            try db.execute(sql: "INSERT INTO t VALUES (1, 'x', 2.5), (NULL, NULL, NULL), (3, 7, 4)")
+            let update = try DirectStatement(db.makeStatement(sql: "UPDATE t SET body = ? WHERE id = 1"), in: db)
+            try update.bind(1, "a\u{0}b é")  // with its length: the NUL does not end it
+            try update.run()
+            let select = try DirectStatement(db.makeStatement(sql: "SELECT id, body, time FROM t ORDER BY rowid"), in: db)
+            var rows: [(Int64?, String, Double?)] = []
+            while try select.nextRow() { rows.append((select.int64(0), select.text(1), select.double(2))) }
+            #expect(rows.count == 3)
+            #expect(rows[0] == (1, "a\u{0}b é", 2.5))
+            #expect(rows[1] == (nil, "", nil))
+            #expect(rows[2] == (3, "7", 4.0))
+            #expect(try select.nextRow(), "the statement was reset after its last row, so it runs again")
+        }
+    }
 }
