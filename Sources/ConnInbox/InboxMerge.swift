@@ -156,34 +156,20 @@ struct InboxMerge {
                 if let position = message.incoming.map(Int.init) {
                     // The record's text goes from the document to SQLite without becoming a String.
                     let rawHash = document.entries[position].rawHash
-                    if stored == nil {
-                        let insert = statements.insertMessage
-                        try insert.bind(1, message.uid)
-                        try insert.bind(2, message.parentUid)
-                        try insert.bind(3, message.parsedTime)
-                        try insert.bind(4, message.arrival)
-                        try insert.bind(5, columns.sortKey)
-                        try insert.bind(6, columns.threadRoot)
-                        try insert.bind(7, columns.depth)
-                        try insert.bind(8, columns.flags)
-                        try document.withRawText(at: position) { try insert.bind(9, text: $0) }
-                        try insert.bind(10, rawHash)
-                        try insert.bind(11, fetchedAt)
-                        try insert.run()
-                    } else {
-                        let update = statements.updateMessage
-                        try update.bind(1, message.parentUid)
-                        try update.bind(2, message.parsedTime)
-                        try update.bind(3, columns.sortKey)
-                        try update.bind(4, columns.threadRoot)
-                        try update.bind(5, columns.depth)
-                        try update.bind(6, columns.flags)
-                        try document.withRawText(at: position) { try update.bind(7, text: $0) }
-                        try update.bind(8, rawHash)
-                        try update.bind(9, fetchedAt)
-                        try update.bind(10, message.uid)
-                        try update.run()
-                    }
+                    // Insert and update number their parameters alike (the update leaves ?4 out).
+                    let write = stored == nil ? statements.insertMessage : statements.updateMessage
+                    try write.bind(1, message.uid)
+                    try write.bind(2, message.parentUid)
+                    try write.bind(3, message.parsedTime)
+                    try write.bind(4, message.arrival)
+                    try write.bind(5, columns.sortKey)
+                    try write.bind(6, columns.threadRoot)
+                    try write.bind(7, columns.depth)
+                    try write.bind(8, columns.flags)
+                    try document.withRawText(at: position) { try write.bind(9, text: $0) }
+                    try write.bind(10, rawHash)
+                    try write.bind(11, fetchedAt)
+                    try write.run()
                 } else if columns != stored {
                     try statements.updateThread.execute(arguments: [columns.sortKey, columns.threadRoot, columns.depth, columns.flags, message.uid])
                 } else {
@@ -240,11 +226,13 @@ struct InboxMerge {
         init(_ db: Database) throws {
             insertMessage = try DirectStatement(db.makeStatement(sql: """
                 INSERT INTO inboxMessage(uid, responseToUid, parsedTime, arrival, sortKey, threadRoot, depth, flags, raw, rawHash, fetchedAt)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
                 """), in: db)
+            // The arrival (?4) stays as it was: a message keeps its place in arrival order.
             updateMessage = try DirectStatement(db.makeStatement(sql: """
-                UPDATE inboxMessage SET responseToUid = ?, parsedTime = ?, sortKey = ?, threadRoot = ?, depth = ?, flags = ?, raw = ?, rawHash = ?, fetchedAt = ?
-                WHERE uid = ?
+                UPDATE inboxMessage SET responseToUid = ?2, parsedTime = ?3, sortKey = ?5, threadRoot = ?6, depth = ?7, flags = ?8,
+                raw = ?9, rawHash = ?10, fetchedAt = ?11
+                WHERE uid = ?1
                 """), in: db)
             updateThread = try db.makeStatement(sql: "UPDATE inboxMessage SET sortKey = ?, threadRoot = ?, depth = ?, flags = ? WHERE uid = ?")
             deleteConversation = try db.makeStatement(sql: "DELETE FROM inboxConversation WHERE rootUid = ?")
