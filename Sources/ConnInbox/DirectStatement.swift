@@ -45,10 +45,6 @@ struct DirectStatement {
         }
     }
 
-    func bind(_ index: Int32, _ value: Double) throws {
-        try check(sqlite3_bind_double(handle, index, value))
-    }
-
     func bind(_ index: Int32, _ value: Int) throws {
         try check(sqlite3_bind_int64(handle, index, Int64(value)))
     }
@@ -57,25 +53,23 @@ struct DirectStatement {
         try check(sqlite3_bind_int64(handle, index, value))
     }
 
-    /// Runs the statement (one that returns no rows) and resets it for the next row.
+    /// Runs the statement (one that returns no rows: a row is an error) and resets it for the next row.
     func run() throws {
-        let code = sqlite3_step(handle)
-        let message = code == SQLITE_DONE ? nil : String(cString: sqlite3_errmsg(connection))
-        sqlite3_reset(handle)
-        if code != SQLITE_DONE {
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: statement.sql)
-        }
+        _ = try step(rowsExpected: false)
     }
 
     /// Steps a statement that returns rows: true with a row to read, false (and reset) after the last.
     func nextRow() throws -> Bool {
+        try step(rowsExpected: true)
+    }
+
+    private func step(rowsExpected: Bool) throws -> Bool {
         let code = sqlite3_step(handle)
-        if code == SQLITE_ROW { return true }
-        let message = code == SQLITE_DONE ? nil : String(cString: sqlite3_errmsg(connection))
+        if rowsExpected && code == SQLITE_ROW { return true }
+        // The message before the reset, which may replace it.
+        let failure = code == SQLITE_DONE ? nil : error(code)
         sqlite3_reset(handle)
-        if code != SQLITE_DONE {
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: statement.sql)
-        }
+        if let failure { throw failure }
         return false
     }
 
@@ -96,8 +90,10 @@ struct DirectStatement {
     }
 
     private func check(_ code: Int32) throws {
-        if code != SQLITE_OK {
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)), sql: statement.sql)
-        }
+        if code != SQLITE_OK { throw error(code) }
+    }
+
+    private func error(_ code: Int32) -> DatabaseError {
+        DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)), sql: statement.sql)
     }
 }

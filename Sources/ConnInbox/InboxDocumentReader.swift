@@ -54,8 +54,10 @@ public enum InboxDocumentReader {
         return try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) throws -> InboxDocument in
             var scanner = InboxJSONScanner(bytes, fieldNames: fields)
             var entries: [InboxDocument.Entry] = []
-            // Records not kept as received (escaped keys, NUL): read out and re-encoded.
+            // Records not kept as received (escaped keys, NUL): read out and re-encoded; and
+            // the index of each one's entry, whose hash becomes the re-encoded text's.
             var replacements: [Record] = []
+            var replacedEntries: [Int] = []
             // The first record that is not a usable message; reported once the whole document is
             // known to be JSON, so a truncated body is called truncated.
             var problem: String?
@@ -95,6 +97,7 @@ public enum InboxDocumentReader {
                             entry.replacement = replacements.count
                             // Re-encoded below, once the whole document is known to be good.
                             replacements.append(Record(email: kept, raw: ""))
+                            replacedEntries.append(entries.count)
                         }
                         entries.append(entry)
                     }
@@ -111,11 +114,9 @@ public enum InboxDocumentReader {
             }
             if let problem { throw bad(problem) }
             let encoder = JSONOutput.encoder()
-            for index in replacements.indices {
+            for (index, entry) in zip(replacements.indices, replacedEntries) {
                 replacements[index].raw = String(decoding: try encoder.encode(replacements[index].email), as: UTF8.self)
-            }
-            for index in entries.indices {
-                if let replacement = entries[index].replacement { entries[index].rawHash = replacements[replacement].rawHash }
+                entries[entry].rawHash = replacements[index].rawHash
             }
             return InboxDocument(body: data, entries: entries, replacements: replacements)
         }

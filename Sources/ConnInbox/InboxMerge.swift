@@ -43,12 +43,10 @@ struct InboxMerge {
 
     /// In arrival order.
     private(set) var messages: [Message] = []
-    /// For the first `cachedCount` messages (the cached ones, in the same order).
+    /// For the messages the cache held before this fetch: the first `cached.count` of `messages`.
     private var cached: [CachedState] = []
     private var indexOf: [String: Int] = [:]
     private var duplicates: Set<String> = []
-    /// How many messages the cache held before this fetch.
-    private var cachedCount = 0
     /// This fetch's records.
     private var document = InboxDocument(records: [])
 
@@ -70,12 +68,11 @@ struct InboxMerge {
                                                              flags: rows.text(7)),
                                       hash: rows.int64(8)))
         }
-        cachedCount = messages.count
     }
 
-    /// The thread columns the cache held for the message at `index`; nil for a new message.
-    private func stored(_ index: Int) -> ThreadColumns? {
-        index < cachedCount ? cached[index].columns : nil
+    /// What the cache held for the message at `index`; nil for a new message.
+    private func cachedState(_ index: Int) -> CachedState? {
+        index < cached.count ? cached[index] : nil
     }
 
     /// Takes in the document's records: new uids are appended in arrival order; a uid seen
@@ -105,7 +102,7 @@ struct InboxMerge {
             let firstTime = !messages[index].seenInDocument
             messages[index].seenInDocument = true
             if !firstTime { duplicates.insert(entry.uid) }
-            let current = messages[index].incoming.map { document.entries[Int($0)].rawHash } ?? (index < cachedCount ? cached[index].hash : nil)
+            let current = messages[index].incoming.map { document.entries[Int($0)].rawHash } ?? cachedState(index)?.hash
             if current == entry.rawHash {
                 if firstTime { summary.unchanged += 1 }
                 continue
@@ -114,7 +111,7 @@ struct InboxMerge {
             messages[index].incoming = Int32(position)
             messages[index].parentUid = threading.responseToUid
             messages[index].parsedTime = Self.parseDate(threading.dateTime, now)
-            if firstTime && index < cachedCount { summary.updated += 1 }
+            if firstTime && cachedState(index) != nil { summary.updated += 1 }
         }
         return summary
     }
@@ -152,7 +149,7 @@ struct InboxMerge {
                 if duplicates.contains(message.uid) { flags.append("duplicateUid") }
                 if let parent = layout.parent[node], layout.isPlaceholder(parent) { flags.append("parentMissing") }
                 let columns = ThreadColumns(sortKey: sortKeys[node], threadRoot: rootUid, depth: layout.depth[node], flags: flags.joined(separator: ","))
-                let stored = stored(node)
+                let stored = cachedState(node)?.columns
                 if let position = message.incoming.map(Int.init) {
                     // The record's text goes from the document to SQLite without becoming a String.
                     let rawHash = document.entries[position].rawHash
@@ -182,7 +179,7 @@ struct InboxMerge {
         if !staleRoots.isEmpty {
             for root in layout.roots where staleRoots.contains(uid(root)) { rewrite[root] = true }
         }
-        if cachedCount > 0 {
+        if !cached.isEmpty {
             for root in staleRoots.union(layout.roots.filter { rewrite[$0] }.map(uid)) {
                 try statements.deleteConversation.execute(arguments: [root])
             }
