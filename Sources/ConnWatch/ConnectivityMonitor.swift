@@ -98,8 +98,7 @@ public final class ConnectivityMonitor: Sendable {
                 case .input(let input):
                     await perform(machine.handle(input))
                 case .netlink:
-                    // Coalesce a burst (a link going down brings its addresses and routes along).
-                    try? await Task.sleep(for: .milliseconds(3))
+                    // One per burst: NetlinkMonitor has coalesced it.
                     await perform(machine.handle(.kernelChanged))
                 case .refresh(let reply):
                     await perform(machine.handle(.refreshRequested))

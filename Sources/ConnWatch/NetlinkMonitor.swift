@@ -2,11 +2,12 @@ import Foundation
 
 /// Kernel notifications of link, address and route changes (rtnetlink), as a stream of
 /// "something changed" signals: the monitor re-probes on each, so it needs no parsing beyond
-/// the message type. Runs on its own thread, blocked in recv(2), costing nothing while idle.
+/// the message type. Runs on its own thread, blocked in recv(2), costing nothing while idle; a
+/// burst of messages (a link going down with its addresses and routes) is one event.
 public final class NetlinkMonitor: @unchecked Sendable {
     public enum Event: Sendable {
-        /// A link, address or route was added, changed or removed.
-        case changed(kind: String)
+        /// Links, addresses or routes were added, changed or removed (the kinds seen in one burst).
+        case changed(kinds: Set<String>)
         /// The kernel dropped notifications (ENOBUFS): the state must be read again in full.
         case overrun
     }
@@ -36,36 +37,68 @@ public final class NetlinkMonitor: @unchecked Sendable {
         descriptor = fd
     }
 
-    /// The events, until the stream's consumer goes away.
+    /// How long the socket must stay quiet before a burst counts as over: a link going down
+    /// brings its addresses and routes along within about a millisecond.
+    static let quietWindowMilliseconds: Int32 = 1
+    /// A burst that never goes quiet (a flapping link) is still reported this often.
+    static let longestBurst: Duration = .milliseconds(50)
+
+    /// The events, one per burst, until the stream's consumer goes away.
     public func events() -> AsyncStream<Event> {
         let fd = descriptor
         return AsyncStream { continuation in
             let thread = Thread {
                 var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+                var burst = Set<String>()
+                var overrun = false
+                var burstBegan = ContinuousClock.now
                 while true {
+                    // Blocks until the first message of a burst, then reads on until the socket
+                    // has been quiet for the window.
+                    if !burst.isEmpty || overrun {
+                        var waiting = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                        let ready = poll(&waiting, 1, Self.quietWindowMilliseconds)
+                        if ready < 0 && errno == EINTR { continue }
+                        if ready <= 0 || ContinuousClock.now - burstBegan > Self.longestBurst {
+                            if overrun { continuation.yield(.overrun) } else { continuation.yield(.changed(kinds: burst)) }
+                            burst = []
+                            overrun = false
+                            continue
+                        }
+                    }
                     let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
                     if count < 0 {
                         if errno == EINTR { continue }
                         if errno == ENOBUFS {
-                            continuation.yield(.overrun)
+                            if burst.isEmpty && !overrun { burstBegan = .now }
+                            overrun = true
                             continue
                         }
                         continuation.finish()
                         return
                     }
-                    var offset = 0
-                    while offset + 16 <= count {
-                        let length = Int(buffer[offset]) | Int(buffer[offset + 1]) << 8 | Int(buffer[offset + 2]) << 16 | Int(buffer[offset + 3]) << 24
-                        let type = Int(buffer[offset + 4]) | Int(buffer[offset + 5]) << 8
-                        if let kind = Self.kind(of: type) { continuation.yield(.changed(kind: kind)) }
-                        guard length >= 16 else { break }
-                        offset += (length + 3) & ~3
-                    }
+                    let kinds = Self.kinds(in: buffer[..<count])
+                    if burst.isEmpty && !overrun && !kinds.isEmpty { burstBegan = .now }
+                    burst.formUnion(kinds)
                 }
             }
             thread.name = "conn-netlink"
             thread.start()
         }
+    }
+
+    /// The kinds of change in one datagram of netlink messages (16-byte headers, 4-byte aligned).
+    static func kinds(in datagram: ArraySlice<UInt8>) -> Set<String> {
+        var kinds = Set<String>()
+        var offset = datagram.startIndex
+        while offset + 16 <= datagram.endIndex {
+            let length = Int(datagram[offset]) | Int(datagram[offset + 1]) << 8 | Int(datagram[offset + 2]) << 16 | Int(datagram[offset + 3]) << 24
+            let type = Int(datagram[offset + 4]) | Int(datagram[offset + 5]) << 8
+            if let kind = kind(of: type) { kinds.insert(kind) }
+            guard length >= 16 else { break }
+            offset += (length + 3) & ~3
+        }
+        return kinds
     }
 
     static func kind(of type: Int) -> String? {

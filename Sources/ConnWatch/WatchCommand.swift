@@ -17,8 +17,9 @@ public struct WatchCommand: ConnCommand {
             Listens to the kernel (rtnetlink: links, addresses, routes) and re-probes at once on \
             a change; probes every --interval while online, and after a failure at 1 s doubling \
             up to the interval. The first line is the baseline, not a change; recovery is \
-            reported on the first success; a failure once a second look confirms it (at once for \
-            a lost link or a closed server socket) and --grace has passed. Each line carries the \
+            reported on the first success; a failure once a second look confirms it (on the first \
+            look when the cause is certain: a lost link or route, a closed server socket) and \
+            --grace has passed. Each line carries the \
             state as probe reports it: state, reason, failingTarget, since, interface. With a \
             server, holds a WebSocket to it and reports its ConnectionState. Targets as in `conn \
             probe` (default: the configured server, plus the internet check). --until STATE exits \

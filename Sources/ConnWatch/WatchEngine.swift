@@ -6,10 +6,11 @@ import Foundation
 ///
 /// - The first observation is the baseline, not a change.
 /// - Recovery is reported on the first success.
-/// - A failure is reported once confirmed: a second failed look (at once after a definitive
-///   cause such as a lost link or a closed server socket, else a second later), and not before
-///   the grace period since the first failure has passed — so a flap shorter than the grace
-///   period gives no event.
+/// - A failure is reported once confirmed, and not before the grace period since the first
+///   failure has passed (so a flap shorter than the grace period gives no event). A second
+///   failed look a second later confirms it; a definitive cause (the kernel has no link or
+///   route, or the server's socket closed) confirms it by itself, so it is reported on its
+///   first look: a look again would read the same kernel state, and would only add latency.
 /// - Nothing is reported while the state stays the same.
 public struct WatchEngine: Sendable {
     public var interval: Duration
@@ -66,7 +67,7 @@ public struct WatchEngine: Sendable {
         let definitive = observation.definitive || (suspect?.observation.definitive ?? false)
         suspect = (observation, since, looks)
         let graceLeft = grace - .milliseconds(Int64(now.timeIntervalSince(since) * 1000))
-        if looks >= 2 && graceLeft <= .zero {
+        if (looks >= 2 || definitive) && graceLeft <= .zero {
             // The state began with the first look that saw it, not with its confirmation.
             let state = report(observation, since: since)
             if downSince == nil { downSince = since }
@@ -75,8 +76,7 @@ public struct WatchEngine: Sendable {
             return Decision(event: .init(type: .change, at: now, from: previous.state, state: state, downtimeMs: nil),
                             recheckAfter: nextFailureBackoff())
         }
-        let second: Duration = definitive ? .milliseconds(2) : .seconds(1)
-        return Decision(event: nil, recheckAfter: max(looks >= 2 ? .zero : second, graceLeft))
+        return Decision(event: nil, recheckAfter: max(looks >= 2 || definitive ? .zero : .seconds(1), graceLeft))
     }
 
     private mutating func report(_ observation: WatchObservation, since: Date) -> NetworkState {

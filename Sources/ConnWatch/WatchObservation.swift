@@ -6,7 +6,7 @@ public struct WatchObservation: Sendable, Equatable {
     /// What the look saw (its `since` is the engine's to set).
     public var state: NetworkState
     /// A local, certain cause (the link is gone) or a second signal (the server's socket closed):
-    /// confirm at once instead of after a second look a second later.
+    /// the failure is confirmed by this look, not by a second look a second later.
     public var definitive: Bool
 
     public var status: NetworkStatus { state.state }

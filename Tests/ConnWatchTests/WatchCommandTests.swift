@@ -233,6 +233,9 @@ struct WatchCommandTests {
         _ = try #require(try await watcher.await { _ in
             watcher.events.filter { $0["type"] as? String == "connectionState" }.last.flatMap { ($0["connectionState"] as? [String: Any])?["status"] as? String } == "connected"
         }, "the link comes back with the network: \(states)")
+        // The link's burst (its addresses and routes go with it) is one change each way.
+        let changes = watcher.events.filter { $0["type"] as? String == "change" }.compactMap { $0["state"] as? String }
+        #expect(changes == ["offline", "online"], "\(watcher.events)")
         #expect(await watcher.stop() == 143)
         await pair.server.stop()
     }

@@ -36,15 +36,21 @@ struct WatchEngineTests {
         #expect(back.event?.to == .online && back.event?.downtimeMs == 4000)
     }
 
-    @Test("a definitive cause is confirmed by a look 2 ms later, not a second later")
+    @Test("a definitive cause is reported on its first look; a remote failure still waits for its second")
     func definitive() {
         var engine = WatchEngine(interval: .seconds(30), grace: .zero)
         let start = Date()
         _ = engine.observe(Self.online, at: start)
-        let first = engine.observe(Self.noCarrier, at: start)
-        #expect(first.event == nil && first.recheckAfter == .milliseconds(2))
-        let second = engine.observe(Self.noCarrier, at: start.addingTimeInterval(0.002))
-        #expect(second.event?.to == .offline && second.event?.state?.reason == .noCarrier)
+        let first = engine.observe(Self.noCarrier, at: start.addingTimeInterval(1))
+        #expect(first.event?.type == .change && first.event?.from == .online && first.event?.to == .offline)
+        #expect(first.event?.state?.reason == .noCarrier && first.event?.state?.since == start.addingTimeInterval(1))
+        #expect(first.recheckAfter == .seconds(1))
+        // The same state again: no second line.
+        #expect(engine.observe(Self.noCarrier, at: start.addingTimeInterval(2)).event == nil)
+        // From offline to a remote failure: that one needs its second look.
+        let remote = engine.observe(Self.refused, at: start.addingTimeInterval(3))
+        #expect(remote.event == nil && remote.recheckAfter == .seconds(1))
+        #expect(engine.observe(Self.refused, at: start.addingTimeInterval(4)).event?.to == .serverUnreachable)
     }
 
     @Test("a flap shorter than the grace period gives no event")

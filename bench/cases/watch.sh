@@ -9,7 +9,12 @@ ROUNDS=${ROUNDS:-10}
 out="$RESULTS/watch.txt"
 : > "$out"
 ns_c="connbench-c-$$" ns_s="connbench-s-$$"
-cleanup() { pkill -f "netns exec $ns_c" 2>/dev/null || true; pkill -f "netns exec $ns_s" 2>/dev/null || true; ip netns delete "$ns_c" 2>/dev/null || true; ip netns delete "$ns_s" 2>/dev/null || true; }
+server_pid="" watch_pid="" monitor_pid=""
+# `ip netns exec` execs the program, so the processes are killed by pid, not by command line.
+cleanup() {
+    for pid in $server_pid $watch_pid $monitor_pid; do kill "$pid" 2>/dev/null || true; done
+    ip netns delete "$ns_c" 2>/dev/null || true; ip netns delete "$ns_s" 2>/dev/null || true
+}
 trap cleanup EXIT
 ip netns add "$ns_c"; ip netns add "$ns_s"
 ip link add vbc netns "$ns_c" type veth peer name vbs netns "$ns_s"
@@ -20,6 +25,9 @@ home=$(mktemp -d)
 export XDG_DATA_HOME=$home/data XDG_CONFIG_HOME=$home/config
 now() { date +%s.%N; }
 iso_to_epoch() { python3 -c "import sys,datetime; print(datetime.datetime.fromisoformat(sys.argv[1].replace('Z','+00:00')).timestamp())" "$1"; }
+# How many change events to STATE the log holds (events are JSON objects, one per line).
+changes() { grep '"type":"change"' "$watch_log" | grep -c "\"state\":\"$1\"" || true; }
+last_change_at() { grep '"type":"change"' "$watch_log" | grep "\"state\":\"$1\"" | tail -1 | sed 's/.*"at":"\([^"]*\)".*/\1/'; }
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 
 start_server() {
@@ -38,12 +46,12 @@ monitor_pid=$!
 sleep 2
 conn_ms=() ip_ms=()
 for round in $(seq "$ROUNDS"); do
-    before_changes=$(grep -c '"to":"offline"' "$watch_log" || true)
+    before_changes=$(changes offline)
     before_monitor=$(grep -c 'state DOWN\|NO-CARRIER' "$monitor_log" || true)
     t0=$(now)
     ip -n "$ns_c" link set vbc down
-    for _ in $(seq 200); do [ "$(grep -c '"to":"offline"' "$watch_log" || true)" -gt "$before_changes" ] && break; sleep 0.01; done
-    at=$(grep '"to":"offline"' "$watch_log" | tail -1 | sed 's/.*"at":"\([^"]*\)".*/\1/')
+    for _ in $(seq 200); do [ "$(changes offline)" -gt "$before_changes" ] && break; sleep 0.01; done
+    at=$(last_change_at offline)
     conn=$(echo "($(iso_to_epoch "$at") - $t0) * 1000" | bc -l)
     line=$(grep 'vbc' "$monitor_log" | tail -1)
     mts=$(echo "$line" | sed 's/^\[\([^]]*\)\].*/\1/')
@@ -51,7 +59,7 @@ for round in $(seq "$ROUNDS"); do
     printf 'round %d: link down → conn watch %.1f ms, ip monitor %.1f ms\n' "$round" "$conn" "$ipm" | tee -a "$out"
     conn_ms+=("$conn"); ip_ms+=("$ipm")
     ip -n "$ns_c" link set vbc up
-    for _ in $(seq 300); do [ "$(grep -c '"to":"online"' "$watch_log" || true)" -gt "$round" ] && break; sleep 0.01; done
+    for _ in $(seq 300); do [ "$(changes online)" -gt "$round" ] && break; sleep 0.01; done
     sleep 0.5
 done
 echo "link down, median of $ROUNDS: conn watch $(printf '%s\n' "${conn_ms[@]}" | median) ms; ip -ts monitor link $(printf '%s\n' "${ip_ms[@]}" | median) ms" | tee -a "$out"
@@ -62,11 +70,11 @@ kill_ms=()
 for round in $(seq "$ROUNDS"); do
     for _ in $(seq 300); do tail -1 "$watch_log" | grep -q '"status":"connected"' && break; sleep 0.01; done
     sleep 0.3
-    before=$(grep -c '"to":"serverUnreachable"' "$watch_log" || true)
+    before=$(changes serverUnreachable)
     t0=$(now)
     kill -9 "$server_pid"
-    for _ in $(seq 300); do [ "$(grep -c '"to":"serverUnreachable"' "$watch_log" || true)" -gt "$before" ] && break; sleep 0.01; done
-    at=$(grep '"to":"serverUnreachable"' "$watch_log" | tail -1 | sed 's/.*"at":"\([^"]*\)".*/\1/')
+    for _ in $(seq 300); do [ "$(changes serverUnreachable)" -gt "$before" ] && break; sleep 0.01; done
+    at=$(last_change_at serverUnreachable)
     ms=$(echo "($(iso_to_epoch "$at") - $t0) * 1000" | bc -l)
     printf 'round %d: server killed → conn watch %.1f ms\n' "$round" "$ms" | tee -a "$out"
     kill_ms+=("$ms")
