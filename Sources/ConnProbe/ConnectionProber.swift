@@ -39,14 +39,18 @@ enum ConnectionProber {
         do {
             let channel = try await bootstrap.connect(to: socketAddress).get()
             return .connected(channel, start.duration(to: clock.now))
-        } catch ChannelError.connectTimeout {
-            return .timeout
         } catch {
-            switch ConnectFailure(error) {  // the same errno reading as the HTTP transport's
-            case .refused: return .refused(start.duration(to: clock.now))
-            case .noRoute: return .noRoute(start.duration(to: clock.now))
-            case .nameNotResolved, nil: return .failed(String(describing: error))
-            }
+            return tcpFailure(error, after: start.duration(to: clock.now))
+        }
+    }
+
+    /// Why a connect failed, as the TCP rung reports it.
+    static func tcpFailure(_ error: any Error, after elapsed: Duration) -> TCPResult {
+        if case ChannelError.connectTimeout = error { return .timeout }
+        switch ConnectFailure(error) {  // the same errno reading as the HTTP transport's
+        case .refused: return .refused(elapsed)
+        case .noRoute: return .noRoute(elapsed)
+        case .nameNotResolved, nil: return .failed(String(describing: error))
         }
     }
 

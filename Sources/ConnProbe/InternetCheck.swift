@@ -76,7 +76,9 @@ public struct InternetVerdict: Sendable, Encodable, Equatable {
 struct InternetCheck {
     let prober: Prober
 
+    /// Probes the endpoints as one run (see `ProbeRunner`) and judges their answers.
     func run(_ endpoints: [InternetEndpoint]) async -> (InternetVerdict, [ProbeResult]) {
+        let prober = prober.forNewRun()
         let results = await withTaskGroup(of: (Int, ProbeResult).self) { group in
             for (index, endpoint) in endpoints.enumerated() {
                 group.addTask {

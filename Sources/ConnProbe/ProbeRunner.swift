@@ -5,9 +5,10 @@ struct ProbeRunner: Sendable {
     let prober: Prober
     let concurrency: Int
 
-    /// Probes every target, `concurrency` at once; `done` is told how many have finished.
+    /// Probes every target, `concurrency` at once, as one run (routes looked up once per
+    /// destination); `done` is told how many have finished.
     func probeAll(_ targets: [ProbeTarget], done: (@Sendable (Int) -> Void)? = nil) async -> [ProbeResult] {
-        let prober = prober
+        let prober = prober.forNewRun()
         let finished = Mutex(0)
         return await targets.concurrentMap(limit: concurrency) { target in
             let result = await prober.probe(target)

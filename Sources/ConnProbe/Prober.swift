@@ -24,28 +24,35 @@ public struct Prober: Sendable {
     /// The bearer token goes to the configured server's origin only, never to other targets.
     public let credentials: Credentials?
     public let classifier: InterfaceClassifier
-    /// Route source address → interface, shared by every probe of a run (many targets, few routes).
-    let interfaces: InterfaceCache
+    /// Routes and interfaces, shared by every probe of a run (many targets, few routes).
+    let routes: RouteCache
 
     public init(timeout: Duration, insecure: Bool, expectation: Expectation, credentials: Credentials? = nil,
                 classifier: InterfaceClassifier = InterfaceClassifier()) {
         self.init(timeout: timeout, insecure: insecure, expectation: expectation, credentials: credentials,
-                  classifier: classifier, interfaces: InterfaceCache(classifier: classifier))
+                  classifier: classifier, routes: RouteCache(classifier: classifier))
     }
 
     init(timeout: Duration, insecure: Bool, expectation: Expectation, credentials: Credentials?, classifier: InterfaceClassifier,
-         interfaces: InterfaceCache) {
+         routes: RouteCache) {
         self.timeout = timeout
         self.insecure = insecure
         self.expectation = expectation
         self.credentials = credentials
         self.classifier = classifier
-        self.interfaces = interfaces
+        self.routes = routes
+    }
+
+    /// The same prober with an empty route cache: each run (a monitor's look, a try of
+    /// `probe --wait`) starts from the routes and interfaces the machine has now.
+    func forNewRun() -> Prober {
+        Prober(timeout: timeout, insecure: insecure, expectation: expectation, credentials: credentials, classifier: classifier,
+               routes: RouteCache(classifier: classifier))
     }
 
     /// The same prober with another expectation (the internet check's endpoints each have theirs).
     func expecting(_ expectation: Expectation) -> Prober {
-        Prober(timeout: timeout, insecure: insecure, expectation: expectation, credentials: nil, classifier: classifier, interfaces: interfaces)
+        Prober(timeout: timeout, insecure: insecure, expectation: expectation, credentials: nil, classifier: classifier, routes: routes)
     }
 
     public func probe(_ target: ProbeTarget) async -> ProbeResult {
@@ -89,9 +96,9 @@ public struct Prober: Sendable {
 
         // Route and interface, for the address we will try first.
         let first = addresses[0]
-        switch RouteInspector.route(to: first) {
+        switch routes.route(to: first) {
         case .success(let route):
-            if let (name, kind) = interfaces.lookup(sourceIP: route.sourceIP) {
+            if let (name, kind) = routes.interface(sourceIP: route.sourceIP) {
                 result.interface = ProbeInterface(name: name, kind: kind, expensive: kind.isExpensive, sourceAddress: route.sourceIP)
             }
             result.rungs.append(ProbeRung(name: "route", ok: true, ms: 0,
@@ -103,15 +110,12 @@ public struct Prober: Sendable {
             result.rungs.append(ProbeRung(name: "route", ok: false, ms: 0, detail: why))
         }
 
-        // TCP: each address in turn until one connects.
-        var channel: (any Channel)?
+        // TCP: each address in turn until one connects. A plain-http target's HTTP rung runs on
+        // the same pass, on the channel's event loop.
         var tcpFailure: (ReachabilityFailure, String)?
-        for address in addresses {
-            switch await ConnectionProber.connect(to: address, timeout: timeout) {
-            case .connected(let connected, let elapsed):
-                channel = connected
-                result.address = address.ip
-                result.rungs.append(ProbeRung(name: "tcp", ok: true, ms: elapsed.milliseconds, detail: "connected to \(bracketed(address)):\(address.port)"))
+        func recordNotConnected(_ tcp: ConnectionProber.TCPResult, _ address: ResolvedAddress) {
+            switch tcp {
+            case .connected: break
             case .refused(let elapsed):
                 result.rungs.append(ProbeRung(name: "tcp", ok: false, ms: elapsed.milliseconds, detail: "\(bracketed(address)):\(address.port) refused"))
                 if tcpFailure?.0 != .refused {
@@ -127,12 +131,48 @@ public struct Prober: Sendable {
                 result.rungs.append(ProbeRung(name: "tcp", ok: false, ms: nil, detail: why))
                 tcpFailure = tcpFailure ?? (.timeout, "cannot connect to \(target.host):\(target.port): \(why)")
             }
-            if channel != nil { break }
         }
-        guard let channel else {
+        func recordConnected(_ address: ResolvedAddress, after elapsed: Duration) {
+            result.address = address.ip
+            result.rungs.append(ProbeRung(name: "tcp", ok: true, ms: elapsed.milliseconds, detail: "connected to \(bracketed(address)):\(address.port)"))
+        }
+        func notReached() -> ProbeResult {
             let (failure, explanation) = tcpFailure ?? (.timeout, "no address of \(target.host) could be reached")
             return finish(failure, explanation)
         }
+
+        if case .url(let url) = target.kind, !target.usesTLS {
+            for address in addresses {
+                guard let socketAddress = address.socketAddress else {
+                    recordNotConnected(.failed("bad address \(address.ip)"), address)
+                    continue
+                }
+                switch await ChannelHTTPExchange.connectAndGet(url, address: socketAddress, headers: authorization(for: url), maxBytes: Self.maxBodyBytes,
+                                                               timeout: timeout) {
+                case .notConnected(let tcp):
+                    recordNotConnected(tcp, address)
+                case .connected(let elapsed, let answer):
+                    recordConnected(address, after: elapsed)
+                    let http = judge(answer, url: url, target: target)
+                    result.httpStatus = http.status
+                    result.rungs.append(http.rung)
+                    return finish(http.failure, http.explanation)
+                }
+            }
+            return notReached()
+        }
+
+        var channel: (any Channel)?
+        for address in addresses {
+            let tcp = await ConnectionProber.connect(to: address, timeout: timeout)
+            if case .connected(let connected, let elapsed) = tcp {
+                channel = connected
+                recordConnected(address, after: elapsed)
+                break
+            }
+            recordNotConnected(tcp, address)
+        }
+        guard let channel else { return notReached() }
 
         // TLS
         if target.usesTLS {
@@ -162,8 +202,15 @@ public struct Prober: Sendable {
             try? await channel.close()
             return finish(nil, "\(target.host):\(target.port) accepts connections")
         }
-        let http = await checkHTTP(url, target: target, channel: channel)
+        let answer: Result<ChannelHTTPExchange.Response, any Error>
+        do {
+            answer = .success(try await ChannelHTTPExchange.get(url, on: channel, headers: authorization(for: url), maxBytes: Self.maxBodyBytes,
+                                                                timeout: timeout))
+        } catch {
+            answer = .failure(error)
+        }
         try? await channel.close()
+        let http = judge(answer, url: url, target: target)
         result.httpStatus = http.status
         result.rungs.append(http.rung)
         return finish(http.failure, http.explanation)
@@ -177,10 +224,18 @@ public struct Prober: Sendable {
         var explanation: String
     }
 
-    private func checkHTTP(_ url: URL, target: ProbeTarget, channel: any Channel) async -> HTTPCheck {
-        let headers = credentials?.authorization(for: url).map { [("Authorization", $0)] } ?? []
+    /// The most of an answer's body that is read.
+    static let maxBodyBytes = 1 << 20
+
+    /// The bearer token, for the configured server's origin only.
+    private func authorization(for url: URL) -> [(String, String)] {
+        credentials?.authorization(for: url).map { [("Authorization", $0)] } ?? []
+    }
+
+    /// The HTTP rung's verdict on an answer (or on why there was none).
+    private func judge(_ answer: Result<ChannelHTTPExchange.Response, any Error>, url: URL, target: ProbeTarget) -> HTTPCheck {
         do {
-            let response = try await ChannelHTTPExchange.get(url, on: channel, headers: headers, maxBytes: 1 << 20, timeout: timeout)
+            let response = try answer.get()
             let ms = response.elapsed.milliseconds
             func failed(_ failure: ReachabilityFailure, _ detail: String, _ explanation: String) -> HTTPCheck {
                 HTTPCheck(status: response.status, rung: ProbeRung(name: "http", ok: false, ms: ms, detail: detail), failure: failure, explanation: explanation)

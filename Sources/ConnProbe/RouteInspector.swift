@@ -3,7 +3,7 @@ import Foundation
 
 /// Which interface and source address the kernel would use to reach an address: a UDP socket
 /// `connect()`ed to it (no packet is sent) reports the route's source address, and getifaddrs
-/// names the interface that holds it (InterfaceCache remembers it). No route gives ENETUNREACH at
+/// names the interface that holds it (RouteCache remembers both for a run). No route gives ENETUNREACH at
 /// once.
 enum RouteInspector {
     struct Route: Equatable {
