@@ -65,7 +65,7 @@ struct ConfigProfilesReport: Encodable, TextRenderable, SchemaVersioned {
         let width = clean.map(\.1.count).max() ?? 0
         return clean.map { profile, name in
             let marker = profile.active ? "*" : " "
-            let padded = name.padding(toLength: width, withPad: " ", startingAt: 0)
+            let padded = name.padded(to: width)
             let details = [profile.server ?? "(no server)", profile.email].compactMap { $0 }.joined(separator: "  ")
             let line = "\(marker) \(profile.active ? style.bold(padded) : padded)  \(TerminalSanitizer.sanitize(details, keepNewlines: false))"
             return line

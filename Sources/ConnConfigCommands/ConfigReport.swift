@@ -119,9 +119,9 @@ struct ConfigReport: Encodable, TextRenderable {
         let nameWidth = cleanRows.map(\.0.count).max() ?? 0
         let valueWidth = cleanRows.filter { $0.2 != nil }.map(\.1.count).max() ?? 0
         return cleanRows.map { name, value, source in
-            let padded = name.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
+            let padded = name.padded(to: nameWidth)
             guard let source else { return "\(style.bold(padded))  \(value)" }
-            let paddedValue = value.padding(toLength: valueWidth, withPad: " ", startingAt: 0)
+            let paddedValue = value.padded(to: valueWidth)
             return "\(style.bold(padded))  \(paddedValue)  \(style.dim("(\(source))"))"
         }.joined(separator: "\n") + "\n"
     }

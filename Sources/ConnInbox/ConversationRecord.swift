@@ -1,3 +1,4 @@
+import ConnCore
 import ConnProtocol
 import Foundation
 import GRDB
@@ -44,7 +45,7 @@ struct ConversationRecord: Equatable, Encodable {
         var participants: [String] = []
         // Most conversations have a handful of people: a linear search beats hashing them.
         func add(_ address: Substring) {
-            let trimmed = Self.trimmingWhitespace(address)
+            let trimmed = address.trimmingWhitespace()
             if !trimmed.isEmpty && !participants.contains(where: { $0 == trimmed }) { participants.append(String(trimmed)) }
         }
         for member in members {
@@ -98,24 +99,6 @@ struct ConversationRecord: Equatable, Encodable {
         return text.split(separator: ",")
     }
 
-    static func trimmingWhitespace(_ text: Substring) -> Substring {
-        let utf8 = text.utf8
-        guard utf8.allSatisfy({ $0 < 0x80 }) else { return trimmingCharacters(text) }
-        // ASCII whitespace is 9...13 and 32; "\r\n", one Character, is whitespace byte by byte too.
-        func isWhitespace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
-        var start = utf8.startIndex, end = utf8.endIndex
-        while start < end, isWhitespace(utf8[start]) { utf8.formIndex(after: &start) }
-        while end > start, isWhitespace(utf8[utf8.index(before: end)]) { utf8.formIndex(before: &end) }
-        return text[start..<end]
-    }
-
-    private static func trimmingCharacters(_ text: Substring) -> Substring {
-        var start = text.startIndex, end = text.endIndex
-        while start < end, text[start].isWhitespace { text.formIndex(after: &start) }
-        while end > start, text[text.index(before: end)].isWhitespace { text.formIndex(before: &end) }
-        return text[start..<end]
-    }
-
     enum CodingKeys: String, CodingKey {
         case rootUid, subject, participants, messageCount, lastDateTime, lastDate, snippet, missingParent
     }
@@ -129,7 +112,7 @@ struct ConversationRecord: Equatable, Encodable {
     init(row: Row) {
         rootUid = row[0]
         subject = row[1]
-        participants = (row[2] as String).split(separator: ",").map { String(Self.trimmingWhitespace($0)) }
+        participants = (row[2] as String).split(separator: ",").map { String($0.trimmingWhitespace()) }
         messageCount = row[3]
         lastSortKey = row[4]
         lastDateTime = row[5]

@@ -90,7 +90,7 @@ struct PluginsReport: Encodable, TextRenderable {
         let names = plugins.map { TerminalSanitizer.sanitize($0.name, keepNewlines: false) }
         let width = names.map(\.count).max() ?? 0
         return zip(plugins, names).map { entry, name in
-            let name = name.padding(toLength: width, withPad: " ", startingAt: 0)
+            let name = name.padded(to: width)
             let location = entry.path.map { TerminalSanitizer.sanitize($0, keepNewlines: false) } ?? "(built in)"
             let note = entry.note.map { "  " + style.dim("(\($0))") } ?? ""
             return "\(entry.active ? style.bold(name) : style.dim(name))  \(location)\(note)"

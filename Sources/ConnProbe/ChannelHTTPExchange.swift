@@ -21,8 +21,9 @@ enum ChannelHTTPExchange {
         case tooLarge
     }
 
-    /// A GET of the URL's path and query that asks the server to close the connection after.
-    static func requestHead(for url: URL, headers extra: [(String, String)]) -> HTTPRequestHead {
+    /// A GET of the URL's path and query. Without `keepAlive` it asks the server to close the
+    /// connection after its answer.
+    static func requestHead(for url: URL, headers extra: [(String, String)], keepAlive: Bool = false) -> HTTPRequestHead {
         var path = url.path.isEmpty ? "/" : url.path
         if let query = url.query { path += "?" + query }
         var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: path)
@@ -31,7 +32,7 @@ enum ChannelHTTPExchange {
         head.headers.add(name: "Host", value: url.port.map { $0 == defaultPort ? host : "\(host):\($0)" } ?? host)
         head.headers.add(name: "User-Agent", value: "conn/\(ConnVersion.current)")
         head.headers.add(name: "Accept", value: "*/*")
-        head.headers.add(name: "Connection", value: "close")
+        if !keepAlive { head.headers.add(name: "Connection", value: "close") }
         for (name, value) in extra { head.headers.add(name: name, value: value) }
         return head
     }
@@ -47,8 +48,10 @@ enum ChannelHTTPExchange {
         // rung and the request.
         defer { promise.fail(Failure.closedEarly) }
         try await channel.eventLoop.submit {
+            let collector = ResponseCollector(maxBytes: maxBytes)
+            collector.expect(promise)
             try channel.pipeline.syncOperations.addHTTPClientHandlers()
-            try channel.pipeline.syncOperations.addHandler(ResponseCollector(promise: promise, maxBytes: maxBytes))
+            try channel.pipeline.syncOperations.addHandler(collector)
         }.get()
         let deadline = channel.eventLoop.scheduleTask(in: .nanoseconds(timeout.nanoseconds)) { promise.fail(Failure.timeout) }
         defer { deadline.cancel() }
@@ -62,96 +65,97 @@ enum ChannelHTTPExchange {
     enum PlainOutcome {
         /// The connection failed: the TCP rung's verdict.
         case notConnected(ConnectionProber.TCPResult)
-        /// Connected after `tcp`; then the answer, or why there was none.
-        case connected(tcp: Duration, answer: Result<Response, any Error>)
+        /// Connected after `tcp` (zero for a kept-alive connection of the run, `reused`); then
+        /// the answer, or why there was none.
+        case connected(tcp: Duration, reused: Bool, answer: Result<Response, any Error>)
     }
 
     /// TCP and HTTP for a plain-http target, end to end on the channel's event loop: the
     /// handlers are in place before the connection completes, the request is written as it
-    /// does, and the channel is closed as the answer ends. A target costs one hand-off between
-    /// Swift concurrency and SwiftNIO instead of one per step; with 1,000 targets those
-    /// hand-offs were the largest cost (BENCHMARKS.md, "probe --file").
+    /// does, and the channel is closed (or, with a pool, kept for the origin's next target) as
+    /// the answer ends. A target costs one hand-off between Swift concurrency and SwiftNIO
+    /// instead of one per step; with 1,000 targets those hand-offs were the largest cost
+    /// (BENCHMARKS.md, "probe --file").
     static func connectAndGet(_ url: URL, address: SocketAddress, headers extra: [(String, String)], maxBytes: Int,
-                              timeout: Duration) async -> PlainOutcome {
+                              timeout: Duration, pool: ConnectionPool?) async -> PlainOutcome {
+        let head = requestHead(for: url, headers: extra, keepAlive: pool != nil)
+        let key = ConnectionPool.key(host: url.host ?? "", address: address)
+        // A kept-alive connection the server closed meanwhile gives no answer at all: that is
+        // not the target's verdict, so it is tried on a new connection.
+        while let idle = pool?.take(key) {
+            let outcome = await exchange(head, on: idle, timeout: timeout, tcp: .zero, reused: true, pool: pool, key: key)
+            if case .connected(_, _, .failure(Failure.closedEarly)) = outcome { continue }
+            return outcome
+        }
         let eventLoop = MultiThreadedEventLoopGroup.singleton.next()
-        let head = requestHead(for: url, headers: extra)
         let clock = ContinuousClock()
         let start = clock.now
-        let answer = eventLoop.makePromise(of: (HTTPResponseHead, ByteBuffer).self)
+        let collector = ResponseCollector(maxBytes: maxBytes)
         let bootstrap = ClientBootstrap(group: eventLoop)
             .connectTimeout(.nanoseconds(timeout.nanoseconds))
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHTTPClientHandlers()
-                    try channel.pipeline.syncOperations.addHandler(ResponseCollector(promise: answer, maxBytes: maxBytes))
+                    try channel.pipeline.syncOperations.addHandler(collector)
                 }
             }
         let outcome = bootstrap.connect(to: address).flatMap { channel -> EventLoopFuture<PlainOutcome> in
-            let tcp = start.duration(to: clock.now)
-            let sent = clock.now
-            let deadline = channel.eventLoop.scheduleTask(in: .nanoseconds(timeout.nanoseconds)) { answer.fail(Failure.timeout) }
-            channel.write(HTTPClientRequestPart.head(head), promise: nil)
-            channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
-            return answer.futureResult
-                .map { head, body in
-                    PlainOutcome.connected(tcp: tcp, answer: .success(Response(status: Int(head.status.code), headers: head.headers, body: body,
-                                                                              elapsed: sent.duration(to: clock.now))))
-                }
-                .recover { PlainOutcome.connected(tcp: tcp, answer: .failure($0)) }
-                .always { _ in
-                    deadline.cancel()
-                    channel.close(promise: nil)
-                }
+            send(head, on: ConnectionPool.Idle(channel: channel, collector: collector), timeout: timeout, tcp: start.duration(to: clock.now),
+                 reused: false, pool: pool, key: key)
         }.recover { error in
             PlainOutcome.notConnected(ConnectionProber.tcpFailure(error, after: start.duration(to: clock.now)))
         }
-        // A connection that failed never reached the collector: its promise is completed here
-        // (a no-op when the answer did), as a pending promise is a crash in debug builds.
-        outcome.whenComplete { _ in answer.fail(Failure.closedEarly) }
+        return await value(of: outcome)
+    }
+
+    /// One request and its answer on a kept-alive connection, from Swift concurrency.
+    private static func exchange(_ head: HTTPRequestHead, on connection: ConnectionPool.Idle, timeout: Duration, tcp: Duration, reused: Bool,
+                                 pool: ConnectionPool?, key: String) async -> PlainOutcome {
+        let eventLoop = connection.channel.eventLoop
+        return await value(of: eventLoop.flatSubmit {
+            send(head, on: connection, timeout: timeout, tcp: tcp, reused: reused, pool: pool, key: key)
+        })
+    }
+
+    /// Writes the request and waits for its answer, on the channel's event loop; then keeps the
+    /// connection in the pool when it can carry another request, else closes it.
+    private static func send(_ head: HTTPRequestHead, on connection: ConnectionPool.Idle, timeout: Duration, tcp: Duration, reused: Bool,
+                             pool: ConnectionPool?, key: String) -> EventLoopFuture<PlainOutcome> {
+        let channel = connection.channel
+        guard connection.collector.isReusable, channel.isActive else {
+            channel.close(promise: nil)
+            return channel.eventLoop.makeSucceededFuture(.connected(tcp: tcp, reused: reused, answer: .failure(Failure.closedEarly)))
+        }
+        let answer = channel.eventLoop.makePromise(of: (HTTPResponseHead, ByteBuffer).self)
+        connection.collector.expect(answer)
+        let clock = ContinuousClock()
+        let sent = clock.now
+        let deadline = channel.eventLoop.scheduleTask(in: .nanoseconds(timeout.nanoseconds)) { answer.fail(Failure.timeout) }
+        channel.write(HTTPClientRequestPart.head(head), promise: nil)
+        channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
+        return answer.futureResult
+            .map { head, body in
+                Response(status: Int(head.status.code), headers: head.headers, body: body, elapsed: sent.duration(to: clock.now))
+            }
+            .always { result in
+                deadline.cancel()
+                if let pool, case .success = result, connection.collector.isReusable, channel.isActive {
+                    pool.keep(connection, for: key)
+                } else {
+                    channel.close(promise: nil)
+                }
+            }
+            .map { PlainOutcome.connected(tcp: tcp, reused: reused, answer: .success($0)) }
+            .recover { PlainOutcome.connected(tcp: tcp, reused: reused, answer: .failure($0)) }
+    }
+
+    /// The outcome of a future whose failures are all recovered.
+    private static func value(of outcome: EventLoopFuture<PlainOutcome>) async -> PlainOutcome {
         do {
             return try await outcome.get()
         } catch {
-            return .notConnected(.failed(String(describing: error)))  // not reached: both failures are recovered
+            return .notConnected(.failed(String(describing: error)))  // not reached: every failure is recovered
         }
     }
 }
 
-/// Collects one response (head and body, up to a limit) and completes the promise.
-private final class ResponseCollector: ChannelInboundHandler, @unchecked Sendable {
-    typealias InboundIn = HTTPClientResponsePart
-    private let promise: EventLoopPromise<(HTTPResponseHead, ByteBuffer)>
-    private let maxBytes: Int
-    private var head: HTTPResponseHead?
-    private var body = ByteBuffer()
-
-    init(promise: EventLoopPromise<(HTTPResponseHead, ByteBuffer)>, maxBytes: Int) {
-        self.promise = promise
-        self.maxBytes = maxBytes
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch unwrapInboundIn(data) {
-        case .head(let responseHead):
-            head = responseHead
-        case .body(var part):
-            if body.readableBytes + part.readableBytes > maxBytes {
-                promise.fail(ChannelHTTPExchange.Failure.tooLarge)
-                context.close(promise: nil)
-                return
-            }
-            body.writeBuffer(&part)
-        case .end:
-            if let head { promise.succeed((head, body)) } else { promise.fail(ChannelHTTPExchange.Failure.closedEarly) }
-        }
-    }
-
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        promise.fail(error)
-        context.close(promise: nil)
-    }
-
-    func channelInactive(context: ChannelHandlerContext) {
-        promise.fail(ChannelHTTPExchange.Failure.closedEarly)  // no-op once completed
-        context.fireChannelInactive()
-    }
-}

@@ -16,7 +16,9 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting, PrometheusOut
             and the first rung that fails is the verdict: nxdomain, noRoute, refused (the host is \
             up, nothing listens), timeout, tlsError, httpStatus, unexpectedBody, portal (a sign-in \
             page answers for the server). With --json, the state they add up to comes first: \
-            state, reason, failingTarget, interface, ipv4, ipv6.
+            state, reason, failingTarget, interface, ipv4, ipv6. Within one run, plain-http URLs \
+            on the same host and port share kept-alive connections (the tcp rung says "reused"); \
+            each answer is still judged on its own.
 
             With -- CMD, runs CMD once everything is reachable (as wait-for-it does) and exits \
             with its code.
@@ -168,8 +170,7 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting, PrometheusOut
         let text = String(decoding: data, as: UTF8.self)
         var targets: [ProbeTarget] = []
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)?
-                .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            let line = String((raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? "").trimmingWhitespace())
             if line.isEmpty { continue }
             do {
                 targets.append(try ProbeTarget.parse(line))

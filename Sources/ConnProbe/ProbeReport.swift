@@ -35,7 +35,7 @@ struct ProbeReport: Encodable, TextRenderable, SchemaVersioned {
         let width = results.map(\.target.count).max() ?? 0
         for result in results {
             let mark = result.reachable ? style.green("✓") : style.red("✗")
-            let name = TerminalSanitizer.sanitize(result.target, keepNewlines: false).padding(toLength: width, withPad: " ", startingAt: 0)
+            let name = TerminalSanitizer.sanitize(result.target, keepNewlines: false).padded(to: width)
             var facts: [String] = []
             if let status = result.httpStatus { facts.append("HTTP \(status)") }
             for rung in result.rungs where rung.ok && rung.name != "route" {
@@ -51,7 +51,7 @@ struct ProbeReport: Encodable, TextRenderable, SchemaVersioned {
                 for rung in result.rungs {
                     let time = rung.ms.map { TimeFormatting.duration(milliseconds: $0) } ?? "—"
                     let rungMark = rung.ok ? style.green("ok  ") : style.red("FAIL")
-                    lines.append("    \(rung.name.padding(toLength: 5, withPad: " ", startingAt: 0)) \(rungMark) \(time.padding(toLength: 9, withPad: " ", startingAt: 0)) \(TerminalSanitizer.sanitize(rung.detail, keepNewlines: false))")
+                    lines.append("    \(rung.name.padded(to: 5)) \(rungMark) \(time.padded(to: 9)) \(TerminalSanitizer.sanitize(rung.detail, keepNewlines: false))")
                 }
             }
         }

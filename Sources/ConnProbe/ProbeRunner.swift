@@ -6,14 +6,18 @@ struct ProbeRunner: Sendable {
     let concurrency: Int
 
     /// Probes every target, `concurrency` at once, as one run (routes looked up once per
-    /// destination); `done` is told how many have finished.
+    /// destination, kept-alive connections shared per origin and closed at the end); `done` is
+    /// told how many have finished.
     func probeAll(_ targets: [ProbeTarget], done: (@Sendable (Int) -> Void)? = nil) async -> [ProbeResult] {
-        let prober = prober.forNewRun()
+        let connections = ConnectionPool()
+        let prober = prober.forNewRun(connections: connections)
         let finished = Mutex(0)
-        return await targets.concurrentMap(limit: concurrency) { target in
+        let results = await targets.concurrentMap(limit: concurrency) { target in
             let result = await prober.probe(target)
             if let done { done(finished.withLock { $0 += 1; return $0 }) }
             return result
         }
+        await connections.closeAll()
+        return results
     }
 }

@@ -50,7 +50,7 @@ public struct ProbeTarget: Sendable, Equatable {
     }
 
     public static func parse(_ text: String) throws -> ProbeTarget {
-        let input = text.trimmingCharacters(in: .whitespaces)
+        let input = String(text.trimmingWhitespace())
         func bad(_ why: String) -> ConnError {
             ConnError.usage("target '\(URLUserinfo.redacted(input))': \(why)", hint: "Targets look like example.com, example.com:8080, [::1]:8080 or https://example.com/health.")
         }

@@ -26,33 +26,38 @@ public struct Prober: Sendable {
     public let classifier: InterfaceClassifier
     /// Routes and interfaces, shared by every probe of a run (many targets, few routes).
     let routes: RouteCache
+    /// The run's kept-alive plain-http connections (nil: each target connects and closes).
+    let connections: ConnectionPool?
 
     public init(timeout: Duration, insecure: Bool, expectation: Expectation, credentials: Credentials? = nil,
                 classifier: InterfaceClassifier = InterfaceClassifier()) {
         self.init(timeout: timeout, insecure: insecure, expectation: expectation, credentials: credentials,
-                  classifier: classifier, routes: RouteCache(classifier: classifier))
+                  classifier: classifier, routes: RouteCache(classifier: classifier), connections: nil)
     }
 
     init(timeout: Duration, insecure: Bool, expectation: Expectation, credentials: Credentials?, classifier: InterfaceClassifier,
-         routes: RouteCache) {
+         routes: RouteCache, connections: ConnectionPool?) {
         self.timeout = timeout
         self.insecure = insecure
         self.expectation = expectation
         self.credentials = credentials
         self.classifier = classifier
         self.routes = routes
+        self.connections = connections
     }
 
     /// The same prober with an empty route cache: each run (a monitor's look, a try of
-    /// `probe --wait`) starts from the routes and interfaces the machine has now.
-    func forNewRun() -> Prober {
+    /// `probe --wait`) starts from the routes and interfaces the machine has now. With a pool,
+    /// the run's plain-http targets share kept-alive connections per origin; the run closes it.
+    func forNewRun(connections: ConnectionPool? = nil) -> Prober {
         Prober(timeout: timeout, insecure: insecure, expectation: expectation, credentials: credentials, classifier: classifier,
-               routes: RouteCache(classifier: classifier))
+               routes: RouteCache(classifier: classifier), connections: connections)
     }
 
     /// The same prober with another expectation (the internet check's endpoints each have theirs).
     func expecting(_ expectation: Expectation) -> Prober {
-        Prober(timeout: timeout, insecure: insecure, expectation: expectation, credentials: nil, classifier: classifier, routes: routes)
+        Prober(timeout: timeout, insecure: insecure, expectation: expectation, credentials: nil, classifier: classifier, routes: routes,
+               connections: connections)
     }
 
     public func probe(_ target: ProbeTarget) async -> ProbeResult {
@@ -132,9 +137,10 @@ public struct Prober: Sendable {
                 tcpFailure = tcpFailure ?? (.timeout, "cannot connect to \(target.host):\(target.port): \(why)")
             }
         }
-        func recordConnected(_ address: ResolvedAddress, after elapsed: Duration) {
+        func recordConnected(_ address: ResolvedAddress, after elapsed: Duration, reused: Bool = false) {
             result.address = address.ip
-            result.rungs.append(ProbeRung(name: "tcp", ok: true, ms: elapsed.milliseconds, detail: "connected to \(bracketed(address)):\(address.port)"))
+            let detail = reused ? "reused this run's connection to \(bracketed(address)):\(address.port)" : "connected to \(bracketed(address)):\(address.port)"
+            result.rungs.append(ProbeRung(name: "tcp", ok: true, ms: elapsed.milliseconds, detail: detail))
         }
         func notReached() -> ProbeResult {
             let (failure, explanation) = tcpFailure ?? (.timeout, "no address of \(target.host) could be reached")
@@ -148,11 +154,11 @@ public struct Prober: Sendable {
                     continue
                 }
                 switch await ChannelHTTPExchange.connectAndGet(url, address: socketAddress, headers: authorization(for: url), maxBytes: Self.maxBodyBytes,
-                                                               timeout: timeout) {
+                                                               timeout: timeout, pool: connections) {
                 case .notConnected(let tcp):
                     recordNotConnected(tcp, address)
-                case .connected(let elapsed, let answer):
-                    recordConnected(address, after: elapsed)
+                case .connected(let elapsed, let reused, let answer):
+                    recordConnected(address, after: elapsed, reused: reused)
                     let http = judge(answer, url: url, target: target)
                     result.httpStatus = http.status
                     result.rungs.append(http.rung)

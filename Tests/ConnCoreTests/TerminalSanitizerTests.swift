@@ -22,6 +22,9 @@ struct TerminalSanitizerTests {
         ("émoji ✉️ ok", "émoji ✉️ ok"),
         ("truncated \u{1B}[", "truncated "),
         ("\u{1B}", ""),
+        ("printable ASCII ~!@#$%^&*()_+{}|:\"<>? is kept as it is", "printable ASCII ~!@#$%^&*()_+{}|:\"<>? is kept as it is"),
+        ("delete\u{7F}", "delete\u{FFFD}"),  // just past printable ASCII
+        ("unit\u{1F}separator", "unit\u{FFFD}separator"),  // just before it
     ])
     func removesControlSequences(_ input: String, _ expected: String) {
         #expect(TerminalSanitizer.sanitize(input) == expected)

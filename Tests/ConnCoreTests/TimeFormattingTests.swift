@@ -29,6 +29,32 @@ struct TimeFormattingTests {
         #expect(TimeFormatting.duration(seconds: seconds) == expected)
     }
 
+    @Test("property: a measured duration below a minute has the digits printf's %.Nf gives (ties included), trailing zeros dropped")
+    func measuredDigits() {
+        func reference(_ value: Double) -> String {
+            let decimals = value < 10 ? 2 : value < 100 ? 1 : 0
+            var text = String(format: "%.\(decimals)f", value)
+            if text.contains(".") {
+                while text.hasSuffix("0") { text.removeLast() }
+                if text.hasSuffix(".") { text.removeLast() }
+            }
+            return text
+        }
+        var generator = SystemRandomNumberGenerator()
+        // Random values, and ties at each precision (0.125 ms, 12.25 ms, 100.5 ms, 1.005 s…).
+        var values: [Double] = (0..<20_000).map { _ in Double.random(in: 0.001..<999.99, using: &generator) }
+        values += (0..<2_000).map { (Double($0) / 200 + 0.005) as Double }
+        values += (0..<900).map { (Double($0) / 10 + 0.05) as Double }
+        values += (1..<999).map { (Double($0) + 0.5) as Double }
+        for milliseconds in values {
+            let seconds = milliseconds / 1000
+            #expect(TimeFormatting.duration(seconds: seconds) == reference(seconds * 1000) + "ms", "\(milliseconds)")
+        }
+        for seconds in (0..<5_000).map({ _ in Double.random(in: 1..<60, using: &generator) }) where !seconds.truncatingRemainder(dividingBy: 1).isZero {
+            #expect(TimeFormatting.duration(seconds: seconds) == reference(seconds) + "s", "\(seconds)")
+        }
+    }
+
     @Test("an exact duration reads back as the same length (DurationParser)")
     func roundTrip() {
         for seconds in [0.001, 0.25, 1, 1.5, 30, 90, 600, 5_400, 3_600, 86_400, 604_800, 3_650 * 86_400.0] {

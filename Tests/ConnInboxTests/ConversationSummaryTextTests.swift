@@ -1,3 +1,4 @@
+import ConnCore
 import Testing
 
 @testable import ConnInbox
@@ -42,6 +43,7 @@ struct ConversationSummaryTextTests {
         var start = text.startIndex, end = text.endIndex
         while start < end, text[start].isWhitespace { text.formIndex(after: &start) }
         while end > start, text[text.index(before: end)].isWhitespace { text.formIndex(before: &end) }
-        #expect(ConversationRecord.trimmingWhitespace(Substring(text)) == text[start..<end])
+        #expect(Substring(text).trimmingWhitespace() == text[start..<end])
+        #expect(text.trimmingWhitespace() == text[start..<end])
     }
 }

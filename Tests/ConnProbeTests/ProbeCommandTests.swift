@@ -123,6 +123,47 @@ struct ProbeCommandTests {
         }
     }
 
+    /// The rungs' details of each result, by name.
+    func rungDetail(_ result: [String: Any], _ name: String) -> String? {
+        (result["rungs"] as? [[String: Any]])?.first { $0["name"] as? String == name }?["detail"] as? String
+    }
+
+    @Test("--file: URLs on one server share kept-alive connections (the TCP rung says so), each answer still its own")
+    func keptAliveConnections() async throws {
+        try await ServerProcess.with { url in
+            let targets = (1...6).map { "\(url.absoluteString)/health?n=\($0)" }
+            let file = try home.write("targets.txt", targets.joined(separator: "\n") + "\n")
+            let outcome = try await probe(["--json", "--file", file, "--concurrency", "1"])
+            #expect(outcome.exitCode == 0, "\(outcome.standardError)")
+            let found = try results(outcome)
+            #expect(found.compactMap { $0["verdict"] as? String } == Array(repeating: "reachable", count: 6))
+            let tcp = found.compactMap { rungDetail($0, "tcp") }
+            // One at a time: the first connects, the rest reuse its connection.
+            #expect(tcp.first?.hasPrefix("connected to") == true && tcp.dropFirst().allSatisfy { $0.hasPrefix("reused this run's connection") }, "\(tcp)")
+        }
+    }
+
+    @Test("a server that answers twice to one request: its extra answer is never taken for the next target's, whose connection is new")
+    func smuggledAnswerIsNotReused() async throws {
+        // Content-Length covers "ok" only: the rest is a second, unrequested response.
+        let routes: [BadServer.Route] = [
+            .answer("GET", "/twice", status: 200, contentType: "text/plain", headers: [["Content-Length", "2"]],
+                    body: "okHTTP/1.1 500 Smuggled\r\nContent-Length: 0\r\n\r\n"),
+            .answer("GET", "/health", status: 204, contentType: "text/plain", body: ""),
+        ]
+        try await BadServer.with(routes) { server in
+            let targets = ["\(server.url.absoluteString)/twice", "\(server.url.absoluteString)/health", "\(server.url.absoluteString)/health?again"]
+            let file = try home.write("targets.txt", targets.joined(separator: "\n") + "\n")
+            let outcome = try await probe(["--json", "--file", file, "--concurrency", "1"])
+            let found = try results(outcome)
+            #expect(found.compactMap { $0["httpStatus"] as? Int } == [200, 204, 204], "\(found)")
+            #expect(outcome.exitCode == 0, "\(outcome.standardError)")
+            let tcp = found.compactMap { rungDetail($0, "tcp") }
+            #expect(tcp.count == 3 && tcp[1].hasPrefix("connected to") && tcp[2].hasPrefix("reused this run's connection"), "\(tcp)")
+            #expect(try server.requests().map(\.path) == ["/twice", "/health", "/health?again"])
+        }
+    }
+
     @Test func badInputIsNamed() async throws {
         var outcome = try await probe(["example.com:99999"])
         #expect(outcome.exitCode == 64)

@@ -71,9 +71,34 @@ public enum TimeFormatting {
     }
 
     /// Three significant digits, trailing zeros dropped: 3.25, 12.3, 125, 1.5.
+    /// Three significant digits (two decimals below 10, one below 100, none above), trailing
+    /// zeros dropped: "3.25", "12.3", "125", "2". Fixed point by hand: `String(format:)` goes
+    /// through Foundation's formatter, which was a measurable part of printing 1,000 probe
+    /// results. Values are below 1,000 (see `duration(seconds:)`).
     private static func significant(_ value: Double) -> String {
         let decimals = value < 10 ? 2 : value < 100 ? 1 : 0
-        var text = String(format: "%.\(decimals)f", value)
+        let scale = decimals == 2 ? 100 : decimals == 1 ? 10 : 1
+        let product = value * Double(scale)
+        // Within an ulp of a tie the product may have rounded across it: printf's exact
+        // decimal rounding decides there.
+        if abs(product - product.rounded(.down) - 0.5) < 1e-9 { return stripped(String(format: "%.\(decimals)f", value)) }
+        let scaled = Int(product.rounded(.toNearestOrEven))
+        var text = String(scaled / scale)
+        var fraction = scaled % scale
+        guard fraction > 0 else { return text }
+        var digits = decimals
+        while fraction % 10 == 0 {
+            fraction /= 10
+            digits -= 1
+        }
+        let written = String(fraction)
+        text += "." + String(repeating: "0", count: digits - written.count) + written
+        return text
+    }
+
+    /// A fixed-point number without trailing zeros after its point.
+    private static func stripped(_ number: String) -> String {
+        var text = number
         if text.contains(".") {
             while text.hasSuffix("0") { text.removeLast() }
             if text.hasSuffix(".") { text.removeLast() }

@@ -1,0 +1,76 @@
+import NIOCore
+import NIOHTTP1
+
+/// Collects one response at a time on a channel (head and body, up to a limit) and completes
+/// the promise of the request in flight. Once a response has ended the channel is idle: it may
+/// carry the next request (a kept-alive connection), unless something arrived in between or
+/// the connection failed, which makes it unusable (`isReusable` false) and closes it — so a
+/// server that answers twice cannot have its second answer taken for the next target's.
+/// Touched only on the channel's event loop.
+final class ResponseCollector: ChannelInboundHandler, @unchecked Sendable {
+    typealias InboundIn = HTTPClientResponsePart
+    private let maxBytes: Int
+    private var promise: EventLoopPromise<(HTTPResponseHead, ByteBuffer)>?
+    private var head: HTTPResponseHead?
+    private var body = ByteBuffer()
+    /// False once the connection failed, closed, or sent something no request asked for.
+    private(set) var isReusable = true
+
+    init(maxBytes: Int) {
+        self.maxBytes = maxBytes
+    }
+
+    /// The next response completes this promise.
+    func expect(_ promise: EventLoopPromise<(HTTPResponseHead, ByteBuffer)>) {
+        self.promise = promise
+        head = nil
+        body = ByteBuffer()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard let promise else {
+            isReusable = false
+            context.close(promise: nil)
+            return
+        }
+        switch unwrapInboundIn(data) {
+        case .head(let responseHead):
+            head = responseHead
+        case .body(var part):
+            if body.readableBytes + part.readableBytes > maxBytes {
+                finish { $0.fail(ChannelHTTPExchange.Failure.tooLarge) }
+                isReusable = false
+                context.close(promise: nil)
+                return
+            }
+            body.writeBuffer(&part)
+        case .end:
+            if let head {
+                let answer = (head, body)
+                if !head.isKeepAlive { isReusable = false }
+                finish { $0.succeed(answer) }
+            } else {
+                finish { $0.fail(ChannelHTTPExchange.Failure.closedEarly) }
+            }
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        isReusable = false
+        finish { $0.fail(error) }
+        context.close(promise: nil)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        isReusable = false
+        finish { $0.fail(ChannelHTTPExchange.Failure.closedEarly) }
+        context.fireChannelInactive()
+    }
+
+    /// Completes the request in flight, if any, and leaves the channel idle.
+    private func finish(_ complete: (EventLoopPromise<(HTTPResponseHead, ByteBuffer)>) -> Void) {
+        guard let promise else { return }
+        self.promise = nil
+        complete(promise)
+    }
+}
