@@ -46,6 +46,13 @@ final class ConnectionPool: Sendable {
                 return idle.values.flatMap { $0 }
             }
         }
-        for connection in all { try? await connection.channel.close() }
+        // All at once, and waited for together: one hand-off, not one per connection.
+        guard let loop = all.first?.channel.eventLoop else { return }
+        let closed = all.map { connection in
+            let promise = connection.channel.eventLoop.makePromise(of: Void.self)
+            connection.channel.close(promise: promise)
+            return promise.futureResult
+        }
+        try? await EventLoopFuture.andAllComplete(closed, on: loop).get()
     }
 }
