@@ -137,9 +137,14 @@ struct AgentLoop {
 
         var stopReason = "interrupted"
         var next: AgentLoop?
+        var looks = 0
         loop: for await trigger in triggers {
             switch trigger {
             case .monitor(.looked(let decision, let reported)):
+                // Start-up is over once the second look is done: its code pages can go (see
+                // StartupPages; the agent runs for days).
+                looks += 1
+                if looks == 2 && !reloaded { StartupPages.release() }
                 status.network = reported
                 metrics.looked(decision, reported: reported)
                 let becameOnline = decision.event?.to == .online  // the baseline or a reconnect

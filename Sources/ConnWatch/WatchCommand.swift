@@ -146,10 +146,15 @@ public struct WatchCommand: ConnCommand {
 
         func follow() async throws {
             var reported: NetworkState?
+            var looks = 0
             var linkState: ConnectionState?
             for await trigger in triggers {
                 switch trigger {
                 case .monitor(.looked(let decision, let state)):
+                    // Start-up is over once the second look is done (the first, and the link's
+                    // start, still touch first-use code): its code pages can go, a watch runs for hours.
+                    looks += 1
+                    if looks == 2 { StartupPages.release() }
                     reported = state
                     metrics.looked(decision, reported: state)
                     // Becoming online (or starting online): conn's backoff was earned while the
