@@ -4,9 +4,9 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 
-/// One HTTP/1.1 GET on a channel the ladder already opened (and secured, for https): the HTTP
-/// rung is timed on the same connection, as curl's time_starttransfer is, and no second
-/// connection or client pool is needed.
+/// One HTTP/1.1 GET on the ladder's own connection: the channel it opened and secured (https),
+/// or for plain http one it opens, or takes from the run's pool, in the same pass. The HTTP rung
+/// is timed on that connection, as curl's time_starttransfer is; no HTTP client pool is involved.
 enum ChannelHTTPExchange {
     struct Response {
         var status: Int
@@ -37,28 +37,44 @@ enum ChannelHTTPExchange {
         return head
     }
 
+    /// A channel with the HTTP codec and a collector in its pipeline.
+    struct Connection: Sendable {
+        let channel: any Channel
+        let collector: ResponseCollector
+    }
+
     static func get(_ url: URL, on channel: any Channel, headers extra: [(String, String)], maxBytes: Int, timeout: Duration) async throws -> Response {
         let head = requestHead(for: url, headers: extra)
-        let clock = ContinuousClock()
-        let start = clock.now
-        let promise = channel.eventLoop.makePromise(of: (HTTPResponseHead, ByteBuffer).self)
-        // Every way out completes the promise (a no-op once it is): a channel that closed before
-        // the collector was added never tells it, and a promise left pending is a crash in
-        // SwiftNIO's debug builds ("leaking promise") — seen when a server died between the TCP
-        // rung and the request.
-        defer { promise.fail(Failure.closedEarly) }
+        let start = ContinuousClock.now
+        let connection = Connection(channel: channel, collector: ResponseCollector(maxBytes: maxBytes))
         try await channel.eventLoop.submit {
-            let collector = ResponseCollector(maxBytes: maxBytes)
-            collector.expect(promise)
             try channel.pipeline.syncOperations.addHTTPClientHandlers()
-            try channel.pipeline.syncOperations.addHandler(collector)
+            try channel.pipeline.syncOperations.addHandler(connection.collector)
         }.get()
-        let deadline = channel.eventLoop.scheduleTask(in: .nanoseconds(timeout.nanoseconds)) { promise.fail(Failure.timeout) }
-        defer { deadline.cancel() }
+        return try await channel.eventLoop.flatSubmit { request(head, on: connection, timeout: timeout, from: start) }.get()
+    }
+
+    /// Writes the request and waits for its answer, on the channel's event loop (call it there),
+    /// for at most `timeout`; the answer's `elapsed` counts from `start`. A connection that is
+    /// closed, or whose collector saw something unasked, fails at once with `closedEarly`. The
+    /// answer's promise exists only while the collector is in the pipeline of an open channel,
+    /// so the collector, the deadline or this check always completes it (a promise left pending
+    /// is a crash in SwiftNIO's debug builds, seen when a server died between the TCP rung and
+    /// the request).
+    private static func request(_ head: HTTPRequestHead, on connection: Connection, timeout: Duration,
+                                from start: ContinuousClock.Instant) -> EventLoopFuture<Response> {
+        let channel = connection.channel
+        guard connection.collector.isReusable, channel.isActive else { return channel.eventLoop.makeFailedFuture(Failure.closedEarly) }
+        let answer = channel.eventLoop.makePromise(of: (HTTPResponseHead, ByteBuffer).self)
+        connection.collector.expect(answer)
+        let deadline = channel.eventLoop.scheduleTask(in: .nanoseconds(timeout.nanoseconds)) { answer.fail(Failure.timeout) }
         channel.write(HTTPClientRequestPart.head(head), promise: nil)
-        try await channel.writeAndFlush(HTTPClientRequestPart.end(nil)).get()
-        let (responseHead, body) = try await promise.futureResult.get()
-        return Response(status: Int(responseHead.status.code), headers: responseHead.headers, body: body, elapsed: start.duration(to: clock.now))
+        channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
+        return answer.futureResult
+            .map { head, body in
+                Response(status: Int(head.status.code), headers: head.headers, body: body, elapsed: start.duration(to: .now))
+            }
+            .always { _ in deadline.cancel() }
     }
 
     /// What a plain-http target's TCP and HTTP rungs found.
@@ -76,20 +92,22 @@ enum ChannelHTTPExchange {
     /// the answer ends. A target costs one hand-off between Swift concurrency and SwiftNIO
     /// instead of one per step; with 1,000 targets those hand-offs were the largest cost
     /// (BENCHMARKS.md, "probe --file").
-    static func connectAndGet(_ url: URL, address: SocketAddress, headers extra: [(String, String)], maxBytes: Int,
+    static func connectAndGet(_ url: URL, address: ResolvedAddress, headers extra: [(String, String)], maxBytes: Int,
                               timeout: Duration, pool: ConnectionPool?) async -> PlainOutcome {
+        guard let socketAddress = address.socketAddress else { return .notConnected(.failed("bad address \(address.ip)")) }
         let head = requestHead(for: url, headers: extra, keepAlive: pool != nil)
-        let key = ConnectionPool.key(host: url.host ?? "", address: address)
+        let key = ConnectionPool.key(host: url.host ?? "", address: socketAddress)
         // A kept-alive connection the server closed meanwhile gives no answer at all: that is
         // not the target's verdict, so it is tried on a new connection.
         while let idle = pool?.take(key) {
-            let outcome = await exchange(head, on: idle, timeout: timeout, tcp: .zero, reused: true, pool: pool, key: key)
+            let outcome = await value(of: idle.channel.eventLoop.flatSubmit {
+                send(head, on: idle, timeout: timeout, tcp: .zero, reused: true, pool: pool, key: key)
+            })
             if case .connected(_, _, .failure(Failure.closedEarly)) = outcome { continue }
             return outcome
         }
         let eventLoop = MultiThreadedEventLoopGroup.singleton.next()
-        let clock = ContinuousClock()
-        let start = clock.now
+        let start = ContinuousClock.now
         let collector = ResponseCollector(maxBytes: maxBytes)
         let bootstrap = ClientBootstrap(group: eventLoop)
             .connectTimeout(.nanoseconds(timeout.nanoseconds))
@@ -99,46 +117,22 @@ enum ChannelHTTPExchange {
                     try channel.pipeline.syncOperations.addHandler(collector)
                 }
             }
-        let outcome = bootstrap.connect(to: address).flatMap { channel -> EventLoopFuture<PlainOutcome> in
-            send(head, on: ConnectionPool.Idle(channel: channel, collector: collector), timeout: timeout, tcp: start.duration(to: clock.now),
+        let outcome = bootstrap.connect(to: socketAddress).flatMap { channel -> EventLoopFuture<PlainOutcome> in
+            send(head, on: Connection(channel: channel, collector: collector), timeout: timeout, tcp: start.duration(to: .now),
                  reused: false, pool: pool, key: key)
         }.recover { error in
-            PlainOutcome.notConnected(ConnectionProber.tcpFailure(error, after: start.duration(to: clock.now)))
+            PlainOutcome.notConnected(ConnectionProber.tcpFailure(error, after: start.duration(to: .now)))
         }
         return await value(of: outcome)
     }
 
-    /// One request and its answer on a kept-alive connection, from Swift concurrency.
-    private static func exchange(_ head: HTTPRequestHead, on connection: ConnectionPool.Idle, timeout: Duration, tcp: Duration, reused: Bool,
-                                 pool: ConnectionPool?, key: String) async -> PlainOutcome {
-        let eventLoop = connection.channel.eventLoop
-        return await value(of: eventLoop.flatSubmit {
-            send(head, on: connection, timeout: timeout, tcp: tcp, reused: reused, pool: pool, key: key)
-        })
-    }
-
-    /// Writes the request and waits for its answer, on the channel's event loop; then keeps the
-    /// connection in the pool when it can carry another request, else closes it.
-    private static func send(_ head: HTTPRequestHead, on connection: ConnectionPool.Idle, timeout: Duration, tcp: Duration, reused: Bool,
+    /// One request and its answer (see `request`); then the connection goes back to the pool
+    /// when it can carry another request, else it is closed. On the channel's event loop.
+    private static func send(_ head: HTTPRequestHead, on connection: Connection, timeout: Duration, tcp: Duration, reused: Bool,
                              pool: ConnectionPool?, key: String) -> EventLoopFuture<PlainOutcome> {
         let channel = connection.channel
-        guard connection.collector.isReusable, channel.isActive else {
-            channel.close(promise: nil)
-            return channel.eventLoop.makeSucceededFuture(.connected(tcp: tcp, reused: reused, answer: .failure(Failure.closedEarly)))
-        }
-        let answer = channel.eventLoop.makePromise(of: (HTTPResponseHead, ByteBuffer).self)
-        connection.collector.expect(answer)
-        let clock = ContinuousClock()
-        let sent = clock.now
-        let deadline = channel.eventLoop.scheduleTask(in: .nanoseconds(timeout.nanoseconds)) { answer.fail(Failure.timeout) }
-        channel.write(HTTPClientRequestPart.head(head), promise: nil)
-        channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
-        return answer.futureResult
-            .map { head, body in
-                Response(status: Int(head.status.code), headers: head.headers, body: body, elapsed: sent.duration(to: clock.now))
-            }
+        return request(head, on: connection, timeout: timeout, from: .now)
             .always { result in
-                deadline.cancel()
                 if let pool, case .success = result, connection.collector.isReusable, channel.isActive {
                     pool.keep(connection, for: key)
                 } else {

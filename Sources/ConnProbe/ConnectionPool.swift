@@ -7,12 +7,7 @@ import Synchronization
 /// only the TCP rung is shared (reported as a reused connection). The run closes what is left
 /// (`closeAll`), so nothing outlives it: a monitor's next look connects afresh.
 final class ConnectionPool: Sendable {
-    struct Idle: Sendable {
-        let channel: any Channel
-        let collector: ResponseCollector
-    }
-
-    private let idle = Mutex<[String: [Idle]]>([:])
+    private let idle = Mutex<[String: [ChannelHTTPExchange.Connection]]>([:])
     private let closed = Mutex(false)
 
     /// The key of an origin: the URL's host (the Host header the requests carry), the address
@@ -22,13 +17,13 @@ final class ConnectionPool: Sendable {
     }
 
     /// An idle connection to the origin, if the run has one.
-    func take(_ key: String) -> Idle? {
+    func take(_ key: String) -> ChannelHTTPExchange.Connection? {
         idle.withLock { $0[key]?.popLast() }
     }
 
     /// Keeps a connection whose answer has ended for the next request to the origin; closes it
     /// instead once the run is over. Call on the channel's event loop.
-    func keep(_ connection: Idle, for key: String) {
+    func keep(_ connection: ChannelHTTPExchange.Connection, for key: String) {
         let accepted = closed.withLock { closed in
             guard !closed else { return false }
             idle.withLock { $0[key, default: []].append(connection) }

@@ -142,6 +142,12 @@ public struct Prober: Sendable {
             let detail = reused ? "reused this run's connection to \(bracketed(address)):\(address.port)" : "connected to \(bracketed(address)):\(address.port)"
             result.rungs.append(ProbeRung(name: "tcp", ok: true, ms: elapsed.milliseconds, detail: detail))
         }
+        func finishHTTP(_ answer: Result<ChannelHTTPExchange.Response, any Error>, _ url: URL) -> ProbeResult {
+            let http = judge(answer, url: url, target: target)
+            result.httpStatus = http.status
+            result.rungs.append(http.rung)
+            return finish(http.failure, http.explanation)
+        }
         func notReached() -> ProbeResult {
             let (failure, explanation) = tcpFailure ?? (.timeout, "no address of \(target.host) could be reached")
             return finish(failure, explanation)
@@ -149,20 +155,13 @@ public struct Prober: Sendable {
 
         if case .url(let url) = target.kind, !target.usesTLS {
             for address in addresses {
-                guard let socketAddress = address.socketAddress else {
-                    recordNotConnected(.failed("bad address \(address.ip)"), address)
-                    continue
-                }
-                switch await ChannelHTTPExchange.connectAndGet(url, address: socketAddress, headers: authorization(for: url), maxBytes: Self.maxBodyBytes,
+                switch await ChannelHTTPExchange.connectAndGet(url, address: address, headers: authorization(for: url), maxBytes: Self.maxBodyBytes,
                                                                timeout: timeout, pool: connections) {
                 case .notConnected(let tcp):
                     recordNotConnected(tcp, address)
                 case .connected(let elapsed, let reused, let answer):
                     recordConnected(address, after: elapsed, reused: reused)
-                    let http = judge(answer, url: url, target: target)
-                    result.httpStatus = http.status
-                    result.rungs.append(http.rung)
-                    return finish(http.failure, http.explanation)
+                    return finishHTTP(answer, url)
                 }
             }
             return notReached()
@@ -216,10 +215,7 @@ public struct Prober: Sendable {
             answer = .failure(error)
         }
         try? await channel.close()
-        let http = judge(answer, url: url, target: target)
-        result.httpStatus = http.status
-        result.rungs.append(http.rung)
-        return finish(http.failure, http.explanation)
+        return finishHTTP(answer, url)
     }
 
     /// The HTTP rung's findings.

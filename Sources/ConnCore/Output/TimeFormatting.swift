@@ -70,7 +70,6 @@ public enum TimeFormatting {
         second == 0 ? "\(first)\(firstUnit)" : "\(first)\(firstUnit)\(second)\(secondUnit)"
     }
 
-    /// Three significant digits, trailing zeros dropped: 3.25, 12.3, 125, 1.5.
     /// Three significant digits (two decimals below 10, one below 100, none above), trailing
     /// zeros dropped: "3.25", "12.3", "125", "2". Fixed point by hand: `String(format:)` goes
     /// through Foundation's formatter, which was a measurable part of printing 1,000 probe
