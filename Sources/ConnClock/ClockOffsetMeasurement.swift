@@ -37,29 +37,30 @@ struct ClockOffsetMeasurement {
             let taken = try await WebSocketTimeSampler(url: wsURL, credentials: configuration.credentials, clock: clock, timeout: configuration.timeout,
                                                        insecure: configuration.insecure, logger: context.logger).samples(samples, interval: interval)
             return try finish(taken, method: .ws, source: wsURL.absoluteString, resolution: WireTime.resolutionMS(of: taken.flatMap { [$0.t2, $0.t3] }))
-        case .json, .httpDate, .auto:
-            return try await HTTPTransport.with(configuration: configuration, logger: context.logger) { transport in
-                if method == .httpDate { return try await httpDate(transport, clock) }
-                let backEnd = try context.requireBackEnd()
-                let timeURL = backEnd.url(for: .time)
-                do {
-                    let taken = try await JSONTimeSampler(transport: transport, url: timeURL, clock: clock).samples(samples, interval: interval)
-                    return try finish(taken, method: .json, source: timeURL.absoluteString, resolution: WireTime.resolutionMS(of: taken.flatMap { [$0.t2, $0.t3] }))
-                } catch let error as ConnError where method == .auto && (error.code == .httpStatus || error.code == .badTimeAnswer) {
-                    // Only a server without a time resource: refused credentials (77) and a server
-                    // that asks to try later (75) are answers about this server, not about /time,
-                    // and the Date header of /health (which needs no token) would hide them.
-                    context.printer.note("\(timeURL.absoluteString) offers no time resource; measuring with the Date header instead")
-                    return try await httpDate(transport, clock)
-                }
+        case .httpDate:
+            return try await httpDate(clock)
+        case .json, .auto:
+            let timeURL = try context.requireBackEnd().url(for: .time)
+            do {
+                let taken = try await JSONTimeSampler(url: timeURL, credentials: configuration.credentials, insecure: configuration.insecure,
+                                                      timeout: configuration.timeout, clock: clock).samples(samples, interval: interval)
+                return try finish(taken, method: .json, source: timeURL.absoluteString, resolution: WireTime.resolutionMS(of: taken.flatMap { [$0.t2, $0.t3] }))
+            } catch let error as ConnError where method == .auto && (error.code == .httpStatus || error.code == .badTimeAnswer) {
+                // Only a server without a time resource: refused credentials (77) and a server
+                // that asks to try later (75) are answers about this server, not about /time,
+                // and the Date header of /health (which needs no token) would hide them.
+                context.printer.note("\(timeURL.absoluteString) offers no time resource; measuring with the Date header instead")
+                return try await httpDate(clock)
             }
         }
     }
 
-    private func httpDate(_ transport: HTTPTransport, _ clock: SampleClock) async throws -> Result {
+    private func httpDate(_ clock: SampleClock) async throws -> Result {
         let target = try url ?? context.requireBackEnd().url(for: .health)
-        let outcome = try await HTTPDateEstimator(transport: transport, url: target, clock: clock, maxRequests: max(samples, 2),
-                                                  precisionMS: precisionMS).estimate()
+        let outcome = try await HTTPTransport.with(configuration: context.configuration, logger: context.logger) { transport in
+            try await HTTPDateEstimator(transport: transport, url: target, clock: clock, maxRequests: max(samples, 2),
+                                        precisionMS: precisionMS).estimate()
+        }
         return Result(estimate: outcome.estimate, method: .httpDate, source: target.absoluteString, samples: [], requests: outcome.requests)
     }
 

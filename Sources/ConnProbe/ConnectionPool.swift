@@ -1,3 +1,4 @@
+import ConnCore
 import NIOCore
 import Synchronization
 

@@ -16,7 +16,8 @@ logs {"tlsServerName": NAME} (null when the client sent no SNI). The script is J
       "method": "POST",           optional; any method when absent
       "path": "/messages",        exact path, query excluded; "*" matches every path
       "status": 200, "headers": [["Content-Type", "text/html"]],
-      "body": "text",             "{port}" and "{idempotencyKey}" and "{requestBody}" are replaced
+      "body": "text",             "{port}", "{idempotencyKey}", "{requestBody}" and "{now}" (the
+                                  server's time in whole ms, read as the answer is made) are replaced
       "trickle": {"bytes": 1, "intervalMs": 200},   send the answer slowly
       "close": true,              close the connection without answering
       "gzipZeros": N,             answer N zero bytes, gzip-compressed (Content-Encoding: gzip)
@@ -89,6 +90,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def fill(self, template, request_body=b""):
         return (template.replace("{port}", str(self.server.server_address[1]))
+                .replace("{now}", str(int(time.time() * 1000)))
                 .replace("{idempotencyKey}", self.headers.get("Idempotency-Key", ""))
                 .replace("{requestBody}", request_body.decode("utf-8", "replace")))
 

@@ -157,6 +157,29 @@ struct ClockOffsetCommandTests {
         }
     }
 
+    /// The json method's connection is its own (t1 and t4 read on its event loop), so what a
+    /// client library did for it is its job now: a connection the server will not keep is
+    /// replaced, and t4 is read at the answer's first bytes, which must still leave the truth
+    /// inside the bound when the rest of the answer is slow.
+    @Test("json: a server that closes after each answer, and one that trickles it: every sample taken, the truth inside the bound")
+    func jsonHostileConnections() async throws {
+        let time = #"{"t2":{now},"t3":{now}}"#
+        let closing: [BadServer.Route] = [.answer("GET", "/time", status: 200, headers: [["Connection", "close"]], body: time)]
+        try await BadServer.with(closing) { server in
+            let (outcome, json) = try await measure(["--method", "json", "--samples", "3", "--interval", "10ms"], server: server.url)
+            #expect(outcome.exitCode == 0, "\(outcome.standardError)")
+            expectWithinBound(json, truth: 0, "closing server")
+            #expect(try server.requests().map(\.path) == Array(repeating: "/time", count: 4))
+        }
+        let trickling = [BadServer.Route(path: "/time", status: 200, headers: [["Content-Type", "application/json"]], body: time,
+                                         trickle: .init(bytes: 16, intervalMs: 40))]
+        try await BadServer.with(trickling) { server in
+            let (outcome, json) = try await measure(["--method", "json", "--samples", "2", "--interval", "10ms"], server: server.url)
+            #expect(outcome.exitCode == 0, "\(outcome.standardError)")
+            expectWithinBound(json, truth: 0, "trickling server")
+        }
+    }
+
     @Test func unreachableServerIs69() async throws {
         let (outcome, _) = try await measure([], server: URL(string: "http://127.0.0.1:\(try HTTPPorts.closed())")!)
         #expect(outcome.exitCode == 69)

@@ -93,6 +93,21 @@ struct CredentialScopeTests {
         }
     }
 
+    @Test("clock-offset --method json: a redirect within the origin is followed once, with the token; the samples ask the final URL")
+    func sameOriginRedirectOfTheTimeResource() async throws {
+        let routes: [BadServer.Route] = [
+            .redirect("GET", "/time", status: 308, to: "/v2/time"),
+            .answer("GET", "/v2/time", status: 200, body: #"{"t2":{now},"t3":{now}}"#),
+        ]
+        try await withServers(routes) { server, _, home in
+            let clock = try await conn(["clock-offset", "--method", "json", "--samples", "2", "--interval", "10ms"], home: home, server: server)
+            #expect(clock.exitCode == 0, "\(clock.standardError)")
+            let requests = try server.requests()
+            #expect(requests.map(\.path) == ["/time", "/v2/time", "/v2/time", "/v2/time"])
+            #expect(requests.allSatisfy { $0.header("Authorization") == "Bearer \(Self.token)" })
+        }
+    }
+
     @Test("a redirect within the server's origin is followed, with the token, and the cache records the final URL")
     func sameOriginRedirect() async throws {
         let routes: [BadServer.Route] = [

@@ -10,6 +10,7 @@ struct InsecureTLSTests {
     static let routes: [BadServer.Route] = [
         .answer("GET", "/health", status: 204, body: ""),
         .answer("GET", "/inbox", status: 200, body: #"{"inbox":[]}"#),
+        .answer("GET", "/time", status: 200, body: #"{"t2":{now},"t3":{now}}"#),
         BadServer.Route(path: "/ws", websocket: .init(onPing: [#"{"type":"pong","t1":{t1},"t2":{now},"t3":{now}}"#], holdMs: 6000)),
     ]
 
@@ -41,10 +42,16 @@ struct InsecureTLSTests {
 
             let clock = try await conn(["clock-offset", "--method", "ws", "--samples", "2", "--insecure"], server: server)
             #expect(clock.exitCode == 0, "\(clock.standardError)")
+
+            // The json method's own connection: the same setting, the same refusal without it.
+            let jsonRefused = try await conn(["clock-offset", "--method", "json", "--samples", "2"], server: server)
+            #expect(jsonRefused.exitCode == 69 && jsonRefused.standardError.contains("--insecure"), "\(jsonRefused.standardError)")
+            let json = try await conn(["clock-offset", "--method", "json", "--samples", "2", "--insecure"], server: server)
+            #expect(json.exitCode == 0, "\(json.standardError)")
         }
     }
 
-    @Test("wss to an IP literal: the link and the ws clock method connect, without SNI (NIOSSL refused an IP there)")
+    @Test("wss and https to an IP literal: the link and the ws and json clock methods connect, without SNI (NIOSSL refused an IP there)")
     func ipLiteral() async throws {
         try await BadServer.with(Self.routes, tls: true) { server in
             let watch = ["watch", "--json", "--no-internet", "--until", "offline", "--timeout", "5s", "--insecure"]
@@ -52,6 +59,8 @@ struct InsecureTLSTests {
             #expect(Self.connected(link), "the link to wss://127.0.0.1 did not connect: \(link.standardOutput) \(link.standardError)")
             let clock = try await conn(["clock-offset", "--method", "ws", "--samples", "2", "--insecure"], server: server, host: "127.0.0.1")
             #expect(clock.exitCode == 0, "\(clock.standardError)")
+            let json = try await conn(["clock-offset", "--method", "json", "--samples", "2", "--insecure"], server: server, host: "127.0.0.1")
+            #expect(json.exitCode == 0, "\(json.standardError)")
             #expect(!server.tlsServerNames().isEmpty)
             #expect(server.tlsServerNames().allSatisfy { $0 == nil }, "an IP address was sent as SNI: \(server.tlsServerNames())")
         }

@@ -90,13 +90,8 @@ public final class HTTPTransport: Sendable {
                 response.url = url
                 return response
             }
-            guard let next = URL(string: location, relativeTo: url)?.absoluteURL, let nextOrigin = Origin(next),
-                nextOrigin == Origin(url)
-            else {
-                throw ConnError.unavailable(
-                    .redirected,
-                    "\(url.absoluteString) redirected (\(response.status)) to \(location.prefix(300)), which is not on \(Origin(url)?.description ?? "its origin"); conn follows redirects only within one origin",
-                    hint: "A captive portal or a login page answers like this. If the server really moved, configure its new address.")
+            guard let next = Self.sameOriginTarget(of: location, from: url) else {
+                throw Self.offOriginRedirect(from: url, status: response.status, to: location)
             }
             hops += 1
             guard hops <= Self.maximumRedirects else {
@@ -105,6 +100,22 @@ public final class HTTPTransport: Sendable {
             logger.debug("\(response.status) from \(url.absoluteString): following to \(next.absoluteString)")
             url = next
         }
+    }
+
+    /// Where a redirect's `Location` leads, when that stays on `url`'s origin; nil otherwise.
+    public static func sameOriginTarget(of location: String, from url: URL) -> URL? {
+        guard let next = URL(string: location, relativeTo: url)?.absoluteURL, let nextOrigin = Origin(next), nextOrigin == Origin(url) else {
+            return nil
+        }
+        return next
+    }
+
+    /// The error for a redirect that leaves the origin, naming both ends: conn does not follow it.
+    public static func offOriginRedirect(from url: URL, status: Int, to location: String) -> ConnError {
+        .unavailable(
+            .redirected,
+            "\(url.absoluteString) redirected (\(status)) to \(location.prefix(300)), which is not on \(Origin(url)?.description ?? "its origin"); conn follows redirects only within one origin",
+            hint: "A captive portal or a login page answers like this. If the server really moved, configure its new address.")
     }
 
     /// One request to `url`, no redirects followed.
@@ -163,9 +174,20 @@ public final class HTTPTransport: Sendable {
         }
     }
 
-    /// Turns a client error into what a person needs to know: which URL, what happened.
-    static func describe(_ error: any Error, url: URL, timeout: Duration) -> ConnError {
+    /// Turns a client error (AsyncHTTPClient's, SwiftNIO's, or a `ChannelHTTPExchange.Failure`)
+    /// into what a person needs to know: which URL, what happened.
+    public static func describe(_ error: any Error, url: URL, timeout: Duration) -> ConnError {
         let target = url.absoluteString
+        switch error {
+        case ChannelHTTPExchange.Failure.timeout, ChannelError.connectTimeout:
+            return .temporary(.timeout, "\(target) did not answer within \(TimeFormatting.duration(timeout))", hint: "Raise --timeout, or check that the server is up.")
+        case ChannelHTTPExchange.Failure.closedEarly:
+            return .temporary(.connectionClosed, "\(target) closed the connection before answering")
+        case ChannelHTTPExchange.Failure.tooLarge:
+            return .dataError(.responseTooLarge, "the answer from \(target) is larger than conn reads for it")
+        default:
+            break
+        }
         if let clientError = error as? HTTPClientError {
             switch clientError {
             case .deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout:

@@ -5,41 +5,6 @@ import Logging
 import Synchronization
 import WSCore
 
-/// Takes clock samples from the back end's /time resource over one kept-alive connection.
-struct JSONTimeSampler {
-    let transport: HTTPTransport
-    let url: URL
-    let clock: SampleClock
-
-    func sample() async throws -> ClockSample {
-        let t1 = clock.nowMS()
-        let response = try await transport.send(HTTPExchangeRequest(url: url, headers: [("Accept", "application/json")], maxResponseBytes: 64 * 1024))
-        let t4 = clock.nowMS()
-        guard response.status == 200 else {
-            throw ConnError.unexpectedStatus(response.status, from: url, expected: "the server's time",
-                                             hint: "The json method needs the protocol's /time resource; try --method http-date.")
-        }
-        guard let time = try? JSONDecoder().decode(TimeSample.self, from: response.body),
-            WireTime.isPlausible(time.t2), WireTime.isPlausible(time.t3)
-        else {
-            throw ConnError.dataError(.badTimeAnswer, "\(url.absoluteString) did not answer with {\"t2\":…,\"t3\":…}",
-                                      hint: "Try --method http-date, which needs only a Date header.")
-        }
-        return ClockSample(t1: t1, t2: time.t2, t3: time.t3, t4: t4)
-    }
-
-    /// One discarded warm-up exchange (connection set-up inflates it), then `count` samples.
-    func samples(_ count: Int, interval: Duration) async throws -> [ClockSample] {
-        _ = try await sample()
-        var samples: [ClockSample] = []
-        for index in 0..<count {
-            if index > 0 { try await Task.sleep(for: interval) }
-            samples.append(try await sample())
-        }
-        return samples
-    }
-}
-
 /// Takes clock samples over the back end's WebSocket: application-level ping{t1} answered by
 /// pong{t1,t2,t3}.
 struct WebSocketTimeSampler {

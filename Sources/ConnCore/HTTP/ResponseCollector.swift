@@ -7,27 +7,27 @@ import NIOHTTP1
 /// the connection failed, which makes it unusable (`isReusable` false) and closes it — so a
 /// server that answers twice cannot have its second answer taken for the next target's.
 /// Touched only on the channel's event loop.
-final class ResponseCollector: ChannelInboundHandler, @unchecked Sendable {
-    typealias InboundIn = HTTPClientResponsePart
+public final class ResponseCollector: ChannelInboundHandler, @unchecked Sendable {
+    public typealias InboundIn = HTTPClientResponsePart
     private let maxBytes: Int
     private var promise: EventLoopPromise<(HTTPResponseHead, ByteBuffer)>?
     private var head: HTTPResponseHead?
     private var body = ByteBuffer()
     /// False once the connection failed, closed, or sent something no request asked for.
-    private(set) var isReusable = true
+    public private(set) var isReusable = true
 
-    init(maxBytes: Int) {
+    public init(maxBytes: Int) {
         self.maxBytes = maxBytes
     }
 
     /// The next response completes this promise.
-    func expect(_ promise: EventLoopPromise<(HTTPResponseHead, ByteBuffer)>) {
+    public func expect(_ promise: EventLoopPromise<(HTTPResponseHead, ByteBuffer)>) {
         self.promise = promise
         head = nil
         body = ByteBuffer()
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard let promise else {
             isReusable = false
             context.close(promise: nil)
@@ -55,13 +55,13 @@ final class ResponseCollector: ChannelInboundHandler, @unchecked Sendable {
         }
     }
 
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+    public func errorCaught(context: ChannelHandlerContext, error: any Error) {
         isReusable = false
         finish { $0.fail(error) }
         context.close(promise: nil)
     }
 
-    func channelInactive(context: ChannelHandlerContext) {
+    public func channelInactive(context: ChannelHandlerContext) {
         isReusable = false
         finish { $0.fail(ChannelHTTPExchange.Failure.closedEarly) }
         context.fireChannelInactive()

@@ -1,0 +1,84 @@
+import ConnCore
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+
+/// One kept-alive HTTP/1.1 connection to the back end's origin for the json clock method, on
+/// SwiftNIO directly: t1 is read on the event loop just before the request is written and t4
+/// as the answer's first bytes are read (`ArrivalStamp`), so the round trip that makes up the
+/// bound holds no hand-off between Swift concurrency and the event loop. Through
+/// AsyncHTTPClient the round trip was about twice the WebSocket's (BENCHMARKS.md, "The clock").
+final class TimeConnection: Sendable {
+    /// One answer and the device's times around it.
+    struct Exchange {
+        /// Just before the request was written.
+        var t1: Double
+        /// When the answer's first bytes were read.
+        var t4: Double
+        var response: ChannelHTTPExchange.Response
+    }
+
+    private let connection: ChannelHTTPExchange.Connection
+    private let stamp: ArrivalStamp
+    private let clock: SampleClock
+
+    private init(connection: ChannelHTTPExchange.Connection, stamp: ArrivalStamp, clock: SampleClock) {
+        self.connection = connection
+        self.stamp = stamp
+        self.clock = clock
+    }
+
+    /// Connects to `url`'s origin (TLS for https, as every connection of conn's: `ClientTLS`; an
+    /// IP literal gets no SNI, as in `WebSocketConnector`).
+    static func open(to url: URL, insecure: Bool, timeout: Duration, maxBytes: Int, clock: SampleClock) async throws -> TimeConnection {
+        guard let origin = Origin(url) else {
+            throw ConnError.configuration("\(url.absoluteString) is not an http or https URL with a host")
+        }
+        let sslContext = origin.scheme == "https" ? try NIOSSLContext(configuration: ClientTLS.configuration(insecure: insecure)) : nil
+        let serverName = IPLiteral.isLiteral(origin.host) ? nil : origin.host
+        let stamp = ArrivalStamp(clock: clock)
+        let collector = ResponseCollector(maxBytes: maxBytes)
+        do {
+            let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .connectTimeout(.nanoseconds(timeout.nanoseconds))
+                .channelOption(.socketOption(.tcp_nodelay), value: 1)
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        let pipeline = channel.pipeline.syncOperations
+                        if let sslContext {
+                            try pipeline.addHandler(NIOSSLClientHandler(context: sslContext, serverHostname: serverName))
+                        }
+                        try pipeline.addHandler(stamp)
+                        try pipeline.addHTTPClientHandlers()
+                        try pipeline.addHandler(collector)
+                    }
+                }
+                .connect(host: origin.host, port: origin.port).get()
+            return TimeConnection(connection: .init(channel: channel, collector: collector), stamp: stamp, clock: clock)
+        } catch {
+            throw HTTPTransport.describe(error, url: url, timeout: timeout)
+        }
+    }
+
+    /// One request and its answer, with t1 and t4 read on the event loop. A connection the
+    /// server closed (or that saw an unasked answer) fails with `ChannelHTTPExchange.Failure.closedEarly`.
+    func exchange(_ head: HTTPRequestHead, timeout: Duration) async throws -> Exchange {
+        let connection = self.connection
+        let stamp = self.stamp
+        let clock = self.clock
+        return try await connection.channel.eventLoop.flatSubmit {
+            stamp.arm()
+            let t1 = clock.nowMS()
+            return ChannelHTTPExchange.request(head, on: connection, timeout: timeout, from: .now).map { response in
+                // An answer always comes with bytes; the fallback is the latest honest reading.
+                Exchange(t1: t1, t4: stamp.arrivalMS ?? clock.nowMS(), response: response)
+            }
+        }.get()
+    }
+
+    func close() async {
+        try? await connection.channel.close()
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// HTTP/1.1 GETs on a channel of the caller's own, with SwiftNIO directly and no client pool:
+/// the probe's ladder times its HTTP rung on the connection it opened and secured (as curl's
+/// time_starttransfer is), and the clock's json method reads t1 and t4 on the event loop, as
+/// near the socket as the stack allows. Everything else goes through `HTTPTransport`.
+public enum ChannelHTTPExchange {
+    public struct Response: Sendable {
+        public var status: Int
+        public var headers: HTTPHeaders
+        public var body: ByteBuffer
+        public var elapsed: Duration
+    }
+
+    public enum Failure: Error {
+        case timeout
+        case closedEarly
+        case tooLarge
+    }
+
+    /// A GET of the URL's path and query, as written (percent-encoding kept). Without
+    /// `keepAlive` it asks the server to close the connection after its answer. `Accept` is
+    /// `*/*` unless `extra` names one.
+    public static func requestHead(for url: URL, headers extra: [(String, String)], keepAlive: Bool = false) -> HTTPRequestHead {
+        let encodedPath = url.path(percentEncoded: true)
+        var path = encodedPath.isEmpty ? "/" : encodedPath
+        if let query = url.query(percentEncoded: true) { path += "?" + query }
+        var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: path)
+        let defaultPort = url.scheme == "https" ? 443 : 80
+        let host = (url.host ?? "").contains(":") ? "[\(url.host!)]" : (url.host ?? "")
+        head.headers.add(name: "Host", value: url.port.map { $0 == defaultPort ? host : "\(host):\($0)" } ?? host)
+        head.headers.add(name: "User-Agent", value: "conn/\(ConnVersion.current)")
+        if !extra.contains(where: { $0.0.caseInsensitiveCompare("Accept") == .orderedSame }) {
+            head.headers.add(name: "Accept", value: "*/*")
+        }
+        if !keepAlive { head.headers.add(name: "Connection", value: "close") }
+        for (name, value) in extra { head.headers.add(name: name, value: value) }
+        return head
+    }
+
+    /// A channel with the HTTP codec and a collector in its pipeline.
+    public struct Connection: Sendable {
+        public let channel: any Channel
+        public let collector: ResponseCollector
+
+        public init(channel: any Channel, collector: ResponseCollector) {
+            self.channel = channel
+            self.collector = collector
+        }
+    }
+
+    /// Adds the HTTP codec and a collector to a connected (and, for https, secured) channel and
+    /// makes one GET on it, asking the server to close afterwards.
+    public static func get(_ url: URL, on channel: any Channel, headers extra: [(String, String)], maxBytes: Int,
+                           timeout: Duration) async throws -> Response {
+        let head = requestHead(for: url, headers: extra)
+        let start = ContinuousClock.now
+        let connection = Connection(channel: channel, collector: ResponseCollector(maxBytes: maxBytes))
+        try await channel.eventLoop.submit {
+            try channel.pipeline.syncOperations.addHTTPClientHandlers()
+            try channel.pipeline.syncOperations.addHandler(connection.collector)
+        }.get()
+        return try await channel.eventLoop.flatSubmit { request(head, on: connection, timeout: timeout, from: start) }.get()
+    }
+
+    /// Writes the request and waits for its answer, on the channel's event loop (call it there),
+    /// for at most `timeout`; the answer's `elapsed` counts from `start`. A connection that is
+    /// closed, or whose collector saw something unasked, fails at once with `closedEarly`. The
+    /// answer's promise exists only while the collector is in the pipeline of an open channel,
+    /// so the collector, the deadline or this check always completes it (a promise left pending
+    /// is a crash in SwiftNIO's debug builds, seen when a server died between the TCP rung and
+    /// the request).
+    public static func request(_ head: HTTPRequestHead, on connection: Connection, timeout: Duration,
+                               from start: ContinuousClock.Instant) -> EventLoopFuture<Response> {
+        let channel = connection.channel
+        guard connection.collector.isReusable, channel.isActive else { return channel.eventLoop.makeFailedFuture(Failure.closedEarly) }
+        let answer = channel.eventLoop.makePromise(of: (HTTPResponseHead, ByteBuffer).self)
+        connection.collector.expect(answer)
+        let deadline = channel.eventLoop.scheduleTask(in: .nanoseconds(timeout.nanoseconds)) { answer.fail(Failure.timeout) }
+        channel.write(HTTPClientRequestPart.head(head), promise: nil)
+        channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
+        return answer.futureResult
+            .map { head, body in
+                Response(status: Int(head.status.code), headers: head.headers, body: body, elapsed: start.duration(to: .now))
+            }
+            .always { _ in deadline.cancel() }
+    }
+}
