@@ -167,10 +167,11 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting, PrometheusOut
             throw ConnError.dataError(.fileTooLarge, "the targets in \(path == "-" ? "standard input" : path) are more than \(maximumFileBytes >> 20) MiB",
                                       hint: "Split the list, or probe fewer targets at once.")
         }
-        let text = String(decoding: data, as: UTF8.self)
+        // Lines and comments are cut on bytes: '\n' and '#' never occur inside a multi-byte
+        // UTF-8 sequence, and a "\r\n" line end (one Character) is cut too, its '\r' trimmed.
         var targets: [ProbeTarget] = []
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = String((raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? "").trimmingWhitespace())
+        for (index, raw) in [UInt8](data).split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+            let line = String(String(decoding: raw.prefix { $0 != UInt8(ascii: "#") }, as: UTF8.self).trimmingWhitespace())
             if line.isEmpty { continue }
             do {
                 targets.append(try ProbeTarget.parse(line))

@@ -28,14 +28,27 @@ struct ProbeReport: Encodable, TextRenderable, SchemaVersioned {
     }
 
     func renderText(style: TextStyle) -> String {
-        var lines: [String] = []
+        // One string grown in place: with thousands of results, an array of lines joined at the
+        // end cost a copy of every line.
+        var text = ""
+        text.reserveCapacity(results.count * (showLadder ? 400 : 120))
         if let connectivity {
-            lines.append("\(style.bold("internet")): \(connectivity.state.name) — \(connectivity.explanation)")
+            text += "\(style.bold("internet")): \(connectivity.state.name) — \(connectivity.explanation)\n"
         }
-        let width = results.map(\.target.count).max() ?? 0
-        for result in results {
-            let mark = result.reachable ? style.green("✓") : style.red("✗")
-            let name = TerminalSanitizer.sanitize(result.target, keepNewlines: false).padded(to: width)
+        let names = results.map { TerminalSanitizer.sanitize($0.target, keepNewlines: false) }
+        let width = names.map(\.count).max() ?? 0
+        for (result, name) in zip(results, names) {
+            text += result.reachable ? style.green("✓") : style.red("✗")
+            text += " "
+            text += style.bold(name.padded(to: width))
+            text += "  "
+            if result.reachable {
+                text += style.green("reachable")
+            } else {
+                text += style.red(result.verdict)
+                text += " — "
+                text += TerminalSanitizer.sanitize(result.explanation, keepNewlines: false)
+            }
             var facts: [String] = []
             if let status = result.httpStatus { facts.append("HTTP \(status)") }
             for rung in result.rungs where rung.ok && rung.name != "route" {
@@ -44,17 +57,18 @@ struct ProbeReport: Encodable, TextRenderable, SchemaVersioned {
             if let interface = result.interface {
                 facts.append("via \(TerminalSanitizer.sanitize(interface.name, keepNewlines: false)) (\(interface.kind.rawValue)\(interface.expensive ? ", metered" : ""))")
             }
-            let verdict = result.reachable ? style.green("reachable") : style.red(result.verdict)
-            let detail = result.reachable ? "" : " — " + TerminalSanitizer.sanitize(result.explanation, keepNewlines: false)
-            lines.append("\(mark) \(style.bold(name))  \(verdict)\(detail)" + (facts.isEmpty ? "" : style.dim("  [" + facts.joined(separator: " · ") + "]")))
+            if !facts.isEmpty {
+                text += style.dim("  [" + facts.joined(separator: " · ") + "]")
+            }
+            text += "\n"
             if showLadder {
                 for rung in result.rungs {
                     let time = rung.ms.map { TimeFormatting.duration(milliseconds: $0) } ?? "—"
                     let rungMark = rung.ok ? style.green("ok  ") : style.red("FAIL")
-                    lines.append("    \(rung.name.padded(to: 5)) \(rungMark) \(time.padded(to: 9)) \(TerminalSanitizer.sanitize(rung.detail, keepNewlines: false))")
+                    text += "    \(rung.name.padded(to: 5)) \(rungMark) \(time.padded(to: 9)) \(TerminalSanitizer.sanitize(rung.detail, keepNewlines: false))\n"
                 }
             }
         }
-        return lines.joined(separator: "\n") + "\n"
+        return text
     }
 }

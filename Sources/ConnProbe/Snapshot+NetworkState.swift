@@ -57,14 +57,22 @@ extension ConnectivityCheck.Snapshot {
     /// that way failed, nil when nothing was tried that way (the targets and the internet check
     /// together).
     var addressFamiliesAnswered: (ipv4: Bool?, ipv6: Bool?) {
-        func merge(_ family: Int, _ internet: Bool?) -> Bool? {
-            let tried = results.filter { InternetCheck.family(of: $0) == family }
-            let targets = tried.isEmpty ? nil : tried.contains(where: \.reachable)
+        // One pass, each result's family read once: a run may hold thousands of results.
+        var ipv4: Bool?
+        var ipv6: Bool?
+        for result in results {
+            switch InternetCheck.family(of: result) {
+            case 4: ipv4 = ipv4 == true || result.reachable
+            case 6: ipv6 = ipv6 == true || result.reachable
+            default: break
+            }
+        }
+        func merge(_ targets: Bool?, _ internet: Bool?) -> Bool? {
             switch (targets, internet) {
             case (nil, let other), (let other, nil): return other
             case (let a?, let b?): return a || b
             }
         }
-        return (merge(4, internet?.ipv4), merge(6, internet?.ipv6))
+        return (merge(ipv4, internet?.ipv4), merge(ipv6, internet?.ipv6))
     }
 }

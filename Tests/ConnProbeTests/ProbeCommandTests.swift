@@ -164,6 +164,15 @@ struct ProbeCommandTests {
         }
     }
 
+    @Test("a URL's path and query reach the server as written, percent-encoding kept")
+    func percentEncodingKept() async throws {
+        try await BadServer.with([.answer("GET", "/a%20b", status: 200, contentType: "text/plain", body: "ok")]) { server in
+            let outcome = try await probe(["--json", "\(server.url.absoluteString)/a%20b?q=%26x"])
+            #expect(outcome.exitCode == 0, "\(outcome.standardOutput) \(outcome.standardError)")
+            #expect(try server.requests().map(\.path) == ["/a%20b?q=%26x"])
+        }
+    }
+
     @Test func badInputIsNamed() async throws {
         var outcome = try await probe(["example.com:99999"])
         #expect(outcome.exitCode == 64)

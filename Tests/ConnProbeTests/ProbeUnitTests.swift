@@ -32,6 +32,7 @@ struct ProbeTargetTests {
         ("example.com:http", "port 'http' is not a number"),
         ("example.com:0", "port 0 is out of range"),
         ("ftp://example.com", "only http and https"),
+        ("http://example.com:99999/", "port 99999 is out of range"),
         ("http://:80/", "no host"),
         ("fe80::1:80:x", "must be written [address]:port"),
         ("[::1:80", "missing ']'"),
@@ -54,6 +55,9 @@ struct ProbeTargetTests {
         let error = #expect(throws: ConnError.self) { try ProbeCommand.readTargets(bad) }
         #expect(error?.message.hasPrefix("\(bad):2: target 'example.com:70000'") == true)
         #expect(error?.exitStatus == .dataError)
+        // A file saved with CRLF line ends reads the same; a UTF-8 name in a comment is skipped.
+        let crlf = try home.write("crlf", "# für später\r\nexample.com:80\r\n\r\nhttp://127.0.0.1:1/x # zwei\r\n")
+        #expect(try ProbeCommand.readTargets(crlf).map(\.input) == ["example.com:80", "http://127.0.0.1:1/x"])
         let empty = try home.write("empty", "# nothing\n\n")
         #expect((#expect(throws: ConnError.self) { try ProbeCommand.readTargets(empty) })?.code == .noTargets)
         // A missing file is 66 (noInput), as for send --file; the README's table says so.
