@@ -27,7 +27,7 @@ struct DraftEditor {
         if let replyTo {
             if let original {
                 lines.append("# In reply to \(original.uid), from \(original.from): \(original.subject)")
-                lines += original.text.split(separator: "\n", omittingEmptySubsequences: false).prefix(200).map { "# > " + $0 }
+                lines += original.text.lines().prefix(200).map { "# > " + $0 }
             } else {
                 lines.append("# In reply to \(replyTo) (not in the local inbox cache: `conn inbox fetch` to quote it)")
             }
@@ -38,7 +38,7 @@ struct DraftEditor {
     /// The text the user wrote: the file without its comment lines, trailing blank lines dropped.
     /// Empty (or blank) means nothing is to be sent.
     static func text(from edited: String) -> String {
-        var lines = edited.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("#") }
+        var lines = edited.lines().filter { !$0.hasPrefix("#") }
         while let last = lines.last, last.trimmingCharacters(in: .whitespaces).isEmpty { lines.removeLast() }
         while let first = lines.first, first.trimmingCharacters(in: .whitespaces).isEmpty { lines.removeFirst() }
         return lines.joined(separator: "\n")

@@ -141,7 +141,8 @@ struct ConnServerCommand: AsyncParsableCommand {
             guard let text = try? String(contentsOfFile: accountsFile, encoding: .utf8) else {
                 throw ValidationError("--accounts-file \(accountsFile) cannot be read.")
             }
-            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            // "\r\n" is one Character: a file saved with CRLF line ends is cut at it too.
+            for (number, line) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
                 let trimmed = line.trimmingCharacters(in: .whitespaces)
                 guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { continue }
                 entries.append((trimmed, "--accounts-file \(accountsFile):\(number + 1)"))
@@ -162,7 +163,7 @@ struct ConnServerCommand: AsyncParsableCommand {
             guard let text = try? String(contentsOfFile: tokenFile, encoding: .utf8) else {
                 throw ValidationError("--token-file \(tokenFile) cannot be read.")
             }
-            let line = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+            let line = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).first.map(String.init) ?? ""
             let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !trimmed.isEmpty else { throw ValidationError("--token-file \(tokenFile) holds no token on its first line.") }
             return trimmed

@@ -60,6 +60,22 @@ struct SendEditorTests {
         await server.stop()
     }
 
+    @Test("an editor that saves with CRLF line ends: the comments are still left out, the lines sent with LF")
+    func crlfEditor() async throws {
+        let server = try await BackgroundServer.start()
+        let crlf = try home.write("bin/crlf", """
+            #!/bin/sh
+            { printf 'First line\\r\\nSecond line\\r\\n'; sed 's/$/\\r/' "$1"; } > "$1.new" && mv "$1.new" "$1"
+            """, mode: 0o755)
+        let terminal = try send(server.url, editor: crlf)
+        _ = try await terminal.finished()
+        let screen = try terminal.screen()
+        #expect(try terminal.exitStatus() == 0, "\(screen)")
+        let delivered = try await server.inbox().filter { $0["subject"] as? String == "From the editor" }
+        #expect(delivered.first?["text"] as? String == "First line\nSecond line", "\(delivered)")
+        await server.stop()
+    }
+
     @Test("an editor that writes nothing sends nothing (exit 0); one that fails is 69 and nothing is queued")
     func emptyAndFailed() async throws {
         let server = try await BackgroundServer.start()

@@ -71,13 +71,16 @@ struct ServerHardeningTests {
     @Test("the token from --token-file or CONN_SERVER_TOKEN, so it stays out of `ps`")
     func tokenFromFileOrEnvironment() async throws {
         let directory = try TemporaryDirectory()
-        let file = try directory.write("token", "fromFile\nignored second line\n")
-        try await ServerProcess.with(["--token-file", file]) { url in
-            let client = ServerClient(base: url)
-            let status = try await client.request(.GET, "/inbox", headers: [("Authorization", "Bearer fromFile")]).status
-            #expect(status == 200)
-            let refused = try await client.request(.GET, "/inbox").status
-            #expect(refused == 401)
+        // Saved with LF and with CRLF line ends ("\r\n" is one Character: it was never cut).
+        for (name, text) in [("token", "fromFile\nignored second line\n"), ("token-crlf", "fromFile\r\nignored second line\r\n")] {
+            let file = try directory.write(name, text)
+            try await ServerProcess.with(["--token-file", file]) { url in
+                let client = ServerClient(base: url)
+                let status = try await client.request(.GET, "/inbox", headers: [("Authorization", "Bearer fromFile")]).status
+                #expect(status == 200, "\(name)")
+                let refused = try await client.request(.GET, "/inbox").status
+                #expect(refused == 401)
+            }
         }
         try await ServerProcess.with([], environment: ["CONN_SERVER_TOKEN": "fromEnv"]) { url in
             let client = ServerClient(base: url)
