@@ -3,6 +3,8 @@
 #  1. one health URL: `conn probe URL` vs `curl -fsS -o /dev/null URL`         (goal ≤ 1.2x curl)
 #  2. 1,000 targets, half listening, half closed ports: `conn probe --file` vs
 #     `curl --parallel --parallel-max 100` over the same URLs                   (goal: faster than curl)
+#     and bench/tools/nio-floor, the least a SwiftNIO program built as conn's probe is pays for
+#     the same connections and requests (no DNS, routes or report): the floor conn is held to.
 set -euo pipefail
 SERVER=$CONN_SERVER_BIN
 source scripts/lib/server.sh
@@ -32,8 +34,13 @@ curl_args=""
 while read -r target; do curl_args+=" -o /dev/null $target"; done < "$work/targets"
 echo "$curl_args" > "$work/curl-args"
 
+swift build -c release --static-swift-stdlib --package-path bench/tools/nio-floor >/dev/null
+mkdir -p "$RESULTS/bin"
+strip -o "$RESULTS/bin/nio-floor" bench/tools/nio-floor/.build/release/nio-floor
+
 hyperfine -N -i --warmup 2 --runs 15 --export-markdown "$RESULTS/probe-1000.md" \
     -n 'curl --parallel --parallel-max 100 (1,000 URLs)' "curl -s --parallel --parallel-max 100 $curl_args" \
+    -n 'nio-floor (1,000 URLs, 100 at once)' "$RESULTS/bin/nio-floor $work/targets 100" \
     -n 'conn probe --file (1,000 targets, --concurrency 100)' "$CONN probe --file $work/targets --concurrency 100"
 
 echo "peak RSS: conn probe --file (1,000) $(peak_rss_mb "$CONN" probe --file "$work/targets" --concurrency 100) MB" | tee "$RESULTS/probe-rss.txt"
