@@ -73,8 +73,8 @@ struct JSONTimeSampler {
         }
 
         /// One exchange on the open connection; a kept-alive connection the server closed
-        /// meanwhile is replaced once (t1 is read after connecting, so the new one's set-up is
-        /// not in the sample).
+        /// meanwhile is replaced once. t1 is read after the TCP connect; with TLS the handshake
+        /// still falls inside that sample, whose long round trip the clock filter then drops.
         private mutating func exchange() async throws -> TimeConnection.Exchange {
             var headers = [("Accept", "application/json")]
             if let authorization = sampler.credentials?.authorization(for: url) { headers.append(("Authorization", authorization)) }
