@@ -48,7 +48,7 @@ let package = Package(
         .target(
             name: "ConnCore",
             dependencies: [
-                "ConnProtocol",
+                "ConnProtocol", "CSQLiteTuning",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -166,6 +166,8 @@ let package = Package(
         // GNU readline (libreadline-dev) for `conn repl`. No pkgConfig: Debian's readline.pc
         // brings flags SwiftPM refuses.
         .systemLibrary(name: "CReadline", path: "Sources/CReadline"),
+        // sqlite3_config (variadic, so not callable from Swift) for the one setting conn changes.
+        .systemLibrary(name: "CSQLiteTuning", path: "Sources/CSQLiteTuning"),
         // `conn repl`: the line editor, the shell-style tokenizer, completion from the command
         // tree, the background monitor and seed 001's warning rule.
         .target(

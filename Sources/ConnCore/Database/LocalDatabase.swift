@@ -37,6 +37,7 @@ public final class LocalDatabase: Sendable {
     ]
 
     public init(path: String, migrations: [DatabaseMigration]) throws {
+        SQLiteSetup.prepare()
         self.path = path
         var configuration = Configuration()
         configuration.busyMode = .timeout(TimeInterval(Self.busyTimeoutSeconds))

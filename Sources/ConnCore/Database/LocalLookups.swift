@@ -46,6 +46,7 @@ public struct LocalLookups: Sendable {
         var configuration = Configuration()
         configuration.readonly = true
         configuration.busyMode = .timeout(0.2)
+        SQLiteSetup.prepare()
         guard let queue = try? DatabaseQueue(path: databaseFile, configuration: configuration) else { return [] }
         return (try? queue.read { db in try String.fetchAll(db, sql: sql, arguments: [argument]) }) ?? []
     }
