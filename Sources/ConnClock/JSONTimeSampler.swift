@@ -14,11 +14,10 @@ struct JSONTimeSampler {
     let clock: SampleClock
 
     static let maxAnswerBytes = 64 * 1024
-    /// The most same-origin redirects the warm-up follows, as `HTTPTransport` does.
-    static let maximumRedirects = 5
 
     /// One discarded warm-up exchange (connection set-up inflates it; it also follows
-    /// same-origin redirects, so the samples ask the final URL directly), then `count` samples.
+    /// redirects by conn's policy, `SameOriginRedirects`, so the samples ask the final URL
+    /// directly), then `count` samples.
     func samples(_ count: Int, interval: Duration) async throws -> [ClockSample] {
         var session = Session(sampler: self, url: url)
         do {
@@ -48,19 +47,12 @@ struct JSONTimeSampler {
         }
 
         mutating func warmUp() async throws {
-            var hops = 0
+            var redirects = SameOriginRedirects(from: url)
             while true {
                 let response = try await exchange().response
-                guard (300...399).contains(response.status), response.status != 304, let location = response.headers.first(name: "Location") else {
+                guard let next = try redirects.next(status: response.status, location: response.headers.first(name: "Location"), from: url) else {
                     _ = try sampler.time(in: response, from: url)
                     return
-                }
-                guard let next = HTTPTransport.sameOriginTarget(of: location, from: url) else {
-                    throw HTTPTransport.offOriginRedirect(from: url, status: response.status, to: location)
-                }
-                hops += 1
-                guard hops <= JSONTimeSampler.maximumRedirects else {
-                    throw ConnError.unavailable(.tooManyRedirects, "\(sampler.url.absoluteString) redirected more than \(JSONTimeSampler.maximumRedirects) times")
                 }
                 url = next
             }

@@ -141,8 +141,7 @@ struct ConnServerCommand: AsyncParsableCommand {
             guard let text = try? String(contentsOfFile: accountsFile, encoding: .utf8) else {
                 throw ValidationError("--accounts-file \(accountsFile) cannot be read.")
             }
-            // "\r\n" is one Character: a file saved with CRLF line ends is cut at it too.
-            for (number, line) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
+            for (number, line) in Self.lines(of: text).enumerated() {
                 let trimmed = line.trimmingCharacters(in: .whitespaces)
                 guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { continue }
                 entries.append((trimmed, "--accounts-file \(accountsFile):\(number + 1)"))
@@ -156,6 +155,13 @@ struct ConnServerCommand: AsyncParsableCommand {
         return accounts
     }
 
+    /// A file's lines, cut at "\n" and at "\r\n": in Swift "\r\n" is one Character, so a file
+    /// saved with CRLF line ends is never cut at "\n" alone. (conn's own `lines()` is in ConnCore,
+    /// which the reference server does not link.)
+    static func lines(of text: String) -> [Substring] {
+        text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+    }
+
     /// --token, else the first line of --token-file, else CONN_SERVER_TOKEN; nil when none is set.
     func resolvedToken() throws -> String? {
         if let token { return token }
@@ -163,7 +169,7 @@ struct ConnServerCommand: AsyncParsableCommand {
             guard let text = try? String(contentsOfFile: tokenFile, encoding: .utf8) else {
                 throw ValidationError("--token-file \(tokenFile) cannot be read.")
             }
-            let line = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).first.map(String.init) ?? ""
+            let line = Self.lines(of: text).first.map(String.init) ?? ""
             let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !trimmed.isEmpty else { throw ValidationError("--token-file \(tokenFile) holds no token on its first line.") }
             return trimmed

@@ -73,49 +73,23 @@ public final class HTTPTransport: Sendable {
         try await client.shutdown()
     }
 
-    /// The most redirects one request follows.
-    static let maximumRedirects = 5
-
     public func send(_ exchange: HTTPExchangeRequest) async throws -> HTTPExchangeResponse {
         let clock = ContinuousClock()
         let start = clock.now
         var url = exchange.url
-        var hops = 0
+        var redirects = SameOriginRedirects(from: exchange.url)
         while true {
             var response = try await sendOnce(exchange, to: url)
-            guard exchange.redirects == .sameOrigin, (300...399).contains(response.status), response.status != 304,
-                let location = response.header("Location")
+            guard exchange.redirects == .sameOrigin,
+                let next = try redirects.next(status: response.status, location: response.header("Location"), from: url)
             else {
                 response.elapsed = start.duration(to: clock.now)
                 response.url = url
                 return response
             }
-            guard let next = Self.sameOriginTarget(of: location, from: url) else {
-                throw Self.offOriginRedirect(from: url, status: response.status, to: location)
-            }
-            hops += 1
-            guard hops <= Self.maximumRedirects else {
-                throw ConnError.unavailable(.tooManyRedirects, "\(exchange.url.absoluteString) redirected more than \(Self.maximumRedirects) times")
-            }
             logger.debug("\(response.status) from \(url.absoluteString): following to \(next.absoluteString)")
             url = next
         }
-    }
-
-    /// Where a redirect's `Location` leads, when that stays on `url`'s origin; nil otherwise.
-    public static func sameOriginTarget(of location: String, from url: URL) -> URL? {
-        guard let next = URL(string: location, relativeTo: url)?.absoluteURL, let nextOrigin = Origin(next), nextOrigin == Origin(url) else {
-            return nil
-        }
-        return next
-    }
-
-    /// The error for a redirect that leaves the origin, naming both ends: conn does not follow it.
-    public static func offOriginRedirect(from url: URL, status: Int, to location: String) -> ConnError {
-        .unavailable(
-            .redirected,
-            "\(url.absoluteString) redirected (\(status)) to \(location.prefix(300)), which is not on \(Origin(url)?.description ?? "its origin"); conn follows redirects only within one origin",
-            hint: "A captive portal or a login page answers like this. If the server really moved, configure its new address.")
     }
 
     /// One request to `url`, no redirects followed.
