@@ -47,6 +47,8 @@ struct InboxMerge {
     private var cached: [CachedState] = []
     private var indexOf: [String: Int] = [:]
     private var duplicates: Set<String> = []
+    /// A cached message was flagged as a duplicate uid by an earlier fetch.
+    private var cachedDuplicates = false
     /// This fetch's records.
     private var document = InboxDocument(records: [])
 
@@ -54,20 +56,33 @@ struct InboxMerge {
         let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM inboxMessage") ?? 0
         messages.reserveCapacity(count)
         cached.reserveCapacity(count)
-        indexOf.reserveCapacity(count)
         // Read through SQLite's C API: a re-fetch loads every cached message's columns, and
         // GRDB's generic per-column decoding was most of a no-change re-fetch's store.
+        // In the table's own order: an ORDER BY made SQLite copy every row into a sorter before
+        // returning the first; the rows are put in arrival order here, and most often already are.
         let rows = try DirectStatement(db.makeStatement(sql: """
-            SELECT uid, responseToUid, parsedTime, arrival, sortKey, threadRoot, depth, flags, rawHash FROM inboxMessage ORDER BY arrival
+            SELECT uid, responseToUid, parsedTime, arrival, sortKey, threadRoot, depth, flags, rawHash FROM inboxMessage
             """), in: db)
+        var inArrivalOrder = true
         while try rows.nextRow() {
-            let uid = rows.text(0)
-            indexOf[uid] = messages.count
-            messages.append(Message(uid: uid, parentUid: rows.text(1), arrival: Int(rows.int64(3) ?? 0), parsedTime: rows.double(2)))
+            let arrival = Int(rows.int64(3) ?? 0)
+            if let last = messages.last, last.arrival >= arrival { inArrivalOrder = false }
+            messages.append(Message(uid: rows.text(0), parentUid: rows.text(1), arrival: arrival, parsedTime: rows.double(2)))
+            let flags = rows.text(7)
+            if !flags.isEmpty && flags.utf8.split(separator: UInt8(ascii: ",")).contains(where: { $0.elementsEqual("duplicateUid".utf8) }) {
+                cachedDuplicates = true
+            }
             cached.append(CachedState(columns: ThreadColumns(sortKey: rows.double(4) ?? 0, threadRoot: rows.text(5), depth: Int(rows.int64(6) ?? 0),
-                                                             flags: rows.text(7)),
+                                                             flags: flags),
                                       hash: rows.int64(8)))
         }
+        if !inArrivalOrder {
+            let order = messages.indices.sorted { messages[$0].arrival < messages[$1].arrival }
+            messages = order.map { messages[$0] }
+            cached = order.map { cached[$0] }
+        }
+        indexOf.reserveCapacity(count)
+        for (index, message) in messages.enumerated() { indexOf[message.uid] = index }
     }
 
     /// What the cache held for the message at `index`; nil for a new message.
@@ -123,7 +138,7 @@ struct InboxMerge {
     /// Whether this fetch changes nothing: no new or changed record, and no duplicate uid now or
     /// flagged before. The threads are then what they were, so there is nothing to compute or write.
     var changesNothing: Bool {
-        duplicates.isEmpty && messages.allSatisfy { $0.incoming == nil } && !cached.contains { $0.columns.flags.contains("duplicateUid") }
+        duplicates.isEmpty && !cachedDuplicates && messages.allSatisfy { $0.incoming == nil }
     }
 
     /// Threads every message and writes what changed: messages, then conversations.
