@@ -72,12 +72,22 @@ public enum InboxMigrations {
             try db.alter(table: "inboxMessage") { table in
                 table.add(column: "rawHash", .integer).notNull().defaults(to: 0)
             }
-            let hash = DatabaseFunction("connRecordHash", argumentCount: 1, pure: true) { values in
-                String.fromDatabaseValue(values[0]).map(RecordHash.of)
-            }
-            db.add(function: hash)
-            try db.execute(sql: "UPDATE inboxMessage SET rawHash = connRecordHash(raw)")
-            db.remove(function: hash)
+            // Filled in by v4, which computes every hash with today's function.
+        },
+        // RecordHash changed from FNV-1a, a byte per step, to 16 bytes per step: every cached
+        // hash is computed again, or the next fetch would take every record for an update.
+        DatabaseMigration("inbox.v4.recordHashByWords") { db in
+            try recomputeRecordHashes(db)
         },
     ]
+
+    /// Sets every cached message's rawHash from its raw text with today's RecordHash.
+    static func recomputeRecordHashes(_ db: Database) throws {
+        let hash = DatabaseFunction("connRecordHash", argumentCount: 1, pure: true) { values in
+            String.fromDatabaseValue(values[0]).map(RecordHash.of)
+        }
+        db.add(function: hash)
+        defer { db.remove(function: hash) }
+        try db.execute(sql: "UPDATE inboxMessage SET rawHash = connRecordHash(raw)")
+    }
 }
