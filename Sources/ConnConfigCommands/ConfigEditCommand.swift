@@ -17,7 +17,7 @@ public struct ConfigEditCommand: ConnCommand, ConfigFileWritingCommand {
             was and the copy is kept, its path printed, so nothing typed is lost. Without a \
             file, the editor starts from the commented template of `conn config init`.
             """,
-            exitCodes: "0 saved, or nothing changed; 69 the editor failed; 78 the edit is invalid (the file is unchanged; the edit is kept)",
+            exitCodes: "0 saved, or nothing changed; 69 the editor failed; 74 the file or its directory could not be written; 78 the edit is invalid (the file is unchanged; the edit is kept)",
             examples: [
                 .init("conn config edit", "Edit the config file."),
                 .init("EDITOR=nano conn --config ./ci.yaml config edit", "Another file, another editor."),

@@ -20,7 +20,7 @@ struct ConnRoot: AsyncParsableCommand {
             exitCodes: """
                 0 ok; 64 usage error; 65 bad data; 66 input file missing or unreadable; \
                 69 unavailable (unreachable, refused); 70 internal error; 74 local I/O error (disk \
-                full); 75 temporary failure (timeout, database locked: try again); 77 permission or \
+                full, a directory that cannot be created); 75 temporary failure (timeout, database locked: try again); 77 permission or \
                 authentication refused; 78 configuration error
                 """,
             examples: [

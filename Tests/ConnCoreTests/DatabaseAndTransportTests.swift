@@ -87,7 +87,9 @@ struct LocalDatabaseTests {
         let home = try TemporaryDirectory()
         try home.write("file", "not a directory")
         let error = try #require(throws: ConnError.self) { try LocalDatabase(path: home.path + "/file/conn.sqlite", migrations: []) }
-        #expect(error.exitStatus == .unavailable)
+        // A local I/O failure, as for every directory conn cannot create; with the system's reason.
+        #expect(error.exitStatus == .ioError)
+        #expect(error.message.contains("cannot create directory \(home.path)/file: Not a directory"), "\(error.message)")
     }
 }
 

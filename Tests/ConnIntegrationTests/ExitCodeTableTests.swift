@@ -28,7 +28,6 @@ struct ExitCodeTableTests {
     static let triggeredElsewhere: [Int32: String] = [
         0: "success: every other test",
         70: "a bug in conn: nothing should produce it",
-        74: "a full disk: StorageFailureTests.diskFull (a 1 MiB tmpfs, as root)",
     ]
 
     @Test("the table is ExitStatus, and conn --help lists every code")
@@ -58,6 +57,7 @@ struct ExitCodeTableTests {
         try await run(["probe", "--file", badTargets])                                                   // 65
         try await run(["send", "--to", "a@b.cc", "--subject", "s", "--file", home.path + "/nonexistent"]) // 66
         try await run(["probe", "127.0.0.1:1"])                                                          // 69
+        try await run(["outbox", "list"], env: ["XDG_DATA_HOME": badTargets + "/data"])                 // 74 (its directory)
         try await run(["watch", "--no-internet", "--no-link", "--until", "online", "--timeout", "1s"], server: closed) // 75
         try await BadServer.with(refusing) { server in try await run(["inbox", "fetch"], server: server.url) } // 77
         try await run(["config", "show"], env: ["CONN_CONFIG": home.path + "/missing.yaml"])             // 78

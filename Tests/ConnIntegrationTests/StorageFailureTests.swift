@@ -27,6 +27,28 @@ struct StorageFailureTests {
         #expect(!sent.standardError.contains("bug in conn"))
     }
 
+    @Test("a directory conn needs cannot be created: 74 naming it, the same for the database's, the config file's and the agent's")
+    func directoryCannotBeCreated() async throws {
+        let home = try TemporaryDirectory()
+        // A file where a parent directory should be: mkdir fails whoever runs the test (root too).
+        let file = try home.write("a-file", "")
+        let cases: [(arguments: [String], variable: String)] = [
+            (["outbox", "list"], "XDG_DATA_HOME"),
+            (["config", "edit"], "XDG_CONFIG_HOME"),
+            (["config", "set", "server", "http://127.0.0.1:1"], "XDG_CONFIG_HOME"),
+            (["agent", "run"], "XDG_RUNTIME_DIR"),
+        ]
+        for (arguments, variable) in cases {
+            let outcome = try await home.conn(arguments, server: URL(string: Self.closedServer),
+                                              env: [variable: file + "/below", "EDITOR": "true", "VISUAL": ""])
+            #expect(outcome.exitCode == 74, "\(arguments): exit \(outcome.exitCode): \(outcome.standardError)")
+            // Which directory, and the system's reason.
+            #expect(outcome.standardError.contains("cannot create directory \(file)/below") && outcome.standardError.contains("Not a directory"),
+                    "\(arguments): \(outcome.standardError)")
+            #expect(!outcome.standardError.contains("bug in conn"), "\(arguments): \(outcome.standardError)")
+        }
+    }
+
     @Test("a corrupt database: 65 naming the file, with the command that moves it aside")
     func corruptDatabase() async throws {
         let home = try TemporaryDirectory()

@@ -37,7 +37,7 @@ public struct AgentPlace: Sendable, Equatable {
     /// directory in /tmp that someone else made could hold a socket that impersonates the agent.
     public func prepare() throws {
         if mkdir(directory, 0o700) != 0 && errno != EEXIST {
-            throw ConnError(code: .directoryUnavailable, message: "cannot create \(directory): \(String(cString: strerror(errno)))", exitStatus: .ioError)
+            throw ConnError(code: .directoryUnavailable, message: "cannot create directory \(directory): \(String(cString: strerror(errno)))", exitStatus: .ioError)
         }
         var info = stat()
         guard lstat(directory, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {

@@ -29,12 +29,7 @@ public enum AtomicFile {
 
     /// Creates the directory `path` goes in (0700, parents too) when it is missing.
     public static func ensureDirectory(containing path: String) throws {
-        let directory = (path as NSString).deletingLastPathComponent
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw ConnError(code: .directoryUnavailable, message: "cannot create \(directory): \(error.localizedDescription)", exitStatus: .ioError)
-        }
+        try ConnPaths.ensureDirectory((path as NSString).deletingLastPathComponent)
     }
 
     /// The permission bits of the file at `path` (following links), if it exists.

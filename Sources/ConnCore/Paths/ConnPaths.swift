@@ -35,18 +35,27 @@ public struct ConnPaths: Sendable, Equatable, Codable {
     public var pluginDirectory: String { dataDirectory + "/plugins" }
     public var historyFile: String { stateDirectory + "/history" }
 
-    /// Creates `directory` (and parents) with owner-only permissions if it does not exist.
+    /// Creates `directory` (and parents) with owner-only permissions if it does not exist; one
+    /// that cannot be created is a local I/O failure (74), wherever conn needed it. A component
+    /// at a time with mkdir(2), so the error is the system's own reason ("Not a directory",
+    /// "Permission denied").
     public static func ensureDirectory(_ directory: String) throws {
-        do {
-            try FileManager.default.createDirectory(
-                atPath: directory, withIntermediateDirectories: true,
-                attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw ConnError(
-                code: .directoryUnavailable,
-                message: "cannot create directory \(directory): \(error.localizedDescription)",
-                hint: "Check the permissions of its parent, or point XDG_DATA_HOME elsewhere.",
-                exitStatus: .unavailable)
+        func failure(_ reason: Int32) -> ConnError {
+            ConnError(code: .directoryUnavailable, message: "cannot create directory \(directory): \(String(cString: strerror(reason)))",
+                      hint: "Check the permissions of its parents; XDG_DATA_HOME, XDG_CONFIG_HOME and XDG_STATE_HOME choose where conn's directories go.",
+                      exitStatus: .ioError)
         }
+        var path = directory.hasPrefix("/") ? "" : "."
+        for component in directory.split(separator: "/") {
+            path += "/" + component
+            if mkdir(path, 0o700) == 0 {
+                chmod(path, 0o700)  // the umask may have taken bits
+            } else if errno != EEXIST {
+                throw failure(errno)
+            }
+        }
+        var status = stat()
+        guard stat(directory, &status) == 0 else { throw failure(errno) }
+        guard status.st_mode & S_IFMT == S_IFDIR else { throw failure(ENOTDIR) }
     }
 }
