@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # conn probe against curl (issue 4), whole process, release builds, conn-server on loopback:
 #  1. one health URL: `conn probe URL` vs `curl -fsS -o /dev/null URL`         (goal ≤ 1.2x curl)
+#     and vs bench/tools/nio-floor asking the same URL once
 #  2. 1,000 targets, half listening, half closed ports: `conn probe --file` vs
 #     `curl --parallel --parallel-max 100` over the same URLs                   (goal: faster than curl)
 #     and bench/tools/nio-floor, the least a SwiftNIO program built as conn's probe is pays for
@@ -14,8 +15,14 @@ url=$CONN_SERVER_URL
 work=$(mktemp -d)
 export HOME=$work XDG_CONFIG_HOME=$work/config
 
+swift build -c release --static-swift-stdlib --package-path bench/tools/nio-floor >/dev/null
+mkdir -p "$RESULTS/bin"
+strip -o "$RESULTS/bin/nio-floor" bench/tools/nio-floor/.build/release/nio-floor
+
+echo "$url/health" > "$work/one-target"
 hyperfine -N --warmup 10 --runs 200 --export-markdown "$RESULTS/probe-one.md" \
     -n 'curl -fsS -o /dev/null URL' "curl -fsS -o /dev/null $url/health" \
+    -n 'nio-floor (the same URL)' "$RESULTS/bin/nio-floor $work/one-target 1" \
     -n 'conn probe URL' "$CONN probe $url/health"
 
 # 500 URLs on the listening server, 500 on ports where nothing listens.
@@ -33,10 +40,6 @@ done
 curl_args=""
 while read -r target; do curl_args+=" -o /dev/null $target"; done < "$work/targets"
 echo "$curl_args" > "$work/curl-args"
-
-swift build -c release --static-swift-stdlib --package-path bench/tools/nio-floor >/dev/null
-mkdir -p "$RESULTS/bin"
-strip -o "$RESULTS/bin/nio-floor" bench/tools/nio-floor/.build/release/nio-floor
 
 hyperfine -N -i --warmup 2 --runs 15 --export-markdown "$RESULTS/probe-1000.md" \
     -n 'curl --parallel --parallel-max 100 (1,000 URLs)' "curl -s --parallel --parallel-max 100 $curl_args" \
