@@ -37,7 +37,7 @@ final class TimeConnection: Sendable {
             throw ConnError.configuration("\(url.absoluteString) is not an http or https URL with a host")
         }
         let sslContext = origin.scheme == "https" ? try NIOSSLContext(configuration: ClientTLS.configuration(insecure: insecure)) : nil
-        let serverName = IPLiteral.isLiteral(origin.host) ? nil : origin.host
+        let serverName = ClientTLS.serverName(for: origin.host)
         let stamp = ArrivalStamp(clock: clock)
         let collector = ResponseCollector(maxBytes: maxBytes)
         do {

@@ -181,7 +181,7 @@ public struct Prober: Sendable {
 
         // TLS
         if target.usesTLS {
-            let serverName = IPLiteral.isLiteral(target.host) ? nil : target.host
+            let serverName = ClientTLS.serverName(for: target.host)
             switch await ConnectionProber.handshake(on: channel, serverName: serverName, insecure: insecure, timeout: timeout) {
             case .established(let elapsed, let certificate):
                 if let certificate {

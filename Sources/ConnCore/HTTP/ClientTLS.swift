@@ -10,4 +10,11 @@ public enum ClientTLS {
         if insecure { configuration.certificateVerification = .none }
         return configuration
     }
+
+    /// The name sent as SNI and checked against the certificate: the host, except for an IP
+    /// literal, which SNI may not carry (RFC 6066, 3) and which NIOSSL refuses as a server name;
+    /// the certificate is then checked against the address.
+    public static func serverName(for host: String) -> String? {
+        IPLiteral.isLiteral(host) ? nil : host
+    }
 }

@@ -42,7 +42,7 @@ public enum WebSocketConnector {
             throw Failure.notWebSocketURL(url.absoluteString)
         }
         let sslContext = origin.scheme == "https" ? try NIOSSLContext(configuration: tls) : nil
-        let serverName = IPLiteral.isLiteral(origin.host) ? nil : origin.host
+        let serverName = ClientTLS.serverName(for: origin.host)
 
         let upgrade = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connectTimeout(.nanoseconds(connectTimeout.nanoseconds))
