@@ -174,6 +174,27 @@ struct InboxJSONScannerTests {
         #expect(error?.message.contains(fragment) == true, "\(error?.message ?? "")")
     }
 
+    /// The reader skips plain text eight bytes at a time: a byte that needs a look, at any place
+    /// of a word, must still be seen — an escape read, a control character or bad UTF-8 refused.
+    @Test("a quote, backslash, control character or non-ASCII byte at every place of strings up to three words long")
+    func everySpecialByteAtEveryPlace() throws {
+        let specials: [[UInt8]] = [Array(#"\""#.utf8), Array(#"\\"#.utf8), Array(#"\u00e9"#.utf8), [0x01], [0x09], [0x1F], [0x7F],
+                                   Array("é".utf8), Array("😀".utf8), [0xC3], [0xFF], [0xE2, 0x82]]
+        for length in 0...24 {
+            for place in 0...length {
+                for special in specials {
+                    var text = Array(repeating: UInt8(ascii: "a"), count: length)
+                    text.insert(contentsOf: special, at: place)
+                    let data = Data(#"{"inbox":[{"uid":"1","subject":""#.utf8 + text + #""}]}"#.utf8)
+                    let expected = (try? JSONSerialization.jsonObject(with: data)) as? [String: [[String: String]]]
+                    let read = try? InboxDocumentReader.read(data, source: "s")
+                    #expect(read?.first?.email.subject == expected?["inbox"]?.first?["subject"], "\(special) at \(place) of \(length)")
+                    #expect((read == nil) == (expected == nil), "\(special) at \(place) of \(length): reader \(read == nil ? "refused" : "read")")
+                }
+            }
+        }
+    }
+
     @Test func invalidUTF8IsRefused() {
         var bytes = Array(#"{"inbox":[{"uid":"1","subject":"ab"}]}"#.utf8)
         bytes.insert(0xC3, at: bytes.count - 5)  // a lead byte with no continuation
