@@ -30,8 +30,8 @@ final class TimeConnection: Sendable {
         self.clock = clock
     }
 
-    /// Connects to `url`'s origin (TLS for https, as every connection of conn's: `ClientTLS`; an
-    /// IP literal gets no SNI, as in `WebSocketConnector`).
+    /// Connects to `url`'s origin (TLS for https, as every connection of conn's: `ClientTLS`,
+    /// whose `serverName(for:)` sends no SNI for an IP literal).
     static func open(to url: URL, insecure: Bool, timeout: Duration, maxBytes: Int, clock: SampleClock) async throws -> TimeConnection {
         guard let origin = Origin(url) else {
             throw ConnError.configuration("\(url.absoluteString) is not an http or https URL with a host")

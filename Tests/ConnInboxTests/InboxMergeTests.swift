@@ -167,20 +167,10 @@ struct InboxMergeTests {
 
     @Test("a cache written before records were compared by hash: the hash is filled in, and the same record fetched again is unchanged")
     func migratesVersionTwoCaches() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path + "/conn.sqlite"
-        let raw = #"{"uid":"1","from":"a@x","to":"b@x","subject":"kept","text":"body","responseToUid":"","dateTime":"Today"}"#
-        do {
-            let old = try LocalDatabase(path: path, migrations: Array(InboxMigrations.all.prefix(2)))
-            try old.writer.write { db in
-                try db.execute(sql: """
-                    INSERT INTO inboxMessage(uid, responseToUid, parsedTime, arrival, sortKey, threadRoot, depth, flags, raw, fetchedAt)
-                    VALUES ('1', '', 5, 1, 5, '1', 0, '', ?, 5)
-                    """, arguments: [raw])
-            }
-        }
-        let database = try LocalDatabase(path: path, migrations: InboxMigrations.all)
-        let hash = try database.writer.read { db in try Int64.fetchOne(db, sql: "SELECT rawHash FROM inboxMessage WHERE uid = '1'") }
+        let raw = OlderInboxCache.record
+        let cache = try OlderInboxCache(version: 2, raw: raw)
+        let database = cache.database
+        let hash = try cache.storedHash()
         let records = try InboxDocumentReader.read(Data(#"{"inbox":[\#(raw)]}"#.utf8), source: "s")
         #expect(hash == records[0].rawHash && hash != 0)
         let summary = try InboxCache(database: database).store(records, etag: nil, requested: "s", source: "s", at: Date())

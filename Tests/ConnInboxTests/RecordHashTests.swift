@@ -47,20 +47,10 @@ struct RecordHashTests {
 
     @Test("a cache hashed with the byte-wise hash of before: every hash is computed again, and the same record fetched again is unchanged")
     func migratesByteWiseHashes() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path + "/conn.sqlite"
-        let raw = #"{"uid":"1","from":"a@x","to":"b@x","subject":"kept","text":"body","responseToUid":"","dateTime":"Today"}"#
-        do {
-            let old = try LocalDatabase(path: path, migrations: Array(InboxMigrations.all.prefix(3)))
-            try old.writer.write { db in
-                try db.execute(sql: """
-                    INSERT INTO inboxMessage(uid, responseToUid, parsedTime, arrival, sortKey, threadRoot, depth, flags, raw, rawHash, fetchedAt)
-                    VALUES ('1', '', 5, 1, 5, '1', 0, '', ?, ?, 5)
-                    """, arguments: [raw, Self.fnv1a(raw)])
-            }
-        }
-        let database = try LocalDatabase(path: path, migrations: InboxMigrations.all)
-        let hash = try database.writer.read { db in try Int64.fetchOne(db, sql: "SELECT rawHash FROM inboxMessage WHERE uid = '1'") }
+        let raw = OlderInboxCache.record
+        let cache = try OlderInboxCache(version: 3, raw: raw, rawHash: Self.fnv1a(raw))
+        let database = cache.database
+        let hash = try cache.storedHash()
         #expect(hash == RecordHash.of(raw) && hash != Self.fnv1a(raw))
         let records = try InboxDocumentReader.read(Data(#"{"inbox":[\#(raw)]}"#.utf8), source: "s")
         let summary = try InboxCache(database: database).store(records, etag: nil, requested: "s", source: "s", at: Date())
