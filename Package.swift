@@ -152,14 +152,26 @@ let package = Package(
             dependencies: ["ConnCore", "ConnCommandKit", "ConnProtocol", "ConnOutbox", "ConnInbox"],
             swiftSettings: strictSwift
         ),
-        // `conn watch`: rtnetlink events, the hysteresis engine, the WebSocket link to the back
-        // end (ConnectionState), hooks.
+        // The live runtime that `conn watch`, `conn agent` and `conn repl` share: `LiveSession`
+        // (the monitor machine and its driver, rtnetlink, the WebSocket link to the back end,
+        // background delivery, inbox sync, the stored clock offset, the metrics they feed), and
+        // the options that say what it watches. Commands consume its events; none wires them.
+        .target(
+            name: "ConnLive",
+            dependencies: [
+                "ConnCore", "ConnCommandKit", "ConnProtocol", "ConnProbe", "ConnOutbox", "ConnInbox", "ConnMetrics", "ConnClock",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "WSCore", package: "swift-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        // `conn watch`: prints the live session's events, the banner, hooks, --until.
         .target(
             name: "ConnWatch",
             dependencies: [
-                "ConnCore", "ConnCommandKit", "ConnProtocol", "ConnProbe", "ConnOutbox", "ConnMetrics", "ConnClock",
-                .product(name: "WSCore", package: "swift-websocket"),
-                .product(name: "Logging", package: "swift-log"),
+                "ConnCore", "ConnCommandKit", "ConnLive", "ConnProbe", "ConnOutbox", "ConnMetrics",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSwift
         ),
@@ -173,7 +185,7 @@ let package = Package(
         .target(
             name: "ConnRepl",
             dependencies: [
-                "CReadline", "ConnCore", "ConnCommandKit", "ConnProbe", "ConnWatch", "ConnInbox", "ConnOutbox",
+                "CReadline", "ConnCore", "ConnCommandKit", "ConnProbe", "ConnLive", "ConnInbox", "ConnOutbox",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -208,7 +220,7 @@ let package = Package(
         .target(
             name: "ConnAgent",
             dependencies: [
-                "ConnCore", "ConnCommandKit", "ConnProbe", "ConnWatch", "ConnInbox", "ConnOutbox", "ConnClock", "ConnMetrics",
+                "ConnCore", "ConnCommandKit", "ConnProbe", "ConnLive", "ConnInbox", "ConnOutbox", "ConnClock", "ConnMetrics",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOExtras", package: "swift-nio-extras"),
@@ -329,6 +341,12 @@ let package = Package(
         .testTarget(
             name: "ConnWatchTests",
             dependencies: ["conn", "conn-server", "ConnWatch", "ConnCore", "ConnTestSupport"],
+            swiftSettings: strictSwift
+        ),
+        // The live runtime's machines and session in-process, with an injected clock and network source.
+        .testTarget(
+            name: "ConnLiveTests",
+            dependencies: ["conn-server", "ConnLive", "ConnCore", "ConnProbe", "ConnOutbox", "ConnTestSupport"],
             swiftSettings: strictSwift
         ),
         .testTarget(

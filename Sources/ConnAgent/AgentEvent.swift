@@ -1,6 +1,6 @@
 import ConnCommandKit
 import ConnCore
-import ConnWatch
+import ConnLive
 import Foundation
 
 /// One line of `conn agent`'s log (docs/json/agent-event.schema.json with --json): what it

@@ -2,9 +2,9 @@ import ConnClock
 import ConnCommandKit
 import ConnCore
 import ConnInbox
+import ConnLive
 import ConnOutbox
 import ConnProbe
-import ConnWatch
 import Foundation
 import Logging
 
@@ -14,10 +14,7 @@ import Logging
 /// delays a delivery, and neither holds up the watching.
 struct AgentLoop {
     enum Trigger: Sendable {
-        case monitor(ConnectivityMonitor.Event)
-        case delivery(OutboxFlushWorker.Pass)
-        case syncDue
-        case synced(AgentStatus.Sync)
+        case live(LiveSession.Event)
         case control(AgentClient.Request?, CheckedContinuation<String, Never>)
         case signal(Int32)
     }
@@ -88,44 +85,16 @@ struct AgentLoop {
         signals.listen { continuation.yield(.signal($0)) }
         defer { signals.listen(nil) }
 
-        let delivery = OutboxFlushWorker(store: store, url: backEnd.url(for: .messages), configuration: configuration,
-                                         logger: context.logger, recheck: interval) { pass in
-            continuation.yield(.delivery(pass))
-        }
-        let sync = InboxSyncWorker(fetcher: InboxFetcher(url: backEnd.url(for: .inbox), database: inboxDatabase),
-                                   configuration: configuration, logger: context.logger) { result in
-            continuation.yield(.synced(result))
-        }
-        let syncTimer: Task<Void, Never>? = syncInterval > .zero ? Task {
-            while !Task.isCancelled {
-                try? await Task.sleep(for: syncInterval)
-                continuation.yield(.syncDue)
-            }
-        } : nil
-        defer { syncTimer?.cancel() }
-
-        var link = holdLink ? BackEndLink(backEnd, configuration: configuration, logger: context.logger) : nil
+        var parts = LiveSession.Parts(check: check, interval: interval, grace: grace,
+                                      link: holdLink ? BackEndLink(backEnd, configuration: configuration, logger: context.logger) : nil)
+        parts.delivery = LiveSession.Delivery(store: store, url: backEnd.url(for: .messages))
+        if syncInterval > .zero { parts.sync = LiveSession.InboxSync(url: backEnd.url(for: .inbox), database: inboxDatabase, interval: syncInterval) }
         // Each ping/pong's offset is kept, so `clock-offset --convert` uses a fresh one.
-        let database = inboxDatabase, wsURL = backEnd.url(for: .ws).absoluteString
-        let metrics = self.metrics
-        link?.onSample = { estimate in
-            let stored = StoredOffset(offsetMs: estimate.offsetMS, uncertaintyMs: estimate.uncertaintyMS, method: "ws", source: wsURL, measuredAt: Date())
-            try? stored.save(to: database)
-            metrics.update { $0.clockOffsetMs = stored.offsetMs; $0.clockUncertaintyMs = stored.uncertaintyMs }
-        }
-        metrics.update { snapshot in
-            snapshot.linkConnected = holdLink ? false : nil
-            if snapshot.clockOffsetMs == nil, let stored = try? StoredOffset.load(from: database) {
-                (snapshot.clockOffsetMs, snapshot.clockUncertaintyMs) = (stored.offsetMs, stored.uncertaintyMs)
-            }
-        }
-        metrics.count(outbox: store) {
-            (try? database.writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM inboxMessage") }) ?? nil
-        }
-        defer { metrics.count(with: nil) }
-        let monitor = ConnectivityMonitor(check: check, engine: WatchEngine(interval: interval, grace: grace), link: link,
-                                          onSnapshot: { snapshot in metrics.probed(snapshot.results) }) { event in
-            continuation.yield(.monitor(event))
+        parts.database = inboxDatabase
+        parts.metrics = metrics
+        parts.releasesStartupPages = !reloaded
+        let session = LiveSession(parts, configuration: configuration, logger: context.logger) { event in
+            continuation.yield(.live(event))
         }
         let control = try await AgentControlServer.start(at: place) { request in
             await withCheckedContinuation { reply in continuation.yield(.control(request, reply)) }
@@ -137,45 +106,30 @@ struct AgentLoop {
 
         var stopReason = "interrupted"
         var next: AgentLoop?
-        var looks = 0
         loop: for await trigger in triggers {
             switch trigger {
-            case .monitor(.looked(let decision, let reported)):
-                // Start-up is over once the second look is done: its code pages can go (see
-                // StartupPages; the agent runs for days).
-                looks += 1
-                if looks == 2 && !reloaded { StartupPages.release() }
+            case .live(.looked(let decision, let reported)):
                 status.network = reported
-                metrics.looked(decision, reported: reported)
-                let becameOnline = decision.event?.to == .online  // the baseline or a reconnect
-                delivery.serverReachable(reported?.state == .online, justBecome: becameOnline)
-                // Sync at start and after a reconnect (the inbox may have grown meanwhile).
-                if becameOnline && syncInterval > .zero { sync.request() }
                 if let event = decision.event {
                     emit(AgentEvent(type: event.type == .baseline ? .baseline : .change, from: event.from, state: event.state,
                                     downtimeMs: event.downtimeMs, connectionState: status.connectionState))
                     notifier.notify("STATUS=\(reported?.summary ?? "checking") — \(status.server)")
                 }
-            case .monitor(.link(let state)):
+            case .live(.link(let state)):
                 let previous = status.connectionState
                 status.connectionState = state
-                metrics.update { $0.linkConnected = state.isConnected }
                 if state.isNews(after: previous) { emit(AgentEvent(type: .connectionState, connectionState: state)) }
-            case .monitor(.linkEnabled):
+            case .live(.linkEnabled):
                 continue
-            case .delivery(let pass):
+            case .live(.outbox(let pass)):
                 let summary = WatchOutboxSummary(pass)
-                metrics.delivered(pass.tally)
                 status.lastDelivery = AgentStatus.Delivery(at: Date(), sent: pass.tally.sent, retrying: pass.tally.retrying,
                                                            failed: pass.tally.rejected + pass.tally.authRefused + pass.tally.expired,
                                                            error: summary.error)
                 if let error = summary.error { status.lastError = error }
                 emit(AgentEvent(type: .outbox, outbox: summary))
-            case .syncDue:
-                if status.network?.state == .online { sync.request() }
-            case .synced(let result):
+            case .live(.synced(let result)):
                 status.lastSync = result
-                if result.ok { metrics.update { $0.lastSync = result.at } }
                 if let error = result.error { status.lastError = "inbox sync: \(error)" }
                 if !result.ok || !result.notModified { emit(AgentEvent(type: .sync, sync: result)) }
             case .control(let request, let reply):
@@ -185,7 +139,7 @@ struct AgentLoop {
                     status.clockOffset = try? StoredOffset.load(from: inboxDatabase)
                     reply.resume(returning: (try? JSONOutput.encode(status)) ?? #"{"error":"internal"}"#)
                 case .wake(let ids):
-                    delivery.handOver(ids)
+                    session.handOver(ids)
                     reply.resume(returning: #"{"ok":true}"#)
                 case nil:
                     reply.resume(returning: #"{"error":"unknown request: ask status or wake"}"#)
@@ -216,9 +170,7 @@ struct AgentLoop {
         // A request that came in as the loop ended still gets its answer.
         continuation.finish()
         for await case .control(_, let reply) in triggers { reply.resume(returning: #"{"error":"the agent is stopping"}"#) }
-        monitor.stop()
-        await delivery.stop()
-        await sync.stop()
+        await session.stop()
         if let next { return .reload(next) }
         emit(AgentEvent(type: .stopped, detail: stopReason))
         return .stopped

@@ -2,9 +2,9 @@ import ArgumentParser
 import ConnCommandKit
 import ConnCore
 import ConnInbox
+import ConnLive
 import ConnMetrics
 import ConnOutbox
-import ConnWatch
 import Foundation
 
 /// `conn agent run`: keeps one profile live until stopped — delivers the outbox whenever the

@@ -1,7 +1,7 @@
 import ConnClock
 import ConnCommandKit
 import ConnCore
-import ConnWatch
+import ConnLive
 import Foundation
 
 /// What `conn agent status` shows (docs/json/agent-status.schema.json): the running agent's view
@@ -21,20 +21,8 @@ public struct AgentStatus: Codable, Sendable, TextRenderable {
         public var error: String?
     }
 
-    public struct Sync: Codable, Sendable, Equatable {
-        public var at: Date
-        public var ok: Bool
-        public var new: Int
-        public var updated: Int
-        public var notModified: Bool
-        public var error: String?
-
-        /// `2 new, 0 updated`, `unchanged` or `failed: why`, sanitised.
-        var text: String {
-            guard ok else { return "failed: " + TerminalSanitizer.sanitize(error ?? "?", keepNewlines: false) }
-            return notModified ? "unchanged" : "\(new) new, \(updated) updated"
-        }
-    }
+    /// The last inbox sync (ConnLive runs it).
+    public typealias Sync = InboxSyncResult
 
     public var pid: Int32
     public var startedAt: Date

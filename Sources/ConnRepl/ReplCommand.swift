@@ -1,8 +1,8 @@
 import ArgumentParser
 import ConnCommandKit
 import ConnCore
+import ConnLive
 import ConnProbe
-import ConnWatch
 import Foundation
 
 /// `conn repl`: an interactive shell for conn's commands with the connection in the prompt.

@@ -1,8 +1,8 @@
 import ConnCommandKit
 import ConnCore
+import ConnLive
 import ConnOutbox
 import ConnProbe
-import ConnWatch
 import Foundation
 import Synchronization
 
@@ -28,9 +28,6 @@ final class ReplSession: Sendable {
     private let running = Mutex<Task<Int32, Never>?>(nil)
     private let monitor = Mutex<ReplStatusTracker?>(nil)
     private let editor = Mutex<LineEditor?>(nil)
-    /// Delivers the outbox while the server is reachable (an interactive REPL with a server,
-    /// when no agent runs for the database: the agent delivers then).
-    private let delivery = Mutex<OutboxFlushWorker?>(nil)
     private let startWithLink: Bool
 
     init(context: CommandContext, host: ReplHost, environment: [String: String], check: ConnectivityCheck, interval: Duration,
@@ -55,8 +52,7 @@ final class ReplSession: Sendable {
         } else {
             await runPlain()
         }
-        monitor.withLock { $0?.stop() }
-        await delivery.withLock({ $0 })?.stop()
+        await monitor.withLock({ $0 })?.stop()
         return state.withLock { $0.lastExitCode }
     }
 
@@ -71,8 +67,8 @@ final class ReplSession: Sendable {
             self?.cancelRunningCommand()
         }
         editor.withLock { $0 = lineEditor }
-        startDelivery()
-        startMonitor()
+        // Interactive, the REPL delivers the outbox while the server is reachable.
+        startMonitor(delivering: true)
         print("conn repl: conn's commands without the `conn`; `help` for the REPL's own; Ctrl-D to leave.")
         var unfinished: String?  // the lines so far of a command with an open quote
         while true {
@@ -97,21 +93,8 @@ final class ReplSession: Sendable {
             if !line.trimmingCharacters(in: .whitespaces).isEmpty { lineEditor.addToHistory(line) }
             if await execute(line) { return }
             // The line may have queued a message (`send` while the server was away).
-            if state.withLock({ $0.status?.hasConnection }) == true { delivery.withLock { $0 }?.request(ignoringBackoff: false) }
+            if state.withLock({ $0.status?.hasConnection }) == true { monitor.withLock { $0 }?.requestDelivery() }
         }
-    }
-
-    /// Starts background delivery, unless there is no server or an agent runs for this database.
-    private func startDelivery() {
-        guard let backEnd = context.configuration.backEnd, context.runningAgent == nil, let store = try? context.openOutbox() else { return }
-        let worker = OutboxFlushWorker(store: store, url: backEnd.url(for: .messages), configuration: context.configuration,
-                                       logger: context.logger, recheck: interval) { [weak self] pass in
-            guard pass.tally.attempted > 0 || pass.failure != nil, let editor = self?.editor.withLock({ $0 }) else { return }
-            let summary = WatchOutboxSummary(pass)
-            let text = "outbox: " + summary.line
-            editor.announce(summary.error == nil ? text : self?.style.red(text) ?? text)
-        }
-        delivery.withLock { $0 = worker }
     }
 
     private func runPlain() async {
@@ -164,9 +147,22 @@ final class ReplSession: Sendable {
 
     // MARK: Status
 
-    private func startMonitor() {
-        let monitor = ReplStatusTracker(check: check, interval: interval, link: link, linkEnabled: startWithLink) { [self] status in
+    /// Starts the live session. `delivering`: it also delivers the outbox while the server is
+    /// reachable — when there is a server and no agent runs for the database (the agent delivers
+    /// then).
+    private func startMonitor(delivering: Bool) {
+        var parts = LiveSession.Parts(check: check, interval: interval, grace: .zero, link: link)
+        parts.linkEnabled = startWithLink
+        if delivering, let backEnd = context.configuration.backEnd, context.runningAgent == nil, let store = try? context.openOutbox() {
+            parts.delivery = LiveSession.Delivery(store: store, url: backEnd.url(for: .messages))
+        }
+        let monitor = ReplStatusTracker(parts: parts, configuration: context.configuration, logger: context.logger) { [self] status in
             statusChanged(status)
+        } onOutbox: { [weak self] pass in
+            guard pass.tally.attempted > 0 || pass.failure != nil, let editor = self?.editor.withLock({ $0 }) else { return }
+            let summary = WatchOutboxSummary(pass)
+            let text = "outbox: " + summary.line
+            editor.announce(summary.error == nil ? text : self?.style.red(text) ?? text)
         }
         self.monitor.withLock { $0 = monitor }
     }
@@ -174,7 +170,7 @@ final class ReplSession: Sendable {
     /// The monitor, started on first use in plain mode (scripts that never ask pay nothing).
     private func currentMonitor() -> ReplStatusTracker {
         if let monitor = monitor.withLock({ $0 }) { return monitor }
-        startMonitor()
+        startMonitor(delivering: false)
         return monitor.withLock { $0! }
     }
 
@@ -185,7 +181,6 @@ final class ReplSession: Sendable {
             let show = status.hasConnection.map { state.rule.apply(.connection($0)) } ?? false
             return (show, wasConnected == false && status.hasConnection == true)
         }
-        delivery.withLock { $0 }?.serverReachable(status.hasConnection == true, justBecome: recovered)
         guard let editor = editor.withLock({ $0 }) else { return }
         editor.setPrompt(prompt(for: status))
         if showWarning { editor.announce(banner(for: status)) }
@@ -307,7 +302,7 @@ final class ReplSession: Sendable {
     /// Runs a conn command in-process, as its own task so Ctrl-C can cancel it.
     private func runCommand(_ arguments: [String]) async -> Int32 {
         let host = host, environment = environment
-        let delivers = delivery.withLock { $0 != nil }
+        let delivers = monitor.withLock { $0?.delivers ?? false }
         let task = Task {
             await CommandSession.$isEmbedded.withValue(true) {
                 await CommandSession.$replDelivers.withValue(delivers) { await host.run(arguments, environment) }

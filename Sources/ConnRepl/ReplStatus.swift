@@ -1,6 +1,6 @@
 import ConnCommandKit
 import ConnCore
-import ConnWatch
+import ConnLive
 import Foundation
 
 /// What the REPL knows about the connection: the monitor's verdict and the live link.

@@ -1,12 +1,13 @@
 import ConnCore
+import ConnLive
 import ConnProbe
-import ConnWatch
 import Foundation
+import Logging
 import Synchronization
 
-/// The REPL's view of the connection: the shared ConnectivityMonitor's events folded into a
-/// ReplStatus. Reports every change of the status; the latest status (with when it was
-/// last checked, changed or not) can be read at any time.
+/// The REPL's view of the connection: the live session's events folded into a ReplStatus.
+/// Reports every change of the status; the latest status (with when it was last checked,
+/// changed or not) can be read at any time.
 final class ReplStatusTracker: Sendable {
     /// The status as of the latest event. A class so the event handler can hold it before
     /// `self` exists.
@@ -14,8 +15,8 @@ final class ReplStatusTracker: Sendable {
         let status: Mutex<ReplStatus>
         init(_ status: ReplStatus) { self.status = Mutex(status) }
 
-        /// Takes in one of the monitor's events; the new status if it changed.
-        func fold(_ event: ConnectivityMonitor.Event) -> ReplStatus? {
+        /// Takes in one of the session's events; the new status if it changed.
+        func fold(_ event: LiveSession.Event) -> ReplStatus? {
             status.withLock { status -> ReplStatus? in
                 let previous = status
                 status = Self.applying(event, to: previous)
@@ -25,7 +26,7 @@ final class ReplStatusTracker: Sendable {
 
         /// (A function outside the lock's closure: swiftc 6.3.1 -O crashed in CopyPropagation
         /// when the switch over the event was written inside it.)
-        private static func applying(_ event: ConnectivityMonitor.Event, to status: ReplStatus) -> ReplStatus {
+        private static func applying(_ event: LiveSession.Event, to status: ReplStatus) -> ReplStatus {
             var next = status
             switch event {
             case .looked(_, let reported):
@@ -36,42 +37,56 @@ final class ReplStatusTracker: Sendable {
             case .linkEnabled(let enabled):
                 next.linkEnabled = enabled
                 if !enabled { next.link = nil }
+            case .outbox, .synced:
+                break
             }
             return next
         }
     }
 
-    private let monitor: ConnectivityMonitor
+    private let session: LiveSession
     private let latest: Latest
 
     /// The status as of the latest look: `checkedAt` moves on with every look, even when
     /// nothing changed (`onChange` hears only changes). Its state is nil before the first look.
     var current: ReplStatus { latest.status.withLock { $0 } }
 
+    /// Whether the session delivers the outbox (no agent does it for this database).
+    var delivers: Bool { session.delivers }
+
     /// - Parameters:
-    ///   - link: the link to hold while enabled (nil: no server, no link).
-    ///   - onChange: called with each new status, from the monitor's task.
-    init(check: ConnectivityCheck, interval: Duration, link: BackEndLink?, linkEnabled: Bool, onChange: @escaping @Sendable (ReplStatus) -> Void) {
-        let latest = Latest(ReplStatus(linkEnabled: link != nil && linkEnabled, linkAvailable: link != nil))
+    ///   - parts: what the live session watches (its link: nil when there is no server) and
+    ///     whether it delivers the outbox.
+    ///   - onChange: called with each new status, from the session's task.
+    ///   - onOutbox: called with each delivery pass that did something.
+    init(parts: LiveSession.Parts, configuration: ConnConfiguration, logger: Logger,
+         onChange: @escaping @Sendable (ReplStatus) -> Void, onOutbox: @escaping @Sendable (OutboxFlushWorker.Pass) -> Void) {
+        let latest = Latest(ReplStatus(linkEnabled: parts.link != nil && parts.linkEnabled, linkAvailable: parts.link != nil))
         self.latest = latest
-        monitor = ConnectivityMonitor(check: check, engine: WatchEngine(interval: interval, grace: .zero), link: link, linkEnabled: linkEnabled) { event in
+        session = LiveSession(parts, configuration: configuration, logger: logger) { event in
+            if case .outbox(let pass) = event { onOutbox(pass) }
             if let changed = latest.fold(event) { onChange(changed) }
         }
     }
 
     /// Looks at once (a manual refresh); returns the status after the look.
     func refresh() async -> ReplStatus {
-        await monitor.refresh()
+        await session.refresh()
         return current
     }
 
     /// Seed 002's isConnectionEnabled.
     func setLinkEnabled(_ enabled: Bool) {
-        monitor.setLinkEnabled(enabled)
+        session.setLinkEnabled(enabled)
     }
 
-    func stop() {
-        monitor.stop()
+    /// A line may have queued a message: a delivery pass (conn's backoff applies).
+    func requestDelivery() {
+        session.requestDelivery()
+    }
+
+    func stop() async {
+        await session.stop()
     }
 }
 

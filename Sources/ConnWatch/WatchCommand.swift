@@ -1,6 +1,7 @@
 import ArgumentParser
 import ConnCommandKit
 import ConnCore
+import ConnLive
 import ConnMetrics
 import ConnOutbox
 import ConnProbe
@@ -67,30 +68,22 @@ public struct WatchCommand: ConnCommand {
     }
 
     enum Trigger: Sendable {
-        case monitor(ConnectivityMonitor.Event)
+        case live(LiveSession.Event)
         case signal(Int32)
         case deadline
-        case outboxPass(OutboxFlushWorker.Pass)
     }
 
     public func run(in context: CommandContext) async throws {
         let configuration = context.configuration
-        let backEnd = configuration.backEnd
-        let check = try watched.check(configuration: configuration)
-        let interval = watched.interval, grace = watched.grace, noLink = watched.noLink
         let (triggers, continuation) = AsyncStream<Trigger>.makeStream()
         let metrics = MonitorMetrics()
-        var flusher: OutboxFlushWorker?
+        var parts = try watched.parts(configuration: configuration, logger: context.logger)
+        parts.metrics = metrics
+        parts.releasesStartupPages = true
         if flushOutbox {
             let backEnd = try context.requireBackEnd()
-            let store = try context.openOutbox()
-            metrics.count(outbox: store)
-            flusher = OutboxFlushWorker(store: store, url: backEnd.url(for: .messages),
-                                        configuration: configuration, logger: context.logger, recheck: interval.duration) { pass in
-                continuation.yield(.outboxPass(pass))
-            }
+            parts.delivery = LiveSession.Delivery(store: try context.openOutbox(), url: backEnd.url(for: .messages))
         }
-        let checkInterval = interval.duration
         let hook = exec.map { WatchHook(command: $0, printer: context.printer, environment: context.environment) }
 
         // Signals: a last line, then 130 or 143. Inside `conn repl` the REPL owns the signals
@@ -108,19 +101,12 @@ public struct WatchCommand: ConnCommand {
         }
         defer { signalSources.forEach { $0.cancel() } }
 
-        var link = noLink ? nil : backEnd.map { BackEndLink($0, configuration: configuration, logger: context.logger) }
-        if link != nil {
-            metrics.update { $0.linkConnected = false }
-            link?.onSample = { estimate in metrics.update { $0.clockOffsetMs = estimate.offsetMS; $0.clockUncertaintyMs = estimate.uncertaintyMS } }
-        }
         let metricsServer = try await metrics.serve(metricsListen, context: context)
-        let monitor = ConnectivityMonitor(check: check, engine: WatchEngine(interval: checkInterval, grace: grace.duration), link: link,
-                                          onSnapshot: { snapshot in metrics.probed(snapshot.results) }) { event in
-            continuation.yield(.monitor(event))
+        let session = LiveSession(parts, configuration: configuration, logger: context.logger) { event in
+            continuation.yield(.live(event))
         }
-        defer { monitor.stop() }
-        if !monitor.hasKernelNotifications {
-            context.printer.note("kernel notifications (rtnetlink) are not available here: polling every \(interval) instead")
+        if !session.hasKernelNotifications {
+            context.printer.note("kernel notifications (rtnetlink) are not available here: polling every \(watched.interval) instead")
         }
         var deadline: Task<Void, Never>?
         defer { deadline?.cancel() }
@@ -137,51 +123,40 @@ public struct WatchCommand: ConnCommand {
         do {
             try await follow()
         } catch {
-            await flusher?.stop()
+            await session.stop()
             await metricsServer?.stop()
             throw error
         }
-        await flusher?.stop()
+        await session.stop()
         await metricsServer?.stop()
 
         func follow() async throws {
             var reported: NetworkState?
-            var looks = 0
             var linkState: ConnectionState?
             for await trigger in triggers {
                 switch trigger {
-                case .monitor(.looked(let decision, let state)):
-                    // Start-up is over once the second look is done (the first, and the link's
-                    // start, still touch first-use code): its code pages can go, a watch runs for hours.
-                    looks += 1
-                    if looks == 2 { StartupPages.release() }
+                case .live(.looked(let decision, let state)):
                     reported = state
-                    metrics.looked(decision, reported: state)
-                    // Becoming online (or starting online): conn's backoff was earned while the
-                    // server could not be reached, so it no longer applies.
-                    flusher?.serverReachable(state?.state == .online, justBecome: decision.event?.state?.state == .online)
                     guard var event = decision.event else { continue }
                     if details { event.details = event.state?.state.details }
                     event.connectionState = linkState
                     try emit(event, context: context)
                     if event.type == .change { hook?.run(event) }
                     if until == event.state?.state.rawValue { return }
-                case .monitor(.link(let state)):
+                case .live(.link(let state)):
                     let previous = linkState
                     linkState = state
-                    metrics.update { $0.linkConnected = state.isConnected }
                     guard state.isNews(after: previous) else { continue }  // a new offset alone is not an event
                     try emit(WatchEvent(type: .connectionState, at: Date(), state: reported, connectionState: state), context: context)
                     if until == "connected", state.isConnected { return }
-                case .monitor(.linkEnabled):
-                    continue  // watch never switches the link off
+                case .live(.linkEnabled), .live(.synced):
+                    continue  // watch never switches the link off, and does not sync
                 case .signal(let number):
                     try emit(WatchEvent(type: .stopped, at: Date(), state: reported, connectionState: linkState, stopReason: number == SIGINT ? "SIGINT" : "SIGTERM"), context: context)
                     // 130/143 after a clean stop: returning lets every clean-up run first.
                     context.setExitCode(128 + number)
                     return
-                case .outboxPass(let pass):
-                    metrics.delivered(pass.tally)
+                case .live(.outbox(let pass)):
                     var event = WatchEvent(type: .outbox, at: Date(), state: reported, connectionState: linkState)
                     event.outbox = WatchOutboxSummary(pass)
                     try emit(event, context: context)

@@ -1,5 +1,6 @@
 import ConnCommandKit
 import ConnCore
+import ConnLive
 import Foundation
 
 /// `--exec CMD`: runs CMD with /bin/sh on every change. The event is handed over in

@@ -1,7 +1,7 @@
 import ConnCore
 import Foundation
 import Testing
-@testable import ConnWatch
+@testable import ConnLive
 
 /// The hysteresis rules of `conn watch`, as a pure state machine.
 @Suite("watch engine")

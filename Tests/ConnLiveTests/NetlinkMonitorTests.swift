@@ -1,5 +1,5 @@
 import Testing
-@testable import ConnWatch
+@testable import ConnLive
 
 /// Reading the kinds of change out of a datagram of rtnetlink messages: the header's length
 /// and type, 4-byte alignment, and a datagram the kernel would never send (a length below the

@@ -2,6 +2,7 @@ import ArgumentParser
 import ConnCommandKit
 import ConnCore
 import ConnProbe
+import Logging
 
 /// What a monitor watches and how often: the options `conn watch` and `conn agent` share.
 public struct MonitorOptions: ParsableArguments {
@@ -33,5 +34,12 @@ public struct MonitorOptions: ParsableArguments {
             throw ConnError.usage("nothing to watch: give a target, configure a server, or leave out --no-internet")
         }
         return ConnectivityCheck(targets: probeTargets, internetEndpoints: endpoints, configuration: configuration)
+    }
+
+    /// A live session's parts as these options ask: the check, the timing and, unless --no-link,
+    /// the link to the configured server.
+    public func parts(configuration: ConnConfiguration, logger: Logger) throws -> LiveSession.Parts {
+        let link = noLink ? nil : configuration.backEnd.map { BackEndLink($0, configuration: configuration, logger: logger) }
+        return LiveSession.Parts(check: try check(configuration: configuration), interval: interval.duration, grace: grace.duration, link: link)
     }
 }

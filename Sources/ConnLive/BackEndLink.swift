@@ -9,7 +9,7 @@ import WSCore
 /// backoff, reporting its `ConnectionState` (see `states`). A server that dies is noticed when
 /// its socket closes.
 public struct BackEndLink: Sendable {
-    let url: URL
+    public let url: URL
     let credentials: Credentials?
     /// Accept certificates that do not verify (the configuration's `insecure`, as for HTTP).
     let insecure: Bool

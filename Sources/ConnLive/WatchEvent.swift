@@ -46,7 +46,7 @@ public struct WatchEvent: Sendable, Equatable, Encodable, SchemaVersioned {
         self.downtimeMs = downtimeMs
     }
 
-    init(type: Kind, at: Date, state: NetworkState?, connectionState: ConnectionState?, stopReason: String? = nil) {
+    public init(type: Kind, at: Date, state: NetworkState?, connectionState: ConnectionState?, stopReason: String? = nil) {
         self.type = type
         self.at = at
         self.state = state
@@ -72,7 +72,7 @@ public struct WatchEvent: Sendable, Equatable, Encodable, SchemaVersioned {
     }
 
     /// The event as environment variables for --exec hooks.
-    var environment: [String: String] {
+    public var environment: [String: String] {
         var variables = ["CONN_EVENT_TYPE": type.rawValue, "CONN_EVENT_AT": JSONOutput.timestamp(at)]
         if let from { variables["CONN_EVENT_FROM"] = from.rawValue }
         if let state {

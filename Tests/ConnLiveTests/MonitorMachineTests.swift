@@ -1,7 +1,7 @@
 import ConnCore
 import Foundation
 import Testing
-@testable import ConnWatch
+@testable import ConnLive
 
 /// The monitor's rules without its effects: which look, timer and link each input leads to.
 @Suite("monitor machine")

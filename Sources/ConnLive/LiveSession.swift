@@ -1,0 +1,229 @@
+import ConnClock
+import ConnCore
+import ConnInbox
+import ConnOutbox
+import ConnProbe
+import Foundation
+import Logging
+import Synchronization
+
+/// The live runtime: one monitor (looks, the kernel's notifications, the link to the back end),
+/// and, where asked for, background delivery of the outbox, inbox sync, the stored clock offset
+/// and the metrics they feed — wired to each other here, once. `conn watch`, `conn agent` and
+/// `conn repl` only consume its events: watch prints them, the agent keeps its status from them,
+/// the REPL renders its prompt.
+///
+/// The rules that tie the parts together:
+/// - delivery runs while the server is reachable, at once (ignoring conn's backoff) when it
+///   becomes reachable (the baseline counts);
+/// - the inbox is synced when the server becomes reachable, then every sync interval while it is;
+/// - each ping/pong's clock estimate is stored (for `clock-offset --convert`) and served as a metric.
+public final class LiveSession: Sendable {
+    public enum Event: Sendable, Equatable {
+        /// A look: the engine's decision (with an event when something changed) and the state
+        /// reported since.
+        case looked(WatchEngine.Decision, reported: NetworkState?)
+        /// A state of the live link (while enabled).
+        case link(ConnectionState)
+        /// The link was switched on or off (seed 002's isConnectionEnabled).
+        case linkEnabled(Bool)
+        /// A delivery pass that attempted, expired or failed something.
+        case outbox(OutboxFlushWorker.Pass)
+        /// An inbox sync ended.
+        case synced(InboxSyncResult)
+    }
+
+    /// Background delivery of one outbox to the server's messages resource.
+    public struct Delivery: Sendable {
+        public var store: OutboxStore
+        public var url: URL
+        public init(store: OutboxStore, url: URL) {
+            self.store = store
+            self.url = url
+        }
+    }
+
+    /// Inbox sync into the database's cache, every `interval` while online (and on becoming online).
+    public struct InboxSync: Sendable {
+        public var url: URL
+        public var database: LocalDatabase
+        public var interval: Duration
+        public init(url: URL, database: LocalDatabase, interval: Duration) {
+            self.url = url
+            self.database = database
+            self.interval = interval
+        }
+    }
+
+    /// What a session is made of; only `check` is required.
+    public struct Parts: Sendable {
+        public var check: ConnectivityCheck
+        public var interval: Duration
+        public var grace: Duration
+        public var link: BackEndLink?
+        public var linkEnabled = true
+        public var delivery: Delivery?
+        public var sync: InboxSync?
+        /// The local database: each clock estimate of the link is stored there (for
+        /// `clock-offset --convert`), and its inbox cache is counted in the metrics (nil: neither).
+        public var database: LocalDatabase?
+        public var metrics: MonitorMetrics?
+        /// Give back the code pages only start-up touched after the second look (a process that
+        /// runs for hours; not twice in one process).
+        public var releasesStartupPages = false
+
+        public init(check: ConnectivityCheck, interval: Duration, grace: Duration, link: BackEndLink? = nil) {
+            self.check = check
+            self.interval = interval
+            self.grace = grace
+            self.link = link
+        }
+    }
+
+    private final class Shared: Sendable {
+        let online = Mutex(false)
+        let looks = Mutex(0)
+    }
+
+    private let monitor: ConnectivityMonitor
+    private let delivery: OutboxFlushWorker?
+    private let sync: InboxSyncWorker?
+    private let syncTimer: Task<Void, Never>?
+    private let metrics: MonitorMetrics?
+
+    /// Whether this session delivers the outbox.
+    public var delivers: Bool { delivery != nil }
+    /// Whether the kernel's notifications (rtnetlink) could be subscribed to; without them the
+    /// session only polls.
+    public var hasKernelNotifications: Bool { monitor.hasKernelNotifications }
+
+    /// Starts the session; `onEvent` hears everything, in order per source, from the session's tasks.
+    public init(_ parts: Parts, configuration: ConnConfiguration, logger: Logger, onEvent: @escaping @Sendable (Event) -> Void) {
+        let metrics = parts.metrics
+        let shared = Shared()
+        self.metrics = metrics
+
+        var worker: OutboxFlushWorker?
+        if let settings = parts.delivery {
+            metrics?.count(outbox: settings.store, inboxMessages: parts.database.map(Self.inboxCounter))
+            worker = OutboxFlushWorker(store: settings.store, url: settings.url, configuration: configuration, logger: logger,
+                                         recheck: parts.interval) { pass in
+                metrics?.delivered(pass.tally)
+                onEvent(.outbox(pass))
+            }
+        }
+        let delivery = worker
+        self.delivery = delivery
+        let sync = parts.sync.map { sync in
+            InboxSyncWorker(fetcher: InboxFetcher(url: sync.url, database: sync.database), configuration: configuration, logger: logger) { result in
+                if result.ok { metrics?.update { $0.lastSync = result.at } }
+                onEvent(.synced(result))
+            }
+        }
+        self.sync = sync
+        syncTimer = parts.sync.flatMap { settings in
+            guard let sync, settings.interval > .zero else { return nil }
+            return Task {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: settings.interval)
+                    if shared.online.withLock({ $0 }) { sync.request() }
+                }
+            }
+        }
+
+        var link = parts.link
+        if let store = parts.database, let url = link?.url.absoluteString {
+            metrics?.update { snapshot in
+                if snapshot.clockOffsetMs == nil, let stored = try? StoredOffset.load(from: store) {
+                    (snapshot.clockOffsetMs, snapshot.clockUncertaintyMs) = (stored.offsetMs, stored.uncertaintyMs)
+                }
+            }
+            link?.onSample = { estimate in
+                let stored = StoredOffset(offsetMs: estimate.offsetMS, uncertaintyMs: estimate.uncertaintyMS, method: "ws",
+                                          source: url, measuredAt: Date())
+                try? stored.save(to: store)
+                metrics?.update { $0.clockOffsetMs = stored.offsetMs; $0.clockUncertaintyMs = stored.uncertaintyMs }
+            }
+        } else if let metrics {
+            link?.onSample = { estimate in
+                metrics.update { $0.clockOffsetMs = estimate.offsetMS; $0.clockUncertaintyMs = estimate.uncertaintyMS }
+            }
+        }
+        let linkConnected: Bool? = link == nil ? nil : false
+        metrics?.update { $0.linkConnected = linkConnected }
+
+        let releasesStartupPages = parts.releasesStartupPages
+        var onSnapshot: (@Sendable (ConnectivityCheck.Snapshot) -> Void)?
+        if let metrics { onSnapshot = { snapshot in metrics.probed(snapshot.results) } }
+        let handle: @Sendable (ConnectivityMonitor.Event) -> Void = { event in
+            switch event {
+            case .looked(let decision, let reported):
+                // Start-up is over once the second look is done (the first, and the link's
+                // start, still touch first-use code).
+                let looks = shared.looks.withLock { $0 += 1; return $0 }
+                if looks == 2 && releasesStartupPages { StartupPages.release() }
+                metrics?.looked(decision, reported: reported)
+                let online = reported?.state == .online
+                shared.online.withLock { $0 = online }
+                // Becoming online (or starting online): conn's backoff was earned while the
+                // server could not be reached, so it no longer applies; the inbox may have grown.
+                let becameOnline = decision.event?.to == .online
+                delivery?.serverReachable(online, justBecome: becameOnline)
+                if becameOnline { sync?.request() }
+                onEvent(event.live)
+            case .link(let state):
+                metrics?.update { $0.linkConnected = state.isConnected }
+                onEvent(event.live)
+            case .linkEnabled:
+                onEvent(event.live)
+            }
+        }
+        monitor = ConnectivityMonitor(check: parts.check, engine: WatchEngine(interval: parts.interval, grace: parts.grace), link: link,
+                                      linkEnabled: parts.linkEnabled, onSnapshot: onSnapshot, onEvent: handle)
+    }
+
+    /// Counts the inbox cache's messages (for a scrape).
+    private static func inboxCounter(_ database: LocalDatabase) -> @Sendable () -> Int? {
+        { (try? database.writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM inboxMessage") }) ?? nil }
+    }
+
+    /// Looks at once; returns once the look has been reported.
+    public func refresh() async {
+        await monitor.refresh()
+    }
+
+    /// Seed 002's isConnectionEnabled.
+    public func setLinkEnabled(_ enabled: Bool) {
+        monitor.setLinkEnabled(enabled)
+    }
+
+    /// Asks for a delivery pass (a message was queued); conn's backoff still applies.
+    public func requestDelivery() {
+        delivery?.request(ignoringBackoff: false)
+    }
+
+    /// Messages whose sender could not deliver them: tried now while the server is reachable.
+    public func handOver(_ ids: [String]) {
+        delivery?.handOver(ids)
+    }
+
+    /// Stops looking, holding the link and syncing; lets a delivery pass in flight record what
+    /// its requests came to (a cancelled request is a retry with the same key).
+    public func stop() async {
+        syncTimer?.cancel()
+        monitor.stop()
+        await delivery?.stop()
+        await sync?.stop()
+        metrics?.count(with: nil)
+    }
+}
+
+extension ConnectivityMonitor.Event {
+    fileprivate var live: LiveSession.Event {
+        switch self {
+        case .looked(let decision, let reported): .looked(decision, reported: reported)
+        case .link(let state): .link(state)
+        case .linkEnabled(let enabled): .linkEnabled(enabled)
+        }
+    }
+}
