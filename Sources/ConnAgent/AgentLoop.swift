@@ -8,22 +8,59 @@ import ConnProbe
 import Foundation
 import Logging
 
-/// The agent at work: one loop over everything that can happen — a look or a link state from the
-/// monitor, a delivery pass, a sync, a request on the control socket, a signal — so its status
-/// is kept in one place, by one task. Delivery and sync run in their own tasks: a sync never
-/// delays a delivery, and neither holds up the watching.
+/// The agent at work over one configuration: one loop over everything that can happen — the
+/// live session's events (looks, link states, delivery passes, syncs), a request on the control
+/// socket, a signal — so its status is kept in one place, by one task.
+///
+/// A SIGHUP re-read hands over to a loop over the new configuration without stopping: the live
+/// session (its link, a delivery pass in flight) and the control socket go on when the re-read
+/// changed nothing they depend on, and systemd hears RELOADING=1, then READY=1 — never STOPPING=1.
 struct AgentLoop {
     enum Trigger: Sendable {
         case live(LiveSession.Event)
-        case control(AgentClient.Request?, CheckedContinuation<String, Never>)
+        case control(ControlCall)
         case signal(Int32)
+    }
+
+    /// A request on the control socket and where its answer goes.
+    struct ControlCall: Sendable {
+        var request: AgentClient.Request?
+        var reply: CheckedContinuation<String, Never>
+    }
+
+    /// What outlives one loop: the process's signals, and the relays through which the live
+    /// session and the control socket reach whichever loop runs.
+    struct Inputs: Sendable {
+        let signals: SignalRelay
+        let live = Relay<LiveSession.Event>()
+        let control = Relay<ControlCall>()
+    }
+
+    /// What a loop hands to the next after a re-read: the parts that need not be made again.
+    struct Carried: Sendable {
+        /// The session, when the new configuration asks for the same one.
+        var session: LiveSession?
+        /// The control socket, when it is at the same place.
+        var control: AgentControlServer?
+        var status: AgentStatus
     }
 
     /// How a run ends: stopped by a signal, or handing over to a loop over the re-read
     /// configuration (SIGHUP).
     enum Outcome {
         case stopped
-        case reload(AgentLoop)
+        case reload(AgentLoop, Carried)
+    }
+
+    /// What the live session depends on: a re-read that changes none of it keeps the session
+    /// (its link stays up, a delivery pass in flight goes on); one that changes any makes a new one.
+    struct SessionKey: Equatable {
+        var resources: [URL]
+        var token: String?
+        var timeout: Duration
+        var insecure: Bool
+        var outboxExpiry: Duration
+        var databaseFile: String
     }
 
     let context: CommandContext
@@ -42,8 +79,11 @@ struct AgentLoop {
     let store: OutboxStore
     let inboxDatabase: LocalDatabase
 
+    /// - Parameter database: the database already open for this file (a re-read that names the
+    ///   same one): opening it again and closing the old would drop this process's SQLite locks.
     init(context: CommandContext, backEnd: BackEndEndpoint, lock: AgentLock, check: ConnectivityCheck,
-         interval: Duration, grace: Duration, holdLink: Bool, syncInterval: Duration, reloaded: Bool, metrics: MonitorMetrics) throws {
+         interval: Duration, grace: Duration, holdLink: Bool, syncInterval: Duration, reloaded: Bool, metrics: MonitorMetrics,
+         database reused: LocalDatabase? = nil) throws {
         self.context = context
         self.backEnd = backEnd
         self.lock = lock
@@ -57,21 +97,50 @@ struct AgentLoop {
         // Opened (and migrated) once, before anything else runs: a database that cannot be used
         // ends the agent at once, with the error that says why. One connection for the outbox
         // and the inbox alike.
-        let database = try context.openDatabase(migrations: OutboxMigrations.all + InboxMigrations.all)
+        let database = try reused ?? context.openDatabase(migrations: OutboxMigrations.all + InboxMigrations.all)
         // A database this user may read but not write opens without complaint, and every
         // delivery would then fail: find out now, with one small write (77 "read-only").
-        try database.setMetaValue("agent.startedAt", JSONOutput.timestamp(Date()))
+        if reused == nil { try database.setMetaValue("agent.startedAt", JSONOutput.timestamp(Date())) }
         store = OutboxStore(database: database, expiry: context.configuration.outboxExpiry, token: context.configuration.token)
         inboxDatabase = database
     }
 
+    var sessionKey: SessionKey {
+        let configuration = context.configuration
+        return SessionKey(resources: BackEndResource.allCases.map { backEnd.url(for: $0) }, token: configuration.token,
+                          timeout: configuration.timeout, insecure: configuration.insecure, outboxExpiry: configuration.outboxExpiry,
+                          databaseFile: place.databaseFile)
+    }
+
+    /// The live session this loop's configuration asks for; its events go to `relay`.
+    private func makeSession(_ relay: Relay<LiveSession.Event>) -> LiveSession {
+        let configuration = context.configuration
+        var parts = LiveSession.Parts(check: check, interval: interval, grace: grace,
+                                      link: holdLink ? BackEndLink(backEnd, configuration: configuration, logger: context.logger) : nil)
+        parts.delivery = LiveSession.Delivery(store: store, url: backEnd.url(for: .messages))
+        if syncInterval > .zero { parts.sync = LiveSession.InboxSync(url: backEnd.url(for: .inbox), database: inboxDatabase, interval: syncInterval) }
+        // Each ping/pong's offset is kept, so `clock-offset --convert` uses a fresh one.
+        parts.database = inboxDatabase
+        parts.metrics = metrics
+        parts.releasesStartupPages = !reloaded
+        return LiveSession(parts, configuration: configuration, logger: context.logger) { relay.deliver($0) }
+    }
+
     /// Runs until SIGTERM or SIGINT (`.stopped`), or until SIGHUP and `reread` gives the loop
     /// to go on with (`.reload`); a `reread` that throws is reported, and this loop goes on.
-    func run(signals: SignalRelay, reread: () throws -> AgentLoop) async throws -> Outcome {
-        let configuration = context.configuration
-        let journald = context.environment["JOURNAL_STREAM"] != nil
+    /// `carried`: what the loop before this one handed over.
+    func run(inputs: Inputs, carried: Carried? = nil, reread: () throws -> AgentLoop) async throws -> Outcome {
         let notifier = SystemdNotifier(environment: context.environment)
-        var status = AgentStatus(pid: getpid(), startedAt: Date(), databaseFile: place.databaseFile, server: backEnd.baseURL.absoluteString)
+        let journald = context.environment["JOURNAL_STREAM"] != nil
+        var status = carried?.status ?? AgentStatus(pid: getpid(), startedAt: Date(), databaseFile: place.databaseFile,
+                                                    server: backEnd.baseURL.absoluteString)
+        status.databaseFile = place.databaseFile
+        status.server = backEnd.baseURL.absoluteString
+        if carried?.session == nil {
+            // A new session reports its own baseline and link states.
+            status.network = nil
+            status.connectionState = nil
+        }
         let (triggers, continuation) = AsyncStream<Trigger>.makeStream()
 
         func emit(_ event: AgentEvent) {
@@ -81,23 +150,26 @@ struct AgentLoop {
             try? context.printer.emitLine(event)
         }
 
-        // Signals: stop on SIGTERM/SIGINT; SIGHUP is answered in the loop.
-        signals.listen { continuation.yield(.signal($0)) }
-        defer { signals.listen(nil) }
-
-        var parts = LiveSession.Parts(check: check, interval: interval, grace: grace,
-                                      link: holdLink ? BackEndLink(backEnd, configuration: configuration, logger: context.logger) : nil)
-        parts.delivery = LiveSession.Delivery(store: store, url: backEnd.url(for: .messages))
-        if syncInterval > .zero { parts.sync = LiveSession.InboxSync(url: backEnd.url(for: .inbox), database: inboxDatabase, interval: syncInterval) }
-        // Each ping/pong's offset is kept, so `clock-offset --convert` uses a fresh one.
-        parts.database = inboxDatabase
-        parts.metrics = metrics
-        parts.releasesStartupPages = !reloaded
-        let session = LiveSession(parts, configuration: configuration, logger: context.logger) { event in
-            continuation.yield(.live(event))
+        // Signals: stop on SIGTERM/SIGINT; SIGHUP is answered in the loop. What came while no
+        // loop listened (during a hand-over) comes first.
+        inputs.signals.listen { continuation.yield(.signal($0)) }
+        inputs.live.listen { continuation.yield(.live($0)) }
+        inputs.control.listen { continuation.yield(.control($0)) }
+        defer {
+            inputs.signals.listen(nil)
+            inputs.live.listen(nil)
+            inputs.control.listen(nil)
         }
-        let control = try await AgentControlServer.start(at: place) { request in
-            await withCheckedContinuation { reply in continuation.yield(.control(request, reply)) }
+
+        let session = carried?.session ?? makeSession(inputs.live)
+        let controlRelay = inputs.control
+        let control: AgentControlServer
+        if let kept = carried?.control {
+            control = kept
+        } else {
+            control = try await AgentControlServer.start(at: place) { request in
+                await withCheckedContinuation { reply in controlRelay.deliver(ControlCall(request: request, reply: reply)) }
+            }
         }
 
         emit(AgentEvent(type: reloaded ? .reloaded : .started,
@@ -132,8 +204,9 @@ struct AgentLoop {
                 status.lastSync = result
                 if let error = result.error { status.lastError = "inbox sync: \(error)" }
                 if !result.ok || !result.notModified { emit(AgentEvent(type: .sync, sync: result)) }
-            case .control(let request, let reply):
-                switch request {
+            case .control(let call):
+                let reply = call.reply
+                switch call.request {
                 case .status:
                     status.outbox = outboxCounts()
                     status.clockOffset = try? StoredOffset.load(from: inboxDatabase)
@@ -145,10 +218,13 @@ struct AgentLoop {
                     reply.resume(returning: #"{"error":"unknown request: ask status or wake"}"#)
                 }
             case .signal(SIGHUP):
+                // systemd (Type=notify-reload, or ExecReload): the reload begins now, and ends
+                // with READY=1 whether the new configuration is taken or the old one kept.
+                notifier.notify("RELOADING=1", "MONOTONIC_USEC=\(SystemdNotifier.monotonicMicroseconds())",
+                                "STATUS=Reading the configuration again")
                 do {
                     next = try reread()
                     stopReason = "SIGHUP"
-                    notifier.notify("RELOADING=1", "STATUS=Reading the configuration again")
                     break loop
                 } catch {
                     let reason = StorageFailure.describe(error, path: context.configuration.paths.databaseFile) ?? CommandRunner.classify(error)
@@ -156,6 +232,7 @@ struct AgentLoop {
                     context.printer.warning("SIGHUP: the configuration cannot be used, so the one in effect is kept: \(reason.message)"
                                             + (reason.hint.map { " \($0)" } ?? ""))
                     emit(AgentEvent(type: .reloadFailed, detail: reason.message))
+                    notifier.notify("READY=1", "STATUS=Configuration not re-read; watching \(status.server)")
                 }
             case .signal(let number):
                 stopReason = number == SIGINT ? "SIGINT" : "SIGTERM"
@@ -163,15 +240,25 @@ struct AgentLoop {
             }
         }
 
-        // Stop taking work (or hand it over, after SIGHUP); let the pass in flight record what its requests came to (a cancelled
+        if let next {
+            // A reload: what the new configuration still needs goes on; the rest stops.
+            let keepsSession = next.sessionKey == sessionKey
+            let keepsControl = next.place == place
+            if !keepsControl { await control.stop(at: place) }
+            if !keepsSession { await session.stop() }
+            status.lastError = nil
+            return .reload(next, Carried(session: keepsSession ? session : nil, control: keepsControl ? control : nil, status: status))
+        }
+        // Stop taking work; let the pass in flight record what its requests came to (a cancelled
         // request is a retry with the same key: delivering it again later is harmless).
         notifier.notify("STOPPING=1", "STATUS=Stopping (\(stopReason))")
         await control.stop(at: place)
         // A request that came in as the loop ended still gets its answer.
+        inputs.control.listen(nil)
         continuation.finish()
-        for await case .control(_, let reply) in triggers { reply.resume(returning: #"{"error":"the agent is stopping"}"#) }
+        for await case .control(let call) in triggers { call.reply.resume(returning: #"{"error":"the agent is stopping"}"#) }
+        for call in inputs.control.drain() { call.reply.resume(returning: #"{"error":"the agent is stopping"}"#) }
         await session.stop()
-        if let next { return .reload(next) }
         emit(AgentEvent(type: .stopped, detail: stopReason))
         return .stopped
     }

@@ -24,9 +24,12 @@ public struct AgentRunCommand: ConnCommand {
             Syncs the inbox (conditional fetch) every --sync-interval and after each reconnect; a \
             failed sync leaves the cache as it was. Holds the WebSocket link. Logs one line per \
             change, delivery or sync (JSON Lines with --json; no timestamps under journald). With \
-            NOTIFY_SOCKET (systemd Type=notify) it sends READY=1 once running and STOPPING=1. \
-            SIGHUP re-reads the configuration (flags, environment and file, as at start) and goes \
-            on with it; a configuration that cannot be used is reported and the one in effect kept.
+            NOTIFY_SOCKET (systemd Type=notify or notify-reload) it sends READY=1 once running \
+            and STOPPING=1 when stopped. SIGHUP re-reads the configuration (flags, environment \
+            and file, as at start) and goes on with it without stopping (RELOADING=1, then \
+            READY=1): the link and a delivery in flight go on unless the server, the token, the \
+            timeout or the database changed; a configuration that cannot be used is reported and \
+            the one in effect kept.
             """,
             exitCodes: """
                 0 stopped by SIGTERM or SIGINT (an attempt in flight is recorded first); 75 an agent \
@@ -53,34 +56,38 @@ public struct AgentRunCommand: ConnCommand {
     public func run(in context: CommandContext) async throws {
         // What --metrics-listen serves: one for the command's life, across re-reads.
         let metrics = MonitorMetrics()
-        var loop = try makeLoop(context, keeping: nil, reloaded: false, metrics: metrics)
-        let signals = SignalRelay([SIGINT, SIGTERM, SIGHUP])
+        var loop = try makeLoop(context, after: nil, metrics: metrics)
+        let inputs = AgentLoop.Inputs(signals: SignalRelay([SIGINT, SIGTERM, SIGHUP]))
         // The metrics listener outlives the loops: a re-read does not reset the counters or
         // drop a scrape's connection.
         let metricsServer = try await metrics.serve(metricsListen, context: context)
         // SIGHUP: the loop asks for a loop over the file as it is now, and hands over to it only
         // when that one could be made; otherwise it goes on with what it has.
-        while case .reload(let next) = try await loop.run(signals: signals, reread: { [loop] in try rereadLoop(after: loop) }) {
+        var carried: AgentLoop.Carried?
+        while case .reload(let next, let handed) = try await loop.run(inputs: inputs, carried: carried, reread: { [loop] in try rereadLoop(after: loop) }) {
             loop = next
+            carried = handed
         }
         await metricsServer?.stop()
     }
 
-    /// A loop over `context`'s configuration. The lock is kept when the database is the same
-    /// one; a re-read that names another database takes that database's lock first.
-    private func makeLoop(_ context: CommandContext, keeping lock: AgentLock?, reloaded: Bool, metrics: MonitorMetrics) throws -> AgentLoop {
+    /// A loop over `context`'s configuration. After `previous` (a re-read), the lock and the
+    /// open database are kept when the database is the same one; a re-read that names another
+    /// database takes that database's lock first.
+    private func makeLoop(_ context: CommandContext, after previous: AgentLoop?, metrics: MonitorMetrics) throws -> AgentLoop {
         let backEnd = try context.requireBackEnd()
         let place = context.agentPlace
-        let lock = try lock.flatMap { $0.place == place ? $0 : nil } ?? AgentLock.acquire(place)
+        let same = previous.flatMap { $0.place == place ? $0 : nil }
+        let lock = try same?.lock ?? AgentLock.acquire(place)
         return try AgentLoop(
             context: context, backEnd: backEnd, lock: lock, check: try watched.check(configuration: context.configuration),
             interval: watched.interval.duration, grace: watched.grace.duration, holdLink: !watched.noLink,
-            syncInterval: syncInterval.duration, reloaded: reloaded, metrics: metrics)
+            syncInterval: syncInterval.duration, reloaded: previous != nil, metrics: metrics, database: same?.inboxDatabase)
     }
 
     /// The configuration read again (flags, environment and file, as at start), as a new loop.
     private func rereadLoop(after loop: AgentLoop) throws -> AgentLoop {
         let configuration = try ConfigurationLoader(environment: loop.context.environment).load(global.overrides)
-        return try makeLoop(loop.context.replacing(configuration: configuration), keeping: loop.lock, reloaded: true, metrics: loop.metrics)
+        return try makeLoop(loop.context.replacing(configuration: configuration), after: loop, metrics: loop.metrics)
     }
 }

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 /// The agent's signals, caught once for the life of the process and passed to whichever loop
 /// runs. Each loop cannot catch them itself: on Linux, a dispatch signal source made after an
@@ -8,31 +7,16 @@ import Synchronization
 /// loop after it never saw SIGTERM). A signal that comes while no loop listens (the hand-over
 /// of a re-read) waits for the next one.
 final class SignalRelay: Sendable {
-    private struct Listening {
-        var handler: (@Sendable (Int32) -> Void)?
-        var waiting: [Int32] = []
-    }
-
-    private final class Shared: Sendable {
-        let listening = Mutex(Listening())
-    }
-
     /// Only made in init and cancelled in deinit.
     nonisolated(unsafe) private let sources: [any DispatchSourceSignal]
-    private let shared = Shared()
+    private let relay = Relay<Int32>()
 
     init(_ numbers: [Int32]) {
         for number in numbers { signal(number, SIG_IGN) }
-        let shared = self.shared
+        let relay = self.relay
         sources = numbers.map { number in
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                let handler = shared.listening.withLock { state in
-                    if state.handler == nil { state.waiting.append(number) }
-                    return state.handler
-                }
-                handler?(number)
-            }
+            source.setEventHandler { relay.deliver(number) }
             source.resume()
             return source
         }
@@ -41,12 +25,7 @@ final class SignalRelay: Sendable {
     /// From now on, signals go to `handler` (first those that came while none listened);
     /// nil: they wait.
     func listen(_ handler: (@Sendable (Int32) -> Void)?) {
-        let waiting = shared.listening.withLock { state in
-            state.handler = handler
-            defer { if handler != nil { state.waiting = [] } }
-            return handler == nil ? [] : state.waiting
-        }
-        if let handler { waiting.forEach(handler) }
+        relay.listen(handler)
     }
 
     deinit { sources.forEach { $0.cancel() } }

@@ -14,6 +14,14 @@ struct SystemdNotifier: Sendable {
         socketName = environment["NOTIFY_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
+    /// CLOCK_MONOTONIC in microseconds: RELOADING=1's MONOTONIC_USEC, which lets systemd tell
+    /// this reload from an earlier one (Type=notify-reload, systemd 253 and later).
+    static func monotonicMicroseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
+    }
+
     /// Sends `READY=1`, `STOPPING=1`, `STATUS=…` (several lines in one datagram if needed).
     func notify(_ lines: String...) {
         guard let socketName, socketName.hasPrefix("/") || socketName.hasPrefix("@"),

@@ -111,6 +111,60 @@ struct AgentTests {
         #expect(await listener.process.exited(killingAfter: 30) == 0)
     }
 
+    @Test("SIGHUP is a reload, not a stop: RELOADING=1 with MONOTONIC_USEC, then READY=1, no STOPPING=1; the link stays up and the status is kept")
+    func reloadIsAReload() async throws {
+        let name = "conn-test-reload-\(UUID().uuidString.prefix(8))"
+        let listener = try JSONLinesProcess("/usr/bin/env", ["python3", "-c", """
+            import json, socket, sys
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+            s.bind("\\0\(name)")
+            print(json.dumps({"ready": True}), flush=True)
+            while True:
+                data = s.recv(4096).decode()
+                print(json.dumps({"message": data}), flush=True)
+                if "STOPPING=1" in data: break
+            """], environment: ProcessInfo.processInfo.environment)
+        _ = try #require(try await listener.await { $0["ready"] as? Bool == true })
+        func messages() -> [String] { listener.events.compactMap { $0["message"] as? String } }
+        try await ServerProcess.with { url in
+            let agent = try agent(url, ["NOTIFY_SOCKET": "@\(name)"])
+            _ = try #require(try await listener.await { ($0["message"] as? String)?.contains("READY=1") == true })
+            _ = try #require(try await agent.await { ($0["connectionState"] as? [String: Any])?["status"] as? String == "connected" },
+                             "\(agent.events)")
+            let linkEventsBefore = agent.events.filter { $0["type"] as? String == "connectionState" }.count
+            let messagesBefore = messages().count
+
+            kill(agent.process.processIdentifier, SIGHUP)
+            _ = try #require(try await agent.await { $0["type"] as? String == "reloaded" }, "\(agent.events)")
+            // After the signal, in this order: RELOADING=1 (with the monotonic clock), READY=1.
+            let lines = { (message: String) in message.split(separator: "\n").map(String.init) }
+            _ = try #require(try await poll(for: 10, every: .milliseconds(20)) {
+                messages().dropFirst(messagesBefore).contains { lines($0).contains("READY=1") } ? true : nil
+            }, "\(messages())")
+            let afterSignal = Array(messages().dropFirst(messagesBefore))
+            let reloading = try #require(afterSignal.firstIndex { lines($0).contains("RELOADING=1") }, "\(afterSignal)")
+            let monotonic = lines(afterSignal[reloading]).first { $0.hasPrefix("MONOTONIC_USEC=") }
+            #expect(monotonic.flatMap { UInt64($0.dropFirst("MONOTONIC_USEC=".count)) }.map { $0 > 0 } == true, "\(afterSignal)")
+            let ready = try #require(afterSignal.firstIndex { lines($0).contains("READY=1") })
+            #expect(reloading < ready, "\(afterSignal)")
+            #expect(!messages().contains { $0.contains("STOPPING=1") }, "\(messages())")
+
+            // Nothing the session depends on changed: the link was not dropped and made again,
+            // and the agent still knows the state (it is not reported anew).
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(agent.events.filter { $0["type"] as? String == "connectionState" }.count == linkEventsBefore, "\(agent.events)")
+            let status = try await home.conn(["agent", "status", "--json"], server: url)
+            #expect(status.exitCode == 0, "\(status.standardError)")
+            let report = try status.json()
+            #expect(report["state"] as? String == "online", "\(report)")
+            #expect((report["connectionState"] as? [String: Any])?["status"] as? String == "connected", "\(report)")
+
+            #expect(await agent.stop() == 0)
+            _ = try #require(try await listener.await { ($0["message"] as? String)?.contains("STOPPING=1") == true })
+        }
+        #expect(await listener.process.exited(killingAfter: 30) == 0)
+    }
+
     @Test("the inbox is synced after a reconnect: a message the server got while conn was away is in inbox list, no fetch typed")
     func syncsOnReconnect() async throws {
         let port = try HTTPPorts.outsideAutomaticRange()
