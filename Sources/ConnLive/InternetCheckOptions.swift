@@ -15,6 +15,10 @@ public struct InternetCheckOptions: ParsableArguments {
 
     public init() {}
 
+    /// Whether the internet check was asked for by name (--internet, --internet-url): then it
+    /// decides the state too, not only the targets.
+    public var requested: Bool { !noInternet && (internet || !internetURLs.isEmpty) }
+
     /// The endpoints to check: none with --no-internet; else those given (or the defaults) when
     /// asked for with --internet or --internet-url, or when `byDefault`.
     public func endpoints(byDefault: Bool) throws -> [InternetEndpoint] {

@@ -33,7 +33,8 @@ public struct MonitorOptions: ParsableArguments {
         guard !probeTargets.isEmpty || !endpoints.isEmpty else {
             throw ConnError.usage("nothing to watch: give a target, configure a server, or leave out --no-internet")
         }
-        return ConnectivityCheck(targets: probeTargets, internetEndpoints: endpoints, configuration: configuration)
+        return ConnectivityCheck(targets: probeTargets, internetEndpoints: endpoints, internetRequired: internetChecks.requested || probeTargets.isEmpty,
+                                 configuration: configuration)
     }
 
     /// A live session's parts as these options ask: the check, the timing and, unless --no-link,

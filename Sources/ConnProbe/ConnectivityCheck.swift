@@ -6,44 +6,59 @@ import Foundation
 public struct ConnectivityCheck: Sendable {
     public let targets: [ProbeTarget]
     public let internetEndpoints: [InternetEndpoint]
+    /// Whether the internet must answer for the state to be online (it was asked for, or there
+    /// is nothing else to check); otherwise the targets decide and the internet check only
+    /// adds what it found (a portal, the address families).
+    public let internetRequired: Bool
     let runner: ProbeRunner
 
-    public init(targets: [ProbeTarget], internetEndpoints: [InternetEndpoint], timeout: Duration, insecure: Bool, credentials: Credentials?, concurrency: Int = 32) {
+    public init(targets: [ProbeTarget], internetEndpoints: [InternetEndpoint], internetRequired: Bool? = nil, timeout: Duration, insecure: Bool,
+                credentials: Credentials?, concurrency: Int = 32) {
         self.targets = targets
         self.internetEndpoints = internetEndpoints
+        self.internetRequired = !internetEndpoints.isEmpty && (internetRequired ?? targets.isEmpty)
         let prober = Prober(timeout: timeout, insecure: insecure, expectation: .init(), credentials: credentials)
         runner = ProbeRunner(prober: prober, concurrency: concurrency)
     }
 
     /// A monitor's check from the configuration: its credentials, and each look bounded by the
     /// configured timeout but never more than 5 s, so a dead network is noticed quickly.
-    public init(targets: [ProbeTarget], internetEndpoints: [InternetEndpoint], configuration: ConnConfiguration) {
-        self.init(targets: targets, internetEndpoints: internetEndpoints, timeout: min(configuration.timeout, .seconds(5)),
+    public init(targets: [ProbeTarget], internetEndpoints: [InternetEndpoint], internetRequired: Bool? = nil, configuration: ConnConfiguration) {
+        self.init(targets: targets, internetEndpoints: internetEndpoints, internetRequired: internetRequired, timeout: min(configuration.timeout, .seconds(5)),
                   insecure: configuration.insecure, credentials: configuration.credentials)
     }
 
     public struct Snapshot: Sendable {
-        public init(results: [ProbeResult], internet: InternetVerdict?, offlineReason: OfflineReason?) {
+        public init(results: [ProbeResult], internet: InternetVerdict?, offlineReason: OfflineReason?, path: NetworkPath? = nil,
+                    internetRequired: Bool = false) {
             self.results = results
             self.internet = internet
             self.offlineReason = offlineReason
+            self.path = path
+            self.internetRequired = internetRequired
         }
 
         public var results: [ProbeResult]
         public var internet: InternetVerdict?
         /// Set when every target failed and the links say why: the device itself is offline.
         public var offlineReason: OfflineReason?
+        /// The routing table's way out at the time of the look.
+        public var path: NetworkPath?
+        /// Whether the internet check decides too (see `ConnectivityCheck.internetRequired`).
+        public var internetRequired: Bool
 
         public var allTargetsReachable: Bool { results.allSatisfy(\.reachable) }
-        /// The interface the first reachable target went out through.
-        public var interface: ProbeInterface? { results.first { $0.reachable }?.interface ?? results.first?.interface }
+        /// The interface the first reachable target went out through; else the first target's;
+        /// else the default route's (the internet check's way out).
+        public var interface: ProbeInterface? { results.first { $0.reachable }?.interface ?? results.first?.interface ?? path?.interface }
     }
 
     public func run() async -> Snapshot {
         async let internet = internetEndpoints.isEmpty ? nil : InternetCheck(prober: runner.prober).run(internetEndpoints).0
         let results = await runner.probeAll(targets)
         let verdict = await internet
-        return Snapshot(results: results, internet: verdict, offlineReason: Snapshot.offlineReason(results: results, internet: verdict))
+        return Snapshot(results: results, internet: verdict, offlineReason: Snapshot.offlineReason(results: results, internet: verdict),
+                        path: NetworkPath.current(routes: RouteCache(classifier: runner.prober.classifier)), internetRequired: internetRequired)
     }
 
     /// The default internet check endpoints (off the machine: tests pass their own).

@@ -88,13 +88,28 @@ struct InternetCheck {
             }
             return await group.reduce(into: [ProbeResult?](repeating: nil, count: endpoints.count)) { $0[$1.0] = $1.1 }
         }.compactMap { $0 }
-        var verdict = Self.judge(results)
-        if case .offline = verdict.state {
-            let reason = InterfaceScan.offlineReason()
-            verdict.state = .offline(reason)
-            verdict.explanation = Self.offlineExplanation(reason)
+        return (Self.refine(Self.judge(results), linksSay: InterfaceScan.offlineReason()), results)
+    }
+
+    /// The verdict with what the links say when nothing answered: no interface, carrier or
+    /// address is certain from the links alone, whatever the endpoints' failures looked like (in
+    /// a namespace with only loopback, the name fails to resolve and the literal has no route:
+    /// that is no network at all, not "limited").
+    static func refine(_ verdict: InternetVerdict, linksSay reason: OfflineReason) -> InternetVerdict {
+        // Something answered (over either family): the links are up, whatever they look like.
+        if verdict.ipv4 == true || verdict.ipv6 == true { return verdict }
+        var verdict = verdict
+        switch verdict.state {
+        case .offline:
+            break
+        case .limited, .dnsBroken:
+            guard reason != .noRoute else { return verdict }
+        case .online, .portal:
+            return verdict
         }
-        return (verdict, results)
+        verdict.state = .offline(reason)
+        verdict.explanation = offlineExplanation(reason)
+        return verdict
     }
 
     static func offlineExplanation(_ reason: OfflineReason) -> String {

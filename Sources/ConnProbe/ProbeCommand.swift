@@ -119,11 +119,15 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting, PrometheusOut
             let results = await runner.probeAll(probeTargets, done: done)
             line.finish()
             let internetOK = connectivity.map { $0.state == .online } ?? true
-            let allReachable = results.allSatisfy(\.reachable) && internetOK
+            // The internet check runs only when asked for (or as the only check): it decides too.
             let snapshot = ConnectivityCheck.Snapshot(
                 results: results, internet: connectivity,
-                offlineReason: ConnectivityCheck.Snapshot.offlineReason(results: results, internet: connectivity))
-            report = ProbeReport(state: snapshot.networkState, results: results, allReachable: allReachable, attempts: deadline == nil ? nil : attempts,
+                offlineReason: ConnectivityCheck.Snapshot.offlineReason(results: results, internet: connectivity),
+                path: NetworkPath.current(routes: RouteCache(classifier: prober.classifier)), internetRequired: checkInternet)
+            // One verdict: the text, the JSON and the exit status all follow the state.
+            let state = snapshot.networkState
+            let allReachable = state.state == .online
+            report = ProbeReport(state: state, results: results, allReachable: allReachable, attempts: deadline == nil ? nil : attempts,
                                  connectivity: connectivity, showLadder: context.verbosity == .verbose)
             guard let deadline, !allReachable else { break }
             let remaining = deadline - ContinuousClock.now

@@ -13,16 +13,24 @@ extension ConnectivityCheck.Snapshot {
     }
 
     /// The state this look shows, in the shape every command reports (`since` is left to
-    /// whoever follows the state over time):
+    /// whoever follows the state over time). The one verdict: probe's text, JSON and exit status,
+    /// watch, the agent, metrics and the REPL all render this value.
     /// - offline when the links say so;
     /// - portal when a sign-in page answers for the server, or the internet check finds one
-    ///   and not every target answered;
-    /// - online when every target answers (with no targets: when the internet does);
-    /// - otherwise serverUnreachable, naming the first target that failed and how.
+    ///   and the targets do not settle it (some failed, or the internet is required);
+    /// - serverUnreachable naming the first target that failed and how;
+    /// - serverUnreachable with what the internet check found (limited, dnsBroken) when the
+    ///   internet is required (asked for, or nothing else was checked) and is not online;
+    /// - otherwise online.
     public var networkState: NetworkState {
         let failing = results.first { !$0.reachable }
         var state = NetworkState(state: .online, interface: interface.map { InterfaceSummary(name: $0.name, kind: $0.kind, expensive: $0.expensive) })
         (state.ipv4, state.ipv6) = addressFamiliesAnswered
+        // A family with no route at all did not work, whether or not anything was tried that way.
+        if let path {
+            if state.ipv4 == nil, !path.ipv4Route { state.ipv4 = false }
+            if state.ipv6 == nil, !path.ipv6Route { state.ipv6 = false }
+        }
         if let offlineReason {
             state.state = .offline
             state.reason = StateReason(offlineReason)
@@ -35,19 +43,21 @@ extension ConnectivityCheck.Snapshot {
             state.failingTarget = portal.target
             return state
         }
-        if case .portal(let url) = internet?.state, !(allTargetsReachable && !results.isEmpty) {
+        let internetDecides = internetRequired || results.isEmpty
+        if case .portal(let url) = internet?.state, internetDecides || !allTargetsReachable {
             state.state = .portal
             state.reason = .portal
             state.failingTarget = url
             return state
         }
-        let internetOK = internet.map { $0.state == .online || $0.state == .dnsBroken } ?? true
-        if results.isEmpty ? internetOK : allTargetsReachable { return state }
-        state.state = .serverUnreachable
         if let failing {
+            state.state = .serverUnreachable
             state.reason = failing.failure.map(StateReason.init)
             state.failingTarget = failing.target
-        } else if let internet {
+            return state
+        }
+        if let internet, internetDecides, internet.state != .online {
+            state.state = .serverUnreachable
             state.reason = StateReason(internet.state)
         }
         return state

@@ -63,7 +63,8 @@ public struct ReplCommand: ConnCommand {
             throw ConnError.usage("nothing to check: no server is configured and --no-internet was given",
                                   hint: "Give --server URL (or set CONN_SERVER), or leave out --no-internet.")
         }
-        let check = ConnectivityCheck(targets: targets, internetEndpoints: endpoints, configuration: configuration)
+        let check = ConnectivityCheck(targets: targets, internetEndpoints: endpoints, internetRequired: internetChecks.requested || targets.isEmpty,
+                                      configuration: configuration)
         // The REPL's global options apply to every command typed in it: they are handed on as
         // the CONN_* variables of the environment those commands run with.
         let inherited: [(String, String?)] = [

@@ -12,8 +12,9 @@ struct NetworkStateRulesTests {
                     rungs: [ProbeRung(name: "dns", ok: true, ms: 1, detail: "")], totalMs: 1)
     }
 
-    func state(_ results: [ProbeResult], internet: InternetVerdict? = nil, offline: OfflineReason? = nil) -> NetworkState {
-        ConnectivityCheck.Snapshot(results: results, internet: internet, offlineReason: offline).networkState
+    func state(_ results: [ProbeResult], internet: InternetVerdict? = nil, offline: OfflineReason? = nil, path: NetworkPath? = nil,
+               internetRequired: Bool = false) -> NetworkState {
+        ConnectivityCheck.Snapshot(results: results, internet: internet, offlineReason: offline, path: path, internetRequired: internetRequired).networkState
     }
 
     @Test("every target answers: online, with the interface and the families that answered")
@@ -52,6 +53,51 @@ struct NetworkStateRulesTests {
         let got = state([], internet: limited)
         #expect(got == NetworkState(state: .serverUnreachable, reason: .limited, ipv4: false, ipv6: false))
         #expect(state([], internet: InternetVerdict(state: .online, explanation: "", ipv4: true, ipv6: nil)).state == .online)
+    }
+
+    @Test("the internet check decides when required: dnsBroken or limited is not online, in the state as in the reason; not required, the targets decide")
+    func internetRequired() {
+        let dnsBroken = InternetVerdict(state: .dnsBroken, explanation: "", ipv4: true, ipv6: nil)
+        let limited = InternetVerdict(state: .limited, explanation: "", ipv4: false, ipv6: nil)
+        // probe --internet alone, DNS broken: the JSON state must say what the text says.
+        #expect(state([], internet: dnsBroken, internetRequired: true) == NetworkState(state: .serverUnreachable, reason: .dnsBroken, ipv4: true))
+        #expect(state([], internet: dnsBroken) == NetworkState(state: .serverUnreachable, reason: .dnsBroken, ipv4: true))
+        #expect(state([result("a", "reachable")], internet: limited, internetRequired: true).reason == .limited)
+        #expect(state([result("a", "reachable")], internet: limited, internetRequired: true).state == .serverUnreachable)
+        #expect(state([result("a", "reachable")], internet: limited).state == .online)
+        // Required, a portal is a portal even when the targets answer.
+        let portal = InternetVerdict(state: .portal(url: "http://check/"), explanation: "", ipv4: true, ipv6: nil)
+        #expect(state([result("a", "reachable")], internet: portal, internetRequired: true).state == .portal)
+        // A failing target still names itself first.
+        #expect(state([result("a", "refused")], internet: limited, internetRequired: true).reason == .refused)
+    }
+
+    @Test("the path: a family with no route is false, not unknown; with no target the default route names the interface")
+    func path() {
+        let eth = ProbeInterface(name: "eth0", kind: .ethernet, expensive: false, sourceAddress: "fd00::2")
+        let v6Only = NetworkPath(interface: eth, ipv4Route: false, ipv6Route: true)
+        let online = InternetVerdict(state: .online, explanation: "", ipv4: nil, ipv6: true)
+        let got = state([], internet: online, path: v6Only, internetRequired: true)
+        #expect(got == NetworkState(state: .online, interface: InterfaceSummary(name: "eth0", kind: .ethernet, expensive: false), ipv4: false, ipv6: true))
+        // Routed but not tried: still unknown.
+        #expect(state([result("a", "reachable")], path: NetworkPath(interface: nil, ipv4Route: true, ipv6Route: true)).ipv6 == nil)
+        // A target's own interface comes before the default route's.
+        let wifi = ProbeInterface(name: "wlan0", kind: .wifi, expensive: false, sourceAddress: "192.0.2.9")
+        #expect(state([result("a", "reachable", interface: wifi)], path: v6Only).interface?.name == "wlan0")
+    }
+
+    @Test("nothing answered and the links say why: offline with that reason, not limited or dnsBroken; anything answered keeps the verdict")
+    func linksRefineTheInternetVerdict() {
+        let limited = InternetVerdict(state: .limited, explanation: "", ipv4: false, ipv6: nil)
+        let refined = InternetCheck.refine(limited, linksSay: .noInterface)
+        #expect(refined.state == .offline(.noInterface))
+        #expect(InternetCheck.refine(InternetVerdict(state: .dnsBroken, explanation: "", ipv4: nil, ipv6: nil), linksSay: .noCarrier).state == .offline(.noCarrier))
+        #expect(InternetCheck.refine(limited, linksSay: .noRoute).state == .limited)
+        #expect(InternetCheck.refine(InternetVerdict(state: .offline(.noRoute), explanation: "", ipv4: false, ipv6: nil), linksSay: .noAddress).state == .offline(.noAddress))
+        let answered = InternetVerdict(state: .dnsBroken, explanation: "", ipv4: true, ipv6: nil)
+        #expect(InternetCheck.refine(answered, linksSay: .noInterface).state == .dnsBroken)
+        let portal = InternetVerdict(state: .portal(url: "http://x/"), explanation: "", ipv4: false, ipv6: nil)
+        #expect(InternetCheck.refine(portal, linksSay: .noInterface).state == portal.state)
     }
 
     @Test("JSON: every key present, null when absent")

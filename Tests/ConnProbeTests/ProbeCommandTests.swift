@@ -104,9 +104,17 @@ struct ProbeCommandTests {
             let broken = try await probe(["--json", "--internet-url", "\(url.absoluteString)/health=204",
                                           "--internet-url", "http://conn-check.invalid:\(port)/health=204"])
             #expect(broken.exitCode == 69)
-            let connectivity = try broken.json()["connectivity"] as? [String: Any]
+            let report = try broken.json()
+            let connectivity = report["connectivity"] as? [String: Any]
             #expect(connectivity?["state"] as? String == "dnsBroken")
             #expect(connectivity?["ipv4"] as? Bool == true)
+            // One verdict: the top-level state says what the text and the exit status say.
+            #expect(report["state"] as? String == "serverUnreachable", "\(report)")
+            #expect(report["reason"] as? String == "dnsBroken", "\(report)")
+            #expect(report["allReachable"] as? Bool == false)
+            let text = try await probe(["--internet-url", "\(url.absoluteString)/health=204",
+                                        "--internet-url", "http://conn-check.invalid:\(port)/health=204"])
+            #expect(text.exitCode == 69 && text.standardOutput.contains("dnsBroken"), "\(text.standardOutput)")
         }
     }
 
@@ -270,9 +278,21 @@ struct ProbeCommandTests {
                                                    "--internet-url", "http://192.0.2.10/x=204"])
         let outcome = try await ConnProcess.run(program, arguments, environment: home.environment)
         #expect(outcome.exitCode == 69)
-        let connectivity = try #require(try outcome.json()["connectivity"] as? [String: Any])
+        let report = try outcome.json()
+        let connectivity = try #require(report["connectivity"] as? [String: Any])
         #expect(connectivity["state"] as? String == "offline")
         #expect(connectivity["reason"] as? String == "noInterface")
+        #expect(report["state"] as? String == "offline" && report["reason"] as? String == "noInterface", "\(report)")
+        // No route for either family: both false, not unknown.
+        #expect(report["ipv4"] as? Bool == false && report["ipv6"] as? Bool == false, "\(report)")
+
+        // The default endpoints (a name and an IP literal): the name does not resolve, the
+        // literal has no route. Still no network at all, not "limited".
+        let (program2, arguments2) = namespace.wrap([ConnProcess.connPath, "probe", "--json", "--timeout", "2s", "--internet"])
+        let defaults = try await ConnProcess.run(program2, arguments2, environment: home.environment)
+        #expect(defaults.exitCode == 69)
+        let defaultsReport = try defaults.json()
+        #expect(defaultsReport["state"] as? String == "offline" && defaultsReport["reason"] as? String == "noInterface", "\(defaultsReport)")
     }
 
     @Test("a resolver that never answers is a DNS timeout within the bound", .enabled(if: NetworkNamespace.available, "needs root and ip netns"))
