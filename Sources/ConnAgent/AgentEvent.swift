@@ -8,7 +8,7 @@ import Foundation
 /// did something, and its stop. Every line carries the current state, as watch's do.
 struct AgentEvent: Encodable, TextRenderable, Sendable {
     enum Kind: String, Encodable, Sendable {
-        case started, reloaded, reloadFailed, baseline, change, connectionState, outbox, sync, stopped
+        case started, reloaded, reloadFailed, baseline, change, path, connectionState, outbox, sync, stopped
     }
 
     var type: Kind
@@ -52,6 +52,7 @@ struct AgentEvent: Encodable, TextRenderable, Sendable {
         case .change:
             text = "\(from?.rawValue ?? "?") → \(state?.summary ?? "?")"
                 + (state?.state == .online ? (downtimeMs.map { "  back after \(TimeFormatting.duration(seconds: $0 / 1000))" } ?? "") : "")
+        case .path: text = "path: \(state?.state.rawValue ?? "?") via \(state?.interface?.text ?? "no interface")"
         case .connectionState: text = "link: " + (connectionState.map { "\($0)" } ?? "off")
         case .outbox: text = "outbox: " + (outbox?.line ?? "")
         case .sync: text = "inbox: " + (sync.map { $0.ok ? $0.text : "sync " + $0.text } ?? "?")

@@ -183,7 +183,7 @@ struct AgentLoop {
             case .live(.looked(let decision, let reported)):
                 status.network = reported
                 if let event = decision.event {
-                    emit(AgentEvent(type: event.type == .baseline ? .baseline : .change, from: event.from, state: event.state,
+                    emit(AgentEvent(type: event.type == .baseline ? .baseline : event.type == .path ? .path : .change, from: event.from, state: event.state,
                                     downtimeMs: event.downtimeMs, connectionState: status.connectionState))
                     notifier.notify("STATUS=\(reported?.summary ?? "checking") — \(status.server)")
                 }

@@ -11,7 +11,8 @@ import Foundation
 ///   failed look a second later confirms it; a definitive cause (the kernel has no link or
 ///   route, or the server's socket closed) confirms it by itself, so it is reported on its
 ///   first look: a look again would read the same kernel state, and would only add latency.
-/// - Nothing is reported while the state stays the same.
+/// - Nothing is reported while the state stays the same, except a change of the way out (the
+///   interface, the default routes): a `path` event, as NWPathMonitor reports every path update.
 public struct WatchEngine: Sendable {
     public var interval: Duration
     public var grace: Duration
@@ -23,6 +24,8 @@ public struct WatchEngine: Sendable {
     private var suspect: (observation: WatchObservation, since: Date, looks: Int)?
     /// Rechecks since the current failure was reported: 1 s, doubling up to the interval.
     private var failedRechecks = 0
+    /// The way out as of the last reported state or path event.
+    private var lastPath: WatchObservation.PathKey?
 
     public init(interval: Duration, grace: Duration) {
         self.interval = interval
@@ -37,6 +40,7 @@ public struct WatchEngine: Sendable {
 
     public mutating func observe(_ observation: WatchObservation, at now: Date) -> Decision {
         guard let previous = reported else {
+            lastPath = observation.pathKey
             let state = report(observation, since: now)
             if state.state != .online { downSince = now }
             return Decision(event: .init(type: .baseline, at: now, from: nil, state: state, downtimeMs: nil),
@@ -44,12 +48,18 @@ public struct WatchEngine: Sendable {
         }
         if observation.status == previous.state {
             suspect = nil
-            _ = report(observation, since: previous.since ?? now)
-            if previous.state == .online { return Decision(event: nil, recheckAfter: interval) }
-            return Decision(event: nil, recheckAfter: nextFailureBackoff())
+            let state = report(observation, since: previous.since ?? now)
+            var event: WatchEvent?
+            if observation.pathKey != lastPath {
+                lastPath = observation.pathKey
+                event = WatchEvent(type: .path, at: now, from: nil, state: state, downtimeMs: nil)
+            }
+            if previous.state == .online { return Decision(event: event, recheckAfter: interval) }
+            return Decision(event: event, recheckAfter: nextFailureBackoff())
         }
         if observation.status == .online {
             let downtime = downSince.map { (now.timeIntervalSince($0) * 1000).rounded() }
+            lastPath = observation.pathKey
             let state = report(observation, since: now)
             downSince = nil
             suspect = nil
@@ -69,6 +79,7 @@ public struct WatchEngine: Sendable {
         let graceLeft = grace - .milliseconds(Int64(now.timeIntervalSince(since) * 1000))
         if (looks >= 2 || definitive) && graceLeft <= .zero {
             // The state began with the first look that saw it, not with its confirmation.
+            lastPath = observation.pathKey
             let state = report(observation, since: since)
             if downSince == nil { downSince = since }
             suspect = nil

@@ -12,6 +12,9 @@ public struct WatchEvent: Sendable, Equatable, Encodable, SchemaVersioned {
         /// The state when watching began (not a change).
         case baseline
         case change
+        /// The way out changed while the state stayed (another interface, a default route
+        /// gained or lost): NWPathMonitor's path update.
+        case path
         /// The live link to the back end changed (its ConnectionState).
         case connectionState
         /// A background outbox pass ran (--flush-outbox).
@@ -110,6 +113,10 @@ extension WatchEvent: TextRenderable {
         case .change:
             line = "\(time)  \(from?.rawValue ?? "?") → \(colored(state?.state, style: style))\(suffix)"
             if state?.state == .online, let downtimeMs { line += "  back after \(TimeFormatting.duration(seconds: downtimeMs / 1000))" }
+        case .path:
+            line = "\(time)  path: \(colored(state?.state, style: style)) via \(state?.interface?.text ?? "no interface")"
+            let families = [("IPv4", state?.ipv4), ("IPv6", state?.ipv6)].compactMap { name, works in works.map { "\(name) \($0 ? "yes" : "no")" } }
+            if !families.isEmpty { line += "  (\(families.joined(separator: ", ")))" }
         case .connectionState:
             line = "\(time)  link: \(connectionState.map { "\($0)" } ?? "off")"
         case .outbox:

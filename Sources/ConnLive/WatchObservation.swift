@@ -8,6 +8,8 @@ public struct WatchObservation: Sendable, Equatable {
     /// A local, certain cause (the link is gone) or a second signal (the server's socket closed):
     /// the failure is confirmed by this look, not by a second look a second later.
     public var definitive: Bool
+    /// The routing table's way out at the look (nil when not read).
+    public var path: NetworkPath?
 
     public var status: NetworkStatus { state.state }
 
@@ -25,5 +27,15 @@ public struct WatchObservation: Sendable, Equatable {
     public init(_ snapshot: ConnectivityCheck.Snapshot) {
         let state = snapshot.networkState
         self.init(state: state, definitive: state.state == .offline)
+        path = snapshot.path
     }
+
+    /// What makes the way out: the interface the state was seen through and the routing
+    /// table's default routes. A change of any is a `path` event even while the state stays.
+    struct PathKey: Equatable {
+        var interface: InterfaceSummary?
+        var path: NetworkPath?
+    }
+
+    var pathKey: PathKey { PathKey(interface: state.interface, path: path) }
 }

@@ -149,6 +149,9 @@ struct InternetCheck {
         if let portal = results.first(where: { [.httpStatus, .unexpectedBody, .portal].contains($0.failure) }) {
             return verdict(.portal(url: portal.url), "an unexpected page answered in place of \(portal.url ?? portal.target): a captive portal (sign in) or a proxy")
         }
+        if !results.isEmpty, results.allSatisfy({ $0.failure == .noCarrier }) {
+            return verdict(.offline(.noCarrier), offlineExplanation(.noCarrier))
+        }
         if !results.isEmpty, results.allSatisfy({ $0.failure == .noRoute }) {
             return verdict(.offline(.noRoute), "there is no route to the internet: no network connection")
         }

@@ -28,8 +28,8 @@ public struct NetworkPath: Sendable, Equatable {
             switch routes.route(to: address) {
             case .success(let route):
                 routed.append(true)
-                interfaces.append(routes.interface(sourceIP: route.sourceIP).map { name, kind in
-                    ProbeInterface(name: name, kind: kind, expensive: kind.isExpensive, sourceAddress: route.sourceIP)
+                interfaces.append(routes.interface(sourceIP: route.sourceIP).map { found in
+                    ProbeInterface(name: found.name, kind: found.kind, expensive: found.kind.isExpensive, sourceAddress: route.sourceIP)
                 })
             case .failure:
                 routed.append(false)

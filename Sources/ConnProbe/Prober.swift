@@ -103,11 +103,18 @@ public struct Prober: Sendable {
         let first = addresses[0]
         switch routes.route(to: first) {
         case .success(let route):
-            if let (name, kind) = routes.interface(sourceIP: route.sourceIP) {
-                result.interface = ProbeInterface(name: name, kind: kind, expensive: kind.isExpensive, sourceAddress: route.sourceIP)
+            let found = routes.interface(sourceIP: route.sourceIP)
+            if let found {
+                result.interface = ProbeInterface(name: found.name, kind: found.kind, expensive: found.kind.isExpensive, sourceAddress: route.sourceIP)
             }
-            result.rungs.append(ProbeRung(name: "route", ok: true, ms: 0,
-                                          detail: "via \(result.interface?.name ?? "?") (\(result.interface?.kind.rawValue ?? "unknown")) from \(route.sourceIP)"))
+            let via = "via \(result.interface?.name ?? "?") (\(result.interface?.kind.rawValue ?? "unknown")) from \(route.sourceIP)"
+            // A route over a link with no carrier is still in the table (the kernel marks it
+            // linkdown), but nothing passes: say so now instead of after the TCP deadline.
+            if let found, !found.running {
+                result.rungs.append(ProbeRung(name: "route", ok: false, ms: 0, detail: via + ", which has no carrier"))
+                return finish(.noCarrier, "the way to \(first.ip) leaves by \(found.name), which has no carrier (cable out, link down)")
+            }
+            result.rungs.append(ProbeRung(name: "route", ok: true, ms: 0, detail: via))
         case .failure(.noRoute):
             result.rungs.append(ProbeRung(name: "route", ok: false, ms: 0, detail: "no route to \(first.ip)"))
             return finish(.noRoute, "there is no route to \(first.ip): this host has no network path to it")

@@ -8,7 +8,15 @@ import Synchronization
 final class RouteCache: Sendable {
     private let classifier: InterfaceClassifier
     private let routes = Mutex<[String: Result<RouteInspector.Route, RouteInspector.Failure>]>([:])
-    private let interfaces = Mutex<[String: (String, InterfaceKind)?]>([:])
+    private let interfaces = Mutex<[String: Found?]>([:])
+
+    /// The interface that holds a route's source address: its name, its kind, and whether it
+    /// has a carrier.
+    struct Found: Sendable {
+        var name: String
+        var kind: InterfaceKind
+        var running: Bool
+    }
 
     init(classifier: InterfaceClassifier) { self.classifier = classifier }
 
@@ -20,10 +28,10 @@ final class RouteCache: Sendable {
         return found
     }
 
-    /// The interface that holds a route's source address, and its kind.
-    func interface(sourceIP: String) -> (String, InterfaceKind)? {
+    /// The interface that holds a route's source address.
+    func interface(sourceIP: String) -> Found? {
         if let cached = interfaces.withLock({ $0[sourceIP] }) { return cached }
-        let found = RouteInspector.interfaceName(holding: sourceIP).map { ($0, classifier.kind(of: $0)) }
+        let found = RouteInspector.interface(holding: sourceIP).map { Found(name: $0.name, kind: classifier.kind(of: $0.name), running: $0.running) }
         interfaces.withLock { $0[sourceIP] = .some(found) }
         return found
     }

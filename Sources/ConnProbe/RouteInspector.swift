@@ -38,8 +38,9 @@ enum RouteInspector {
         return .success(Route(sourceIP: sourceIP))
     }
 
-    /// The interface that has `ip` as one of its addresses.
-    static func interfaceName(holding ip: String) -> String? {
+    /// The interface that has `ip` as one of its addresses, and whether it is running (up with
+    /// a carrier: IFF_RUNNING follows the kernel's operstate).
+    static func interface(holding ip: String) -> (name: String, running: Bool)? {
         var list: UnsafeMutablePointer<ifaddrs>?
         guard getifaddrs(&list) == 0 else { return nil }
         defer { freeifaddrs(list) }
@@ -51,7 +52,7 @@ enum RouteInspector {
                 if family == AF_INET || family == AF_INET6, let text = Resolver.numericHost(address, length: length),
                     text.split(separator: "%").first.map(String.init) == ip.split(separator: "%").first.map(String.init)
                 {
-                    return String(cString: entry.ifa_name)
+                    return (String(cString: entry.ifa_name), Int32(bitPattern: entry.ifa_flags) & Int32(IFF_RUNNING) != 0)
                 }
             }
             cursor = entry.ifa_next

@@ -8,6 +8,8 @@ extension ConnectivityCheck.Snapshot {
     static func offlineReason(results: [ProbeResult], internet: InternetVerdict?) -> OfflineReason? {
         if case .offline(let reason) = internet?.state { return reason }
         guard !results.isEmpty, !results.contains(where: \.reachable) else { return nil }
+        // Every target's way out has lost its carrier: certain, whatever other links do.
+        if results.allSatisfy({ $0.failure == .noCarrier }) { return .noCarrier }
         let reason = InterfaceScan.offlineReason()
         return reason != .noRoute || results.allSatisfy({ $0.failure == .noRoute }) ? reason : nil
     }

@@ -20,7 +20,8 @@ public struct WatchCommand: ConnCommand {
             up to the interval. The first line is the baseline, not a change; recovery is \
             reported on the first success; a failure once a second look confirms it (on the first \
             look when the cause is certain: a lost link or route, a closed server socket) and \
-            --grace has passed. Each line carries the \
+            --grace has passed. A change of the way out while the state stays (another \
+            interface, a default route gained, lost or moved) is a `path` line. Each line carries the \
             state as probe reports it: state, reason, failingTarget, since, interface. With a \
             server, holds a WebSocket to it and reports its ConnectionState. Targets as in `conn \
             probe` (default: the configured server, plus the internet check). --until STATE exits \
@@ -37,7 +38,7 @@ public struct WatchCommand: ConnCommand {
             examples: [
                 .init("conn watch", "Each change of the connection as it happens, with a banner on a terminal."),
                 .init("conn watch --json --until online --timeout 2m && ./deploy", "Wait for the server (at most 2 minutes), then deploy."),
-                .init("conn watch --exec 'notify-send \"conn: $CONN_EVENT_TO\"'", "Run a command on every change, the event in CONN_EVENT_*."),
+                .init("conn watch --exec 'notify-send \"conn: $CONN_EVENT_TO\"'", "Run a command on every change and path event, the event in CONN_EVENT_*."),
             ]))
 
     @OptionGroup public var global: GlobalOptions
@@ -141,7 +142,7 @@ public struct WatchCommand: ConnCommand {
                     if details { event.details = event.state?.state.details }
                     event.connectionState = linkState
                     try emit(event, context: context)
-                    if event.type == .change { hook?.run(event) }
+                    if event.type == .change || event.type == .path { hook?.run(event) }
                     if until == event.state?.state.rawValue { return }
                 case .live(.link(let state)):
                     let previous = linkState

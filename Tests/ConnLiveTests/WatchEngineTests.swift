@@ -1,4 +1,5 @@
 import ConnCore
+@testable import ConnProbe
 import Foundation
 import Testing
 @testable import ConnLive
@@ -68,10 +69,38 @@ struct WatchEngineTests {
         #expect(engine.observe(Self.noCarrier, at: start.addingTimeInterval(12.1)).event?.to == .offline)
     }
 
+    static func online(via name: String, _ kind: InterfaceKind, ipv6Route: Bool = false) -> WatchObservation {
+        var observation = Self.online
+        observation.state.interface = InterfaceSummary(name: name, kind: kind, expensive: kind.isExpensive)
+        observation.path = NetworkPath(interface: ProbeInterface(name: name, kind: kind, expensive: kind.isExpensive, sourceAddress: "192.0.2.2"),
+                                       ipv4Route: true, ipv6Route: ipv6Route)
+        return observation
+    }
+
+    @Test("the way out is state: another interface or a default route gained while online is a path event, once; the same path again is none")
+    func pathChanges() {
+        var engine = WatchEngine(interval: .seconds(30), grace: .zero)
+        let start = Date()
+        #expect(engine.observe(Self.online(via: "eth0", .ethernet), at: start).event?.type == .baseline)
+        #expect(engine.observe(Self.online(via: "eth0", .ethernet), at: start.addingTimeInterval(1)).event == nil)
+        // The default route moved to a cellular modem: the server still answers.
+        let moved = engine.observe(Self.online(via: "wwan0", .wwan), at: start.addingTimeInterval(2))
+        #expect(moved.event?.type == .path && moved.event?.to == .online && moved.event?.from == nil)
+        #expect(moved.event?.state?.interface == InterfaceSummary(name: "wwan0", kind: .wwan, expensive: true))
+        #expect(moved.recheckAfter == .seconds(30))
+        #expect(engine.observe(Self.online(via: "wwan0", .wwan), at: start.addingTimeInterval(3)).event == nil)
+        // IPv6 gained a default route on the same interface.
+        #expect(engine.observe(Self.online(via: "wwan0", .wwan, ipv6Route: true), at: start.addingTimeInterval(4)).event?.type == .path)
+        // A change of state carries the new path itself: no path event after it.
+        let down = engine.observe(Self.noCarrier, at: start.addingTimeInterval(5))
+        #expect(down.event?.type == .change)
+        #expect(engine.observe(Self.noCarrier, at: start.addingTimeInterval(6)).event == nil)
+    }
+
     @Test("property: random observation sequences never report two changes in a row to the same state")
     func noRepeats() {
         var generator = SystemRandomNumberGenerator()
-        let choices = [Self.online, Self.refused, Self.noCarrier]
+        let choices = [Self.online, Self.refused, Self.noCarrier, Self.online(via: "eth0", .ethernet), Self.online(via: "wwan0", .wwan)]
         for _ in 0..<200 {
             var engine = WatchEngine(interval: .seconds(30), grace: .milliseconds(Int64.random(in: 0...3000, using: &generator)))
             var time = Date()
@@ -79,6 +108,11 @@ struct WatchEngineTests {
             for _ in 0..<50 {
                 time = time.addingTimeInterval(Double.random(in: 0...2, using: &generator))
                 if let event = engine.observe(choices.randomElement(using: &generator)!, at: time).event {
+                    // A path event keeps the state; every other event changes it.
+                    if event.type == .path {
+                        #expect(event.to == last)
+                        continue
+                    }
                     #expect(event.to != last)
                     if event.type == .change { #expect(event.from == last) }
                     last = event.to

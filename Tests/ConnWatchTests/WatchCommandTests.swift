@@ -287,4 +287,74 @@ struct WatchCommandTests {
         #expect(await watcher.stop() == 143)
         await pair.server.stop()
     }
+    /// Two ways out of `client` to a server at 10.79.0.9 (on the other namespace's loopback):
+    /// `first` (10.77.0.0/24) and `second` (10.78.0.0/24), the default route by `first`.
+    struct TwoWaysOut {
+        let client: NetworkNamespace
+        let serverSide: NetworkNamespace
+        let first: String, firstPeer: String
+        let second: String, secondPeer: String
+        let server: BackgroundServer
+
+        init() async throws {
+            client = try NetworkNamespace()
+            serverSide = try NetworkNamespace()
+            let suffix = client.name.suffix(8)
+            (first, firstPeer, second, secondPeer) = ("va" + suffix, "wa" + suffix, "vb" + suffix, "wb" + suffix)
+            for (interface, peer, subnet) in [(first, firstPeer, "10.77.0"), (second, secondPeer, "10.78.0")] {
+                try client.run(["link", "add", interface, "netns", client.name, "type", "veth", "peer", "name", peer, "netns", serverSide.name])
+                try client.exec(["ip", "addr", "add", "\(subnet).1/24", "dev", interface])
+                try client.exec(["ip", "link", "set", interface, "up"])
+                try serverSide.exec(["ip", "addr", "add", "\(subnet).2/24", "dev", peer])
+                try serverSide.exec(["ip", "link", "set", peer, "up"])
+            }
+            try serverSide.exec(["ip", "addr", "add", "10.79.0.9/32", "dev", "lo"])
+            try client.exec(["ip", "route", "add", "default", "via", "10.77.0.2", "dev", first])
+            server = try await BackgroundServer.start(["--host", "10.79.0.9"], wrapper: [NetworkNamespace.ipPath, "netns", "exec", serverSide.name])
+        }
+
+        func watch(_ options: [String], environment: [String: String]) throws -> WatchProcess {
+            let (program, arguments) = client.wrap([ConnProcess.connPath, "watch", "--json", "--no-internet"] + options)
+            return try WatchProcess(program, arguments, environment: environment.merging(["CONN_SERVER": server.url.absoluteString]) { $1 })
+        }
+    }
+
+    @Test("in a namespace: the default route moves to another interface while the server still answers → one path event naming it, the state still online", .enabled(if: NetworkNamespace.available, "needs root and ip netns"))
+    func defaultRouteMoves() async throws {
+        let ways = try await TwoWaysOut()
+        // A 60 s interval: only the kernel's route notification can make this quick.
+        let watcher = try ways.watch(["--interval", "60s", "--timeout", "5s", "--no-link"], environment: home.environment)
+        let baseline = try #require(try await watcher.await { $0["type"] as? String == "baseline" && $0["state"] as? String == "online" }, "\(watcher.events)")
+        #expect((baseline["interface"] as? [String: Any])?["name"] as? String == ways.first, "\(baseline)")
+        try ways.client.exec(["ip", "route", "replace", "default", "via", "10.78.0.2", "dev", ways.second])
+        let moved = try #require(try await watcher.await(5) { $0["type"] as? String == "path" }, "\(watcher.events)")
+        #expect(moved["state"] as? String == "online" && moved["from"] is NSNull, "\(moved)")
+        #expect((moved["interface"] as? [String: Any])?["name"] as? String == ways.second, "\(moved)")
+        #expect(moved["ipv6"] as? Bool == false, "no IPv6 route at all: false, not null: \(moved)")
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(watcher.events.filter { $0["type"] as? String == "path" }.count == 1, "\(watcher.events)")
+        #expect(!watcher.events.contains { $0["type"] as? String == "change" }, "\(watcher.events)")
+        #expect(await watcher.stop() == 143)
+        await ways.server.stop()
+    }
+
+    @Test("in a namespace: the carrier lost (the other end down, the interface still up with its address) → offline (noCarrier) at once, not after the timeout; back → online", .enabled(if: NetworkNamespace.available, "needs root and ip netns"))
+    func carrierLost() async throws {
+        let pair = try await VethPair()
+        // A 5 s timeout: a look that waited for TCP would report 5 s late.
+        let watcher = try pair.watch(["--interval", "60s", "--timeout", "5s", "--no-link"], environment: home.environment)
+        _ = try #require(try await watcher.await { $0["type"] as? String == "baseline" && $0["state"] as? String == "online" })
+        let clock = ContinuousClock()
+        let cut = clock.now
+        try pair.serverSide.exec(["ip", "link", "set", "vs" + pair.client.name.suffix(8), "down"])
+        let down = try #require(try await watcher.await(10, Self.change(to: "offline")), "\(watcher.events)")
+        let seenAfter = cut.duration(to: clock.now)
+        #expect(down["reason"] as? String == "noCarrier", "\(down)")
+        // Starting `ip` is part of this on a loaded machine; the TCP deadline (5 s) is not.
+        #expect(seenAfter < .seconds(3), "seen \(seenAfter) after the carrier went")
+        try pair.serverSide.exec(["ip", "link", "set", "vs" + pair.client.name.suffix(8), "up"])
+        _ = try #require(try await watcher.await(10, Self.change(to: "online")), "\(watcher.events)")
+        #expect(await watcher.stop() == 143)
+        await pair.server.stop()
+    }
 }

@@ -4,6 +4,9 @@ public enum ReachabilityFailure: String, Sendable, Codable, CaseIterable {
     case nxdomain
     /// There is no route to the address.
     case noRoute
+    /// The route leaves by an interface that has no carrier (cable out, Wi-Fi not associated,
+    /// the link's other end down): nothing can pass, whatever the routing table says.
+    case noCarrier
     /// The host answered with a reset: it is up, but nothing listens on that port.
     case refused
     /// Nothing answered within the deadline.
@@ -22,6 +25,7 @@ public enum ReachabilityFailure: String, Sendable, Codable, CaseIterable {
         switch self {
         case .nxdomain: "the name does not resolve"
         case .noRoute: "there is no route to the host"
+        case .noCarrier: "the interface the route leaves by has no carrier (cable out, link down)"
         case .refused: "the host is up, but nothing is listening on that port"
         case .timeout: "nothing answered in time"
         case .tlsError: "the TLS handshake failed"
