@@ -26,6 +26,8 @@ public final class ConnectivityMonitor: Sendable {
         case input(MonitorMachine.Input)
         case netlink
         case refresh(CheckedContinuation<Void, Never>)
+        /// A look started as `generation` has finished.
+        case lookDone(ConnectivityCheck.Snapshot, generation: Int)
     }
 
     /// Whether the kernel's notifications (rtnetlink) could be subscribed to; without them the
@@ -53,6 +55,12 @@ public final class ConnectivityMonitor: Sendable {
             // without bound over hours).
             var timer: Task<Void, Never>?
             var linkTask: Task<Void, Never>?
+            // One look at a time, run beside the loop so a kernel change that comes while it runs
+            // starts a new one at once: a look begun before the carrier went may wait for TCP's
+            // deadline, and its answer is stale by then (it is dropped, by its generation).
+            var lookTask: Task<Void, Never>?
+            var lookGeneration = 0
+            var refreshes: [CheckedContinuation<Void, Never>] = []
             let netlinkTask = netlink.map { monitor in
                 Task {
                     for await _ in monitor.events() { triggers.yield(.netlink) }
@@ -61,16 +69,20 @@ public final class ConnectivityMonitor: Sendable {
             defer {
                 timer?.cancel()
                 linkTask?.cancel()
+                lookTask?.cancel()
                 netlinkTask?.cancel()
+                refreshes.forEach { $0.resume() }
             }
-            func perform(_ actions: [MonitorMachine.Action]) async {
+            func perform(_ actions: [MonitorMachine.Action]) {
                 for action in actions {
                     switch action {
                     case .look:
-                        let snapshot = await check.run()
-                        onSnapshot?(snapshot)
-                        let observation = WatchObservation(snapshot)
-                        await perform(machine.handle(.looked(observation, at: Date())))
+                        lookGeneration += 1
+                        let generation = lookGeneration
+                        lookTask?.cancel()
+                        lookTask = Task {
+                            triggers.yield(.lookDone(await check.run(), generation: generation))
+                        }
                     case .schedule(let delay, let generation):
                         timer?.cancel()
                         timer = Task {
@@ -92,17 +104,23 @@ public final class ConnectivityMonitor: Sendable {
                 }
             }
 
-            await perform(machine.handle(.start))
+            perform(machine.handle(.start))
             for await trigger in stream {
                 switch trigger {
                 case .input(let input):
-                    await perform(machine.handle(input))
+                    perform(machine.handle(input))
                 case .netlink:
                     // One per burst: NetlinkMonitor has coalesced it.
-                    await perform(machine.handle(.kernelChanged))
+                    perform(machine.handle(.kernelChanged))
                 case .refresh(let reply):
-                    await perform(machine.handle(.refreshRequested))
-                    reply.resume()
+                    refreshes.append(reply)
+                    perform(machine.handle(.refreshRequested))
+                case .lookDone(let snapshot, let generation):
+                    guard generation == lookGeneration else { continue }  // a newer look runs
+                    onSnapshot?(snapshot)
+                    perform(machine.handle(.looked(WatchObservation(snapshot), at: Date())))
+                    refreshes.forEach { $0.resume() }
+                    refreshes = []
                 }
             }
         }

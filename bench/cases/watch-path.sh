@@ -35,8 +35,11 @@ export XDG_DATA_HOME=$home/data XDG_CONFIG_HOME=$home/config
 to_epoch() { python3 -c "import sys,datetime; print(datetime.datetime.fromisoformat(sys.argv[1].replace('Z','+00:00')).timestamp())" "$1"; }
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 count() { grep -c "$1" "$2" || true; }
-# The `at` of the last watch event matching a pattern.
-last_at() { grep "$1" "$watch_log" | tail -1 | sed 's/.*"at":"\([^"]*\)".*/\1/'; }
+# Watch events of a type (and a state): keys are sorted, so each is its own grep.
+events() { grep "\"type\":\"$1\"" "$watch_log" | grep "\"state\":\"${2:-}" || true; }
+# The `at` of the last watch event of a type (and a state).
+last_at() { events "$@" | tail -1 | sed 's/.*"at":"\([^"]*\)".*/\1/'; }
+wait_events() { for _ in $(seq 500); do [ "$(events "$1" "${2:-}" | wc -l)" -gt "$3" ] && return 0; sleep 0.01; done; return 1; }
 # The timestamp of the last ip monitor line matching a pattern.
 last_monitor() { grep "$1" "$monitor_log" | tail -1 | sed 's/^\[\([^]]*\)\].*/\1/'; }
 wait_for() { for _ in $(seq 500); do [ "$(count "$1" "$2")" -gt "$3" ] && return 0; sleep 0.01; done; return 1; }
@@ -58,16 +61,15 @@ sleep 0.5
 # 1. carrier loss, then back (the way out is pa).
 carrier=()
 for round in $(seq "$ROUNDS"); do
-    offline=$(count '"state":"offline"' "$watch_log") lost=$(count 'pa.*NO-CARRIER' "$monitor_log")
-    online=$(count '"type":"change".*"state":"online"' "$watch_log")
+    offline=$(events change offline | wc -l) online=$(events change online | wc -l) lost=$(count 'pa.*NO-CARRIER' "$monitor_log")
     ip -n "$ns_s" link set qa down
-    wait_for '"state":"offline"' "$watch_log" "$offline"; wait_for 'pa.*NO-CARRIER' "$monitor_log" "$lost"
-    delta=$(echo "($(to_epoch "$(last_at '"type":"change".*"state":"offline"')") - $(to_epoch "$(last_monitor 'pa.*NO-CARRIER')")) * 1000" | bc -l)
-    reason=$(grep '"type":"change".*"state":"offline"' "$watch_log" | tail -1 | sed 's/.*"reason":"\([^"]*\)".*/\1/')
+    wait_events change offline "$offline"; wait_for 'pa.*NO-CARRIER' "$monitor_log" "$lost"
+    delta=$(echo "($(to_epoch "$(last_at change offline)") - $(to_epoch "$(last_monitor 'pa.*NO-CARRIER')")) * 1000" | bc -l)
+    reason=$(events change offline | tail -1 | sed 's/.*"reason":"\([^"]*\)".*/\1/')
     printf 'round %d: carrier lost → conn watch offline (%s) %+.1f ms after ip monitor\n' "$round" "$reason" "$delta" | tee -a "$out"
     carrier+=("$delta")
     ip -n "$ns_s" link set qa up
-    wait_for '"type":"change".*"state":"online"' "$watch_log" "$online"
+    wait_events change online "$online"
     sleep 0.3
 done
 echo "carrier lost, median of $ROUNDS: conn watch $(printf '%s\n' "${carrier[@]}" | median) ms after ip -ts monitor" | tee -a "$out"
@@ -76,10 +78,10 @@ echo "carrier lost, median of $ROUNDS: conn watch $(printf '%s\n' "${carrier[@]}
 moves=()
 for round in $(seq "$ROUNDS"); do
     if [ $((round % 2)) -eq 1 ]; then via=10.79.0.2 dev=pb; else via=10.78.0.2 dev=pa; fi
-    paths=$(count '"type":"path"' "$watch_log") routes=$(count "default via $via dev $dev" "$monitor_log")
+    paths=$(events path | wc -l) routes=$(count "default via $via dev $dev" "$monitor_log")
     ip -n "$ns_c" route replace default via "$via" dev "$dev"
-    wait_for '"type":"path"' "$watch_log" "$paths"; wait_for "default via $via dev $dev" "$monitor_log" "$routes"
-    delta=$(echo "($(to_epoch "$(last_at '"type":"path"')") - $(to_epoch "$(last_monitor "default via $via dev $dev")")) * 1000" | bc -l)
+    wait_events path "" "$paths"; wait_for "default via $via dev $dev" "$monitor_log" "$routes"
+    delta=$(echo "($(to_epoch "$(last_at path)") - $(to_epoch "$(last_monitor "default via $via dev $dev")")) * 1000" | bc -l)
     printf 'round %d: default route → %s, conn watch path event %+.1f ms after ip monitor\n' "$round" "$dev" "$delta" | tee -a "$out"
     moves+=("$delta")
     sleep 0.3
