@@ -2,7 +2,8 @@
 // conn — a connectivity toolkit for the shell.
 //
 // Layout: ConnCore (shared logic, no ArgumentParser) ← ConnCommandKit (global options, context,
-// printer) ← one module per capability ← the `conn` executable (root command + module list).
+// printer) ← one module per capability ← ConnLive (the live runtime watch, agent and repl share)
+// ← those three ← the `conn` executable (root command + module list). ARCHITECTURE.md draws it.
 import PackageDescription
 
 let strictSwift: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
