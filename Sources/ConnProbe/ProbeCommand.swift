@@ -13,10 +13,13 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting, PrometheusOut
             With no target, probes the configured server's health resource (or, with no server \
             configured, the internet). A target is host (port 443), host:port, [IPv6]:port or an \
             http(s) URL. Each target climbs a ladder — DNS, route and interface, TCP, TLS, HTTP — \
-            and the first rung that fails is the verdict: nxdomain, noRoute, refused (the host is \
-            up, nothing listens), timeout, tlsError, httpStatus, unexpectedBody, portal (a sign-in \
-            page answers for the server). With --json, the state they add up to comes first: \
-            state, reason, failingTarget, interface, ipv4, ipv6. Within one run, plain-http URLs \
+            and the first rung that fails is the verdict: nxdomain, noRoute, noCarrier (the route's \
+            interface has no link), refused (the host is up, nothing listens), timeout, tlsError, \
+            httpStatus, unexpectedBody, portal (a sign-in page answers for the server). The state \
+            they add up to — with --internet, what the internet check found too — ends the text \
+            when it is not online (state: serverUnreachable (refused: …)), and comes first in the \
+            JSON: state, reason, failingTarget, interface, ipv4, ipv6; the exit status follows it. \
+            Within one run, plain-http URLs \
             on the same host and port share kept-alive connections (the tcp rung says "reused"); \
             each answer is still judged on its own.
 
@@ -24,7 +27,8 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting, PrometheusOut
             with its code.
             """,
             exitCodes: """
-                0 every target reachable; 69 some target unreachable; 75 --wait ran out; 64 a bad \
+                0 the state is online (every target reachable; with --internet, the internet too); \
+                69 it is not (a target unreachable, the internet limited, DNS broken, offline); 75 --wait ran out; 64 a bad \
                 target on the command line; 65 a bad target in --file (or more than 64 MiB of them); \
                 66 the --file cannot be read
                 """,

@@ -69,6 +69,11 @@ struct ProbeReport: Encodable, TextRenderable, SchemaVersioned {
                 }
             }
         }
+        // Not online: the verdict the lines above add up to, in the words of the JSON's `state`
+        // and `reason` and of `agent status` (the exit status says the same: 69).
+        if state.state != .online {
+            text += "\(style.bold("state")): \(style.red(state.summary))\n"
+        }
         return text
     }
 }
