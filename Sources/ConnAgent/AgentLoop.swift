@@ -187,6 +187,9 @@ struct AgentLoop {
                                     downtimeMs: event.downtimeMs, connectionState: status.connectionState))
                     notifier.notify("STATUS=\(reported?.summary ?? "checking") — \(status.server)")
                 }
+            case .live(.path(let event, let reported)):
+                status.network = reported
+                emit(AgentEvent(type: .path, state: event.state, connectionState: status.connectionState))
             case .live(.link(let state)):
                 let previous = status.connectionState
                 status.connectionState = state

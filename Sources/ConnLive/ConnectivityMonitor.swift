@@ -16,6 +16,9 @@ public final class ConnectivityMonitor: Sendable {
         /// A look: the engine's decision (with an event when something changed) and the state
         /// reported since.
         case looked(WatchEngine.Decision, reported: NetworkState?)
+        /// The way out changed while online, read from the routing table before a look (a
+        /// `path` event), and the state reported since.
+        case path(WatchEvent, reported: NetworkState?)
         /// A state of the live link (while enabled).
         case link(ConnectionState)
         /// The link was switched on or off (seed 002's isConnectionEnabled).
@@ -24,7 +27,8 @@ public final class ConnectivityMonitor: Sendable {
 
     private enum Trigger: Sendable {
         case input(MonitorMachine.Input)
-        case netlink
+        /// A coalesced burst of the kernel's notifications; `routesOnly`: no link or address changed.
+        case netlink(routesOnly: Bool)
         case refresh(CheckedContinuation<Void, Never>)
         /// A look started as `generation` has finished.
         case lookDone(ConnectivityCheck.Snapshot, generation: Int)
@@ -61,9 +65,13 @@ public final class ConnectivityMonitor: Sendable {
             var lookTask: Task<Void, Never>?
             var lookGeneration = 0
             var refreshes: [CheckedContinuation<Void, Never>] = []
+            // The last look's answer: which address answered, for the way out on a route change.
+            var lastSnapshot: ConnectivityCheck.Snapshot?
             let netlinkTask = netlink.map { monitor in
                 Task {
-                    for await _ in monitor.events() { triggers.yield(.netlink) }
+                    for await event in monitor.events() {
+                        if case .changed(let kinds) = event { triggers.yield(.netlink(routesOnly: kinds == ["route"])) } else { triggers.yield(.netlink(routesOnly: false)) }
+                    }
                 }
             }
             defer {
@@ -109,7 +117,14 @@ public final class ConnectivityMonitor: Sendable {
                 switch trigger {
                 case .input(let input):
                     perform(machine.handle(input))
-                case .netlink:
+                case .netlink(let routesOnly):
+                    // Only routes moved: the way out is known from the routing table at once,
+                    // before the look (which needs the server to answer over it).
+                    if routesOnly, let lastSnapshot {
+                        let (interface, path) = check.wayOut(after: lastSnapshot)
+                        let summary = interface.map { InterfaceSummary(name: $0.name, kind: $0.kind, expensive: $0.expensive) }
+                        perform(machine.handle(.wayOut(interface: summary, path: path, at: Date())))
+                    }
                     // One per burst: NetlinkMonitor has coalesced it.
                     perform(machine.handle(.kernelChanged))
                 case .refresh(let reply):
@@ -117,6 +132,7 @@ public final class ConnectivityMonitor: Sendable {
                     perform(machine.handle(.refreshRequested))
                 case .lookDone(let snapshot, let generation):
                     guard generation == lookGeneration else { continue }  // a newer look runs
+                    lastSnapshot = snapshot
                     onSnapshot?(snapshot)
                     perform(machine.handle(.looked(WatchObservation(snapshot), at: Date())))
                     refreshes.forEach { $0.resume() }

@@ -23,6 +23,9 @@ public final class LiveSession: Sendable {
         /// A look: the engine's decision (with an event when something changed) and the state
         /// reported since.
         case looked(WatchEngine.Decision, reported: NetworkState?)
+        /// The way out changed while online, seen in the routing table before a look: a `path`
+        /// event, and the state reported since.
+        case path(WatchEvent, reported: NetworkState?)
         /// A state of the live link (while enabled).
         case link(ConnectionState)
         /// The link was switched on or off (seed 002's isConnectionEnabled).
@@ -174,6 +177,9 @@ public final class LiveSession: Sendable {
             case .link(let state):
                 metrics?.update { $0.linkConnected = state.isConnected }
                 onEvent(event.live)
+            case .path(_, let reported):
+                metrics?.update { $0.network = reported }
+                onEvent(event.live)
             case .linkEnabled:
                 onEvent(event.live)
             }
@@ -222,6 +228,7 @@ extension ConnectivityMonitor.Event {
     fileprivate var live: LiveSession.Event {
         switch self {
         case .looked(let decision, let reported): .looked(decision, reported: reported)
+        case .path(let event, let reported): .path(event, reported: reported)
         case .link(let state): .link(state)
         case .linkEnabled(let enabled): .linkEnabled(enabled)
         }

@@ -1,4 +1,5 @@
 import ConnCore
+import ConnProbe
 import Foundation
 
 /// The decisions of `ConnectivityMonitor`, without its effects: inputs in, actions out, so the
@@ -13,6 +14,9 @@ public struct MonitorMachine: Sendable {
         case timerFired(generation: Int)
         /// The kernel reported a change of links, addresses or routes (a burst already coalesced).
         case kernelChanged
+        /// The way out as the routing table has it, read when only routes changed (before the
+        /// look that `kernelChanged` starts).
+        case wayOut(interface: InterfaceSummary?, path: NetworkPath, at: Date)
         /// A person asked for a look now (`refresh` in the REPL).
         case refreshRequested
         /// A look that `.look` asked for has finished.
@@ -65,6 +69,9 @@ public struct MonitorMachine: Sendable {
             return generation == timerGeneration ? [.look] : []
         case .kernelChanged, .refreshRequested:
             return [.look]
+        case .wayOut(let interface, let path, let now):
+            guard let event = engine.observeWayOut(interface: interface, path: path, at: now) else { return [] }
+            return [.report(.path(event, reported: engine.reported))]
         case .looked(var observation, let now):
             if linkDropped, observation.status != .online { observation.definitive = true }
             linkDropped = false

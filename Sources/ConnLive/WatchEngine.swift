@@ -1,4 +1,5 @@
 import ConnCore
+import ConnProbe
 import Foundation
 
 /// The hysteresis of `conn watch`, as a pure state machine: observations in, events and the
@@ -88,6 +89,22 @@ public struct WatchEngine: Sendable {
                             recheckAfter: nextFailureBackoff())
         }
         return Decision(event: nil, recheckAfter: max(looks >= 2 || definitive ? .zero : .seconds(1), graceLeft))
+    }
+
+    /// The way out read from the routing table alone, before a look (a route notification):
+    /// while online, a different way out is a `path` event now; the look that follows confirms
+    /// the state (and reports a change if the server cannot be reached that way). Nothing while
+    /// not online or before the baseline: the look decides then.
+    public mutating func observeWayOut(interface: InterfaceSummary?, path: NetworkPath, at now: Date) -> WatchEvent? {
+        guard var state = reported, state.state == .online, suspect == nil else { return nil }
+        let key = WatchObservation.PathKey(interface: interface, path: path)
+        guard key != lastPath else { return nil }
+        lastPath = key
+        state.interface = interface
+        if !path.ipv4Route { state.ipv4 = false }
+        if !path.ipv6Route { state.ipv6 = false }
+        reported = state
+        return WatchEvent(type: .path, at: now, from: nil, state: state, downtimeMs: nil)
     }
 
     private mutating func report(_ observation: WatchObservation, since: Date) -> NetworkState {

@@ -61,6 +61,20 @@ public struct ConnectivityCheck: Sendable {
                         path: NetworkPath.current(routes: RouteCache(classifier: runner.prober.classifier)), internetRequired: internetRequired)
     }
 
+    /// The way out now, read from the routing table alone (a few syscalls, no packet): the
+    /// interface the route to the address that answered in `snapshot` leaves by, and the
+    /// default routes. What a route notification changes, known before a look has run.
+    public func wayOut(after snapshot: Snapshot) -> (interface: ProbeInterface?, path: NetworkPath) {
+        let routes = RouteCache(classifier: runner.prober.classifier)
+        let path = NetworkPath.current(routes: routes)
+        guard let answered = snapshot.results.first(where: \.reachable) ?? snapshot.results.first,
+            let ip = answered.address
+        else { return (path.interface, path) }
+        let address = ResolvedAddress(family: ip.contains(":") ? 6 : 4, ip: ip, port: answered.port)
+        guard case .success(let route) = routes.route(to: address), let found = routes.interface(sourceIP: route.sourceIP) else { return (path.interface, path) }
+        return (ProbeInterface(name: found.name, kind: found.kind, expensive: found.kind.isExpensive, sourceAddress: route.sourceIP), path)
+    }
+
     /// The default internet check endpoints (off the machine: tests pass their own).
     public static var defaultInternetEndpoints: [InternetEndpoint] { InternetEndpoint.defaults }
 }

@@ -37,6 +37,8 @@ final class ReplStatusTracker: Sendable {
             case .linkEnabled(let enabled):
                 next.linkEnabled = enabled
                 if !enabled { next.link = nil }
+            case .path(_, let reported):
+                next.network = reported
             case .outbox, .synced:
                 break
             }

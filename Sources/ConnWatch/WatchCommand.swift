@@ -138,12 +138,11 @@ public struct WatchCommand: ConnCommand {
                 switch trigger {
                 case .live(.looked(let decision, let state)):
                     reported = state
-                    guard var event = decision.event else { continue }
-                    if details { event.details = event.state?.state.details }
-                    event.connectionState = linkState
-                    try emit(event, context: context)
-                    if event.type == .change || event.type == .path { hook?.run(event) }
-                    if until == event.state?.state.rawValue { return }
+                    guard let event = decision.event else { continue }
+                    if try show(event) { return }
+                case .live(.path(let event, let state)):
+                    reported = state
+                    if try show(event) { return }
                 case .live(.link(let state)):
                     let previous = linkState
                     linkState = state
@@ -166,6 +165,16 @@ public struct WatchCommand: ConnCommand {
                     throw ConnError.temporary(.waitTimedOut, "\(until ?? "the state") was not reached within \(TimeFormatting.duration(configuration.timeout))")
                 }
             }
+            /// Prints a state event and runs the hook; true when --until is reached.
+            func show(_ event: WatchEvent) throws -> Bool {
+                var event = event
+                if details { event.details = event.state?.state.details }
+                event.connectionState = linkState
+                try emit(event, context: context)
+                if event.type == .change || event.type == .path { hook?.run(event) }
+                return until == event.state?.state.rawValue && event.type != .path
+            }
+
             // The stream ends only when this task is cancelled (Ctrl-C in `conn repl`).
             try emit(WatchEvent(type: .stopped, at: Date(), state: reported, connectionState: linkState, stopReason: "interrupted"), context: context)
             throw CancellationError()

@@ -97,6 +97,25 @@ struct WatchEngineTests {
         #expect(engine.observe(Self.noCarrier, at: start.addingTimeInterval(6)).event == nil)
     }
 
+    @Test("the way out from the routing table alone (a route notification): a path event at once while online, none again when the look confirms it; nothing while not online")
+    func wayOutBeforeTheLook() {
+        var engine = WatchEngine(interval: .seconds(30), grace: .zero)
+        let start = Date()
+        let eth = Self.online(via: "eth0", .ethernet), wwan = Self.online(via: "wwan0", .wwan)
+        #expect(engine.observeWayOut(interface: wwan.state.interface, path: wwan.path!, at: start) == nil, "no baseline yet")
+        _ = engine.observe(eth, at: start)
+        #expect(engine.observeWayOut(interface: eth.state.interface, path: eth.path!, at: start) == nil, "the same way out")
+        let moved = engine.observeWayOut(interface: wwan.state.interface, path: wwan.path!, at: start.addingTimeInterval(1))
+        #expect(moved?.type == .path && moved?.to == .online && moved?.state?.interface?.name == "wwan0")
+        #expect(moved?.state?.ipv6 == false, "no IPv6 default route: false")
+        #expect(engine.reported?.interface?.name == "wwan0")
+        // The look that follows sees the same way out: no second event.
+        #expect(engine.observe(wwan, at: start.addingTimeInterval(1.01)).event == nil)
+        // Not online: the look decides.
+        _ = engine.observe(Self.noCarrier, at: start.addingTimeInterval(2))
+        #expect(engine.observeWayOut(interface: eth.state.interface, path: eth.path!, at: start.addingTimeInterval(3)) == nil)
+    }
+
     @Test("property: random observation sequences never report two changes in a row to the same state")
     func noRepeats() {
         var generator = SystemRandomNumberGenerator()
