@@ -67,40 +67,56 @@ public struct BackEndLink: Sendable {
         }
     }
 
+    /// Pings right after the connection opens, before settling to one per `pingInterval`: the
+    /// filter has a few samples to choose from at once (the first, on a new connection, is often
+    /// the slowest).
+    static let openingPings = 4
+    static let openingSpacing: Duration = .milliseconds(100)
+    /// How many of the latest samples the offset is filtered over (NTP's clock filter keeps 8).
+    static let window = 8
+
     /// One connection, until it closes. Returns the last offset measured, nil if it never came up.
+    /// The offset is `ClockFilter`'s over the latest samples, as `clock-offset --method ws`
+    /// computes it, not one raw sample per pong.
     private func holdOpen(_ update: @escaping @Sendable (Int) -> Void) async -> Int? {
         let headers = credentials?.authorization(for: url).map { [("Authorization", $0)] } ?? []
         let last = LastOffset()
         let outstanding = OutstandingPings()
+        let samples = SampleWindow(size: Self.window)
         let pingInterval = self.pingInterval
         let onSample = self.onSample
+        // Sub-millisecond local stamps, immune to a wall-clock step while connected.
+        let clock = MonotonicWallClock()
         do {
             try await WebSocketConnector.connect(to: url, headers: headers, tls: ClientTLS.configuration(insecure: insecure),
                                                  logger: logger) { inbound, outbound in
                 let pinger = Task {
+                    var sent = 0
                     while !Task.isCancelled {
-                        let t1 = Self.nowMS()
-                        outstanding.sent(t1)
-                        try await outbound.write(.text(#"{"type":"ping","t1":\#(t1)}"#))
-                        try await Task.sleep(for: pingInterval)
+                        let t1 = clock.nowMS()
+                        // The wire carries whole milliseconds; the exact send time stays here.
+                        let id = outstanding.sent(t1)
+                        try await outbound.write(.text(#"{"type":"ping","t1":\#(id)}"#))
+                        sent += 1
+                        try await Task.sleep(for: sent < Self.openingPings ? Self.openingSpacing : pingInterval)
                     }
                 }
                 defer { pinger.cancel() }
                 for try await message in inbound.messages(maxSize: 1 << 20) {
                     guard case .text(let text) = message,
                         let event = try? JSONDecoder().decode(WebSocketEvent.self, from: Data(text.utf8)),
-                        case .pong(let t1, let t2, let t3) = event,
+                        case .pong(let id, let t2, let t3) = event,
                         // Only an answer to one of our own pings, with times that can be real.
-                        WireTime.isPlausible(t2), WireTime.isPlausible(t3), outstanding.answered(t1)
+                        WireTime.isPlausible(t2), WireTime.isPlausible(t3), let t1 = outstanding.answered(id)
                     else { continue }
-                    let t4 = Self.nowMS()
-                    // NTP's offset: ((t2 - t1) + (t3 - t4)) / 2; every term is within 0…year 9999.
-                    let exact = ((t2 - Double(t1)) + (t3 - Double(t4))) / 2
-                    let offset = Int(exact)
+                    let t4 = clock.nowMS()
+                    guard let estimate = ClockFilter.estimate(samples.adding(ClockSample(t1: t1, t2: t2, t3: t3, t4: t4)), resolutionMS: 1),
+                        estimate.offsetMS.isFinite, abs(estimate.offsetMS) < Double(Int32.max)
+                    else { continue }
+                    let offset = Int(estimate.offsetMS.rounded())
                     last.set(offset)
                     update(offset)
-                    let sample = ClockSample(t1: Double(t1), t2: t2, t3: t3, t4: Double(t4))
-                    if let onSample, let estimate = ClockFilter.estimate([sample], resolutionMS: 1) { onSample(estimate) }
+                    onSample?(estimate)
                 }
             }
         } catch {
@@ -109,28 +125,62 @@ public struct BackEndLink: Sendable {
         return last.value
     }
 
-    static func nowMS() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+}
+
+/// Milliseconds since the Unix epoch: the wall clock read once, then a monotonic clock.
+private struct MonotonicWallClock: Sendable {
+    private let wallAtStartMS = Date().timeIntervalSince1970 * 1000
+    private let start = ContinuousClock.now
+
+    func nowMS() -> Double {
+        let (seconds, attoseconds) = start.duration(to: .now).components
+        return wallAtStartMS + Double(seconds) * 1000 + Double(attoseconds) / 1e15
+    }
+}
+
+/// The latest clock samples of one connection.
+private final class SampleWindow: @unchecked Sendable {
+    private let lock = NSLock()
+    private let size: Int
+    private var samples: [ClockSample] = []
+
+    init(size: Int) { self.size = size }
+
+    /// Adds a sample; the window after it.
+    func adding(_ sample: ClockSample) -> [ClockSample] {
+        lock.withLock {
+            samples.append(sample)
+            if samples.count > size { samples.removeFirst(samples.count - size) }
+            return samples
+        }
+    }
 }
 
 /// The pings sent on one connection and not yet answered: a pong counts only once, and only for
 /// a ping of ours (an unsolicited or replayed pong would fake the offset).
 private final class OutstandingPings: @unchecked Sendable {
     private let lock = NSLock()
-    private var sentTimes: [Int64] = []
+    /// Each ping's id on the wire (its whole-millisecond send time, made unique) and its exact
+    /// send time.
+    private var pings: [(id: Int64, sentMS: Double)] = []
 
-    func sent(_ t1: Int64) {
+    /// Records a ping sent at `sentMS`; the id to send with it.
+    func sent(_ sentMS: Double) -> Int64 {
         lock.withLock {
-            sentTimes.append(t1)
-            if sentTimes.count > 16 { sentTimes.removeFirst(sentTimes.count - 16) }
+            var id = Int64(sentMS)
+            if let newest = pings.last?.id, id <= newest { id = newest + 1 }
+            pings.append((id, sentMS))
+            if pings.count > 16 { pings.removeFirst(pings.count - 16) }
+            return id
         }
     }
 
-    /// Whether `t1` is an outstanding ping; it is no longer outstanding afterwards.
-    func answered(_ t1: Int64) -> Bool {
+    /// The exact send time of the ping `id`, if it is outstanding; it is no longer outstanding
+    /// afterwards.
+    func answered(_ id: Int64) -> Double? {
         lock.withLock {
-            guard let index = sentTimes.firstIndex(of: t1) else { return false }
-            sentTimes.remove(at: index)
-            return true
+            guard let index = pings.firstIndex(where: { $0.id == id }) else { return nil }
+            return pings.remove(at: index).sentMS
         }
     }
 }

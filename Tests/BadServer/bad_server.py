@@ -26,6 +26,7 @@ logs {"tlsServerName": NAME} (null when the client sent no SNI). The script is J
         "rawFrames": ["hex", ...],  raw bytes sent as they are (malformed frames)
         "onPing": ["pong", ...],  answer each client ping{t1} with these texts, "{t1}" and "{now}"
                                   (the server's time in ms) replaced
+        "onPingInTurn": [...],    answer the Nth ping with the Nth text (cycling); also "{now+D}"
         "holdMs": 5000            keep the connection open this long after the last frame
       }
     }
@@ -35,6 +36,7 @@ import base64
 import gzip
 import hashlib
 import json
+import re
 import socket
 import ssl
 import struct
@@ -135,6 +137,7 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(bytes.fromhex(raw))
             self.wfile.flush()
         deadline = time.monotonic() + plan.get("holdMs", 5000) / 1000
+        pings = 0
         self.connection.settimeout(0.05)
         while time.monotonic() < deadline:
             try:
@@ -148,7 +151,7 @@ class Handler(BaseHTTPRequestHandler):
                 return
             if opcode == 0x9:
                 self.send_frame(0xA, payload)
-            if opcode == 0x1 and plan.get("onPing"):
+            if opcode == 0x1 and (plan.get("onPing") or plan.get("onPingInTurn")):
                 with self.server.log_lock:
                     with open(self.server.log_path, "a") as log:
                         log.write(json.dumps({"websocketText": payload.decode("utf-8", "replace")}) + "\n")
@@ -156,7 +159,14 @@ class Handler(BaseHTTPRequestHandler):
                     message = json.loads(payload)
                 except ValueError:
                     continue
-                if message.get("type") == "ping":
+                if message.get("type") == "ping" and plan.get("onPingInTurn"):
+                    turn = plan["onPingInTurn"]
+                    answer = turn[pings % len(turn)]
+                    pings += 1
+                    now_ms = int(time.time() * 1000)
+                    answer = re.sub(r"\{now\+(\d+)\}", lambda m: str(now_ms + int(m.group(1))), answer)
+                    self.send_frame(0x1, answer.replace("{t1}", str(message.get("t1"))).replace("{now}", str(now_ms)).encode())
+                elif message.get("type") == "ping":
                     answers = plan["onPing"] if isinstance(plan["onPing"], list) else [plan["onPing"]]
                     for answer in answers:
                         now = str(int(time.time() * 1000))

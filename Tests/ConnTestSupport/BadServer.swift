@@ -64,12 +64,16 @@ public struct BadServer: Sendable {
         /// Answers each client `ping{t1}` with these texts, "{t1}" replaced by the ping's t1 and
         /// "{now}" by the server's time in ms.
         public var onPing: [String]?
+        /// Answers the client's Nth ping with the Nth of these (cycling), as onPing does; "{now+D}"
+        /// is the server's time plus D ms.
+        public var onPingInTurn: [String]?
         public var holdMs: Int
 
-        public init(frames: [String] = [], rawFrames: [String] = [], onPing: [String]? = nil, holdMs: Int = 5000) {
+        public init(frames: [String] = [], rawFrames: [String] = [], onPing: [String]? = nil, onPingInTurn: [String]? = nil, holdMs: Int = 5000) {
             self.frames = frames
             self.rawFrames = rawFrames
             self.onPing = onPing
+            self.onPingInTurn = onPingInTurn
             self.holdMs = holdMs
         }
     }

@@ -81,6 +81,24 @@ struct HostileLinkTests {
         }
     }
 
+    @Test("seed 002's offset is filtered as clock-offset's: a pong whose server times claim a 60 s wait (an offset of +30 s from that one sample) does not move the offset the good pongs gave")
+    func filteredOffset() async throws {
+        // In turn: a good pong, then one whose t2 lies 60 s after t3 (a delay of a minute); the
+        // opening pings (four, 100 ms apart) end on a skewed one.
+        let good = #"{"type":"pong","t1":{t1},"t2":{now},"t3":{now}}"#
+        let skewed = #"{"type":"pong","t1":{t1},"t2":{now+60000},"t3":{now}}"#
+        let routes = [Self.health, BadServer.Route(path: "/ws", websocket: .init(onPingInTurn: [good, skewed], holdMs: 6000))]
+        try await BadServer.with(routes) { server in
+            let (_, events) = try await watch(server, seconds: 2)
+            #expect(server.webSocketTexts().filter { $0.contains(#""type":"ping""#) }.count == 4)
+            #expect(!Self.connectedOffsets(events).isEmpty, "\(events)")
+            // The last line (stopped at --timeout) carries the link's offset after the last pong.
+            let last = try #require(events.last { $0["type"] as? String == "stopped" }?["connectionState"] as? [String: Any], "\(events)")
+            let offset = try #require(last["backEndTimeOffsetMs"] as? Int, "\(last)")
+            #expect(abs(offset) < 1_000, "the last, skewed sample moved the offset to \(offset) ms")
+        }
+    }
+
     /// A random value for a field: extreme and absurd numbers, wrong types, or nothing.
     static func randomValue(using generator: inout some RandomNumberGenerator) -> String? {
         let choices: [() -> String?] = [
