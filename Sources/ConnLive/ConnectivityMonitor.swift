@@ -23,6 +23,9 @@ public final class ConnectivityMonitor: Sendable {
         case link(ConnectionState)
         /// The link was switched on or off (seed 002's isConnectionEnabled).
         case linkEnabled(Bool)
+        /// The kernel dropped notifications (ENOBUFS, a burst too large for the socket's
+        /// buffer): the next look reads everything again, from the kernel's tables.
+        case kernelNotificationsLost
     }
 
     private enum Trigger: Sendable {
@@ -70,7 +73,13 @@ public final class ConnectivityMonitor: Sendable {
             let netlinkTask = netlink.map { monitor in
                 Task {
                     for await event in monitor.events() {
-                        if case .changed(let kinds) = event { triggers.yield(.netlink(routesOnly: kinds == ["route"])) } else { triggers.yield(.netlink(routesOnly: false)) }
+                        switch event {
+                        case .changed(let kinds):
+                            triggers.yield(.netlink(routesOnly: kinds == ["route"]))
+                        case .overrun:
+                            onEvent(.kernelNotificationsLost)
+                            triggers.yield(.netlink(routesOnly: false))
+                        }
                     }
                 }
             }

@@ -173,15 +173,18 @@ public final class LiveSession: Sendable {
                 let becameOnline = decision.event?.to == .online
                 delivery?.serverReachable(online, justBecome: becameOnline)
                 if becameOnline { sync?.request() }
-                onEvent(event.live)
+                event.live.map(onEvent)
             case .link(let state):
                 metrics?.update { $0.linkConnected = state.isConnected }
-                onEvent(event.live)
+                event.live.map(onEvent)
             case .path(_, let reported):
                 metrics?.update { $0.network = reported }
-                onEvent(event.live)
+                event.live.map(onEvent)
             case .linkEnabled:
-                onEvent(event.live)
+                event.live.map(onEvent)
+            case .kernelNotificationsLost:
+                // Never silent: the look that follows re-reads links, addresses and routes in full.
+                logger.warning("kernel notifications were lost (ENOBUFS: more changes at once than the socket holds); reading the network's state again in full")
             }
         }
         monitor = ConnectivityMonitor(check: parts.check, engine: WatchEngine(interval: parts.interval, grace: parts.grace), link: link,
@@ -225,12 +228,13 @@ public final class LiveSession: Sendable {
 }
 
 extension ConnectivityMonitor.Event {
-    fileprivate var live: LiveSession.Event {
+    fileprivate var live: LiveSession.Event? {
         switch self {
         case .looked(let decision, let reported): .looked(decision, reported: reported)
         case .path(let event, let reported): .path(event, reported: reported)
         case .link(let state): .link(state)
         case .linkEnabled(let enabled): .linkEnabled(enabled)
+        case .kernelNotificationsLost: nil  // the session logs it
         }
     }
 }

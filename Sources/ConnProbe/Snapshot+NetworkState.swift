@@ -8,6 +8,10 @@ extension ConnectivityCheck.Snapshot {
     static func offlineReason(results: [ProbeResult], internet: InternetVerdict?) -> OfflineReason? {
         if case .offline(let reason) = internet?.state { return reason }
         guard !results.isEmpty, !results.contains(where: \.reachable) else { return nil }
+        // A target that answered at all (refused, a TLS or HTTP failure) proves the way to it
+        // works: a server refusing on loopback is not "no interface".
+        let silent: Set<ReachabilityFailure> = [.noRoute, .noCarrier, .timeout, .nxdomain]
+        guard results.allSatisfy({ $0.failure.map(silent.contains) ?? false }) else { return nil }
         // Every target's way out has lost its carrier: certain, whatever other links do.
         if results.allSatisfy({ $0.failure == .noCarrier }) { return .noCarrier }
         let reason = InterfaceScan.offlineReason()

@@ -100,6 +100,13 @@ struct NetworkStateRulesTests {
         #expect(InternetCheck.refine(portal, linksSay: .noInterface).state == portal.state)
     }
 
+    @Test("a target that answered (refused) proves the way works: never offline from the links, whatever they say")
+    func answeredIsNotOffline() {
+        let refused = result("127.0.0.1:9", "refused", address: "127.0.0.1")
+        #expect(ConnectivityCheck.Snapshot.offlineReason(results: [refused], internet: nil) == nil)
+        #expect(state([refused]).state == .serverUnreachable && state([refused]).reason == .refused)
+    }
+
     @Test("JSON: every key present, null when absent")
     func json() throws {
         let text = try JSONOutput.encode(NetworkState(state: .online))
