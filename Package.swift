@@ -358,7 +358,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ConnAgentTests",
-            dependencies: ["conn", "conn-server", "ConnAgent", "ConnCore", "ConnTestSupport"],
+            dependencies: ["conn", "conn-server", "ConnAgent", "ConnLive", "ConnCore", "ConnTestSupport"],
             swiftSettings: strictSwift
         ),
         .testTarget(

@@ -6,7 +6,7 @@ import Foundation
 /// One line of `conn agent`'s log (docs/json/agent-event.schema.json with --json): what it
 /// started with, each change of the state and the link, each delivery pass and inbox sync that
 /// did something, and its stop. Every line carries the current state, as watch's do.
-struct AgentEvent: Encodable, TextRenderable, Sendable {
+struct AgentEvent: Encodable, TextRenderable, Sendable, Equatable {
     enum Kind: String, Encodable, Sendable {
         case started, reloaded, reloadFailed, baseline, change, path, connectionState, outbox, sync, stopped
     }

@@ -128,7 +128,8 @@ struct AgentLoop {
 
     /// Runs until SIGTERM or SIGINT (`.stopped`), or until SIGHUP and `reread` gives the loop
     /// to go on with (`.reload`); a `reread` that throws is reported, and this loop goes on.
-    /// `carried`: what the loop before this one handed over.
+    /// `carried`: what the loop before this one handed over. What to do is `AgentMachine`'s
+    /// decision; this performs it.
     func run(inputs: Inputs, carried: Carried? = nil, reread: () throws -> AgentLoop) async throws -> Outcome {
         let notifier = SystemdNotifier(environment: context.environment)
         let journald = context.environment["JOURNAL_STREAM"] != nil
@@ -141,14 +142,8 @@ struct AgentLoop {
             status.network = nil
             status.connectionState = nil
         }
+        var machine = AgentMachine(status: status, reloaded: reloaded)
         let (triggers, continuation) = AsyncStream<Trigger>.makeStream()
-
-        func emit(_ event: AgentEvent) {
-            var event = event
-            event.timestamped = !journald
-            event.state = event.state ?? status.network
-            try? context.printer.emitLine(event)
-        }
 
         // Signals: stop on SIGTERM/SIGINT; SIGHUP is answered in the loop. What came while no
         // loop listened (during a hand-over) comes first.
@@ -172,97 +167,76 @@ struct AgentLoop {
             }
         }
 
-        emit(AgentEvent(type: reloaded ? .reloaded : .started,
-                        detail: "pid \(status.pid), delivering the outbox of \(place.databaseFile) to \(status.server)"))
-        notifier.notify("READY=1", "STATUS=Watching \(status.server)")
-
-        var stopReason = "interrupted"
         var next: AgentLoop?
-        loop: for await trigger in triggers {
-            switch trigger {
-            case .live(.looked(let decision, let reported)):
-                status.network = reported
-                if let event = decision.event {
-                    emit(AgentEvent(type: event.type == .baseline ? .baseline : event.type == .path ? .path : .change, from: event.from, state: event.state,
-                                    downtimeMs: event.downtimeMs, connectionState: status.connectionState))
-                    notifier.notify("STATUS=\(reported?.summary ?? "checking") — \(status.server)")
-                }
-            case .live(.path(let event, let reported)):
-                status.network = reported
-                emit(AgentEvent(type: .path, state: event.state, connectionState: status.connectionState))
-            case .live(.link(let state)):
-                let previous = status.connectionState
-                status.connectionState = state
-                if state.isNews(after: previous) { emit(AgentEvent(type: .connectionState, connectionState: state)) }
-            case .live(.linkEnabled):
-                continue
-            case .live(.outbox(let pass)):
-                let summary = WatchOutboxSummary(pass)
-                status.lastDelivery = AgentStatus.Delivery(at: Date(), sent: pass.tally.sent, retrying: pass.tally.retrying,
-                                                           failed: pass.tally.rejected + pass.tally.authRefused + pass.tally.expired,
-                                                           error: summary.error)
-                if let error = summary.error { status.lastError = error }
-                emit(AgentEvent(type: .outbox, outbox: summary))
-            case .live(.synced(let result)):
-                status.lastSync = result
-                if let error = result.error { status.lastError = "inbox sync: \(error)" }
-                if !result.ok || !result.notModified { emit(AgentEvent(type: .sync, sync: result)) }
-            case .control(let call):
-                let reply = call.reply
-                switch call.request {
-                case .status:
-                    status.outbox = outboxCounts()
-                    status.clockOffset = try? StoredOffset.load(from: inboxDatabase)
-                    reply.resume(returning: (try? JSONOutput.encode(status)) ?? #"{"error":"internal"}"#)
+        var stopping = false
+        /// Performs the machine's actions; the reply is the control request being answered.
+        func perform(_ actions: [AgentMachine.Action], reply: CheckedContinuation<String, Never>? = nil) {
+            for action in actions {
+                switch action {
+                case .emit(var event):
+                    event.timestamped = !journald
+                    try? context.printer.emitLine(event)
+                case .notify(let lines):
+                    notifier.notify(lines)
+                case .warn(let text):
+                    context.printer.warning(text)
+                case .answerStatus:
+                    var answer = machine.status
+                    answer.outbox = outboxCounts()
+                    answer.clockOffset = try? StoredOffset.load(from: inboxDatabase)
+                    reply?.resume(returning: (try? JSONOutput.encode(answer)) ?? #"{"error":"internal"}"#)
+                case .answer(let text):
+                    reply?.resume(returning: text)
                 case .wake(let ids):
                     session.handOver(ids)
-                    reply.resume(returning: #"{"ok":true}"#)
-                case nil:
-                    reply.resume(returning: #"{"error":"unknown request: ask status or wake"}"#)
+                case .reread:
+                    do {
+                        next = try reread()
+                        perform(machine.handle(.rereadTaken))
+                    } catch {
+                        let reason = StorageFailure.describe(error, path: context.configuration.paths.databaseFile) ?? CommandRunner.classify(error)
+                        perform(machine.handle(.rereadRefused(
+                            reason: reason.message,
+                            warning: "SIGHUP: the configuration cannot be used, so the one in effect is kept: \(reason.message)" + (reason.hint.map { " \($0)" } ?? ""),
+                            at: Date())))
+                    }
+                case .handOver, .stop:
+                    stopping = true
                 }
-            case .signal(SIGHUP):
-                // systemd (Type=notify-reload, or ExecReload): the reload begins now, and ends
-                // with READY=1 whether the new configuration is taken or the old one kept.
-                notifier.notify("RELOADING=1", "MONOTONIC_USEC=\(SystemdNotifier.monotonicMicroseconds())",
-                                "STATUS=Reading the configuration again")
-                do {
-                    next = try reread()
-                    stopReason = "SIGHUP"
-                    break loop
-                } catch {
-                    let reason = StorageFailure.describe(error, path: context.configuration.paths.databaseFile) ?? CommandRunner.classify(error)
-                    status.lastError = "configuration not re-read: \(reason.message)"
-                    context.printer.warning("SIGHUP: the configuration cannot be used, so the one in effect is kept: \(reason.message)"
-                                            + (reason.hint.map { " \($0)" } ?? ""))
-                    emit(AgentEvent(type: .reloadFailed, detail: reason.message))
-                    notifier.notify("READY=1", "STATUS=Configuration not re-read; watching \(status.server)")
-                }
-            case .signal(let number):
-                stopReason = number == SIGINT ? "SIGINT" : "SIGTERM"
-                break loop
             }
         }
 
-        if let next {
+        perform(machine.handle(.ready(at: Date())))
+        for await trigger in triggers {
+            switch trigger {
+            case .live(let event):
+                perform(machine.handle(.live(event, at: Date())))
+            case .control(let call):
+                perform(machine.handle(.control(call.request)), reply: call.reply)
+            case .signal(let number):
+                perform(machine.handle(.signal(number, at: Date(), monotonicMicroseconds: SystemdNotifier.monotonicMicroseconds())))
+            }
+            if stopping { break }
+        }
+
+        if let next, machine.phase == .reloading {
             // A reload: what the new configuration still needs goes on; the rest stops.
             let keepsSession = next.sessionKey == sessionKey
             let keepsControl = next.place == place
             if !keepsControl { await control.stop(at: place) }
             if !keepsSession { await session.stop() }
-            status.lastError = nil
-            return .reload(next, Carried(session: keepsSession ? session : nil, control: keepsControl ? control : nil, status: status))
+            return .reload(next, Carried(session: keepsSession ? session : nil, control: keepsControl ? control : nil, status: machine.status))
         }
         // Stop taking work; let the pass in flight record what its requests came to (a cancelled
         // request is a retry with the same key: delivering it again later is harmless).
-        notifier.notify("STOPPING=1", "STATUS=Stopping (\(stopReason))")
         await control.stop(at: place)
         // A request that came in as the loop ended still gets its answer.
         inputs.control.listen(nil)
         continuation.finish()
-        for await case .control(let call) in triggers { call.reply.resume(returning: #"{"error":"the agent is stopping"}"#) }
-        for call in inputs.control.drain() { call.reply.resume(returning: #"{"error":"the agent is stopping"}"#) }
+        for await case .control(let call) in triggers { call.reply.resume(returning: AgentMachine.stoppingAnswer) }
+        for call in inputs.control.drain() { call.reply.resume(returning: AgentMachine.stoppingAnswer) }
         await session.stop()
-        emit(AgentEvent(type: .stopped, detail: stopReason))
+        perform(machine.handle(.partsStopped(at: Date())))
         return .stopped
     }
 

@@ -24,6 +24,10 @@ struct SystemdNotifier: Sendable {
 
     /// Sends `READY=1`, `STOPPING=1`, `STATUS=…` (several lines in one datagram if needed).
     func notify(_ lines: String...) {
+        notify(lines)
+    }
+
+    func notify(_ lines: [String]) {
         guard let socketName, socketName.hasPrefix("/") || socketName.hasPrefix("@"),
             let address = UnixSocketAddress(socketName)
         else { return }
