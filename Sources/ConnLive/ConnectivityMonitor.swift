@@ -49,13 +49,19 @@ public final class ConnectivityMonitor: Sendable {
     ///   - onSnapshot: called with each look's per-target results, before its `looked` event
     ///     (the agent's metrics).
     ///   - onEvent: called with everything the monitor sees, in order, from its task.
-    public init(check: ConnectivityCheck, engine: WatchEngine, link: BackEndLink?, linkEnabled: Bool = true,
+    public convenience init(check: ConnectivityCheck, engine: WatchEngine, link: BackEndLink?, linkEnabled: Bool = true,
+                            onSnapshot: (@Sendable (ConnectivityCheck.Snapshot) -> Void)? = nil,
+                            onEvent: @escaping @Sendable (Event) -> Void) {
+        self.init(source: .live(check), engine: engine, link: link, linkEnabled: linkEnabled, onSnapshot: onSnapshot, onEvent: onEvent)
+    }
+
+    /// A monitor over any source of looks and kernel notifications (a test's, in-process).
+    public init(source: MonitorSource, engine: WatchEngine, link: BackEndLink?, linkEnabled: Bool = true,
                 onSnapshot: (@Sendable (ConnectivityCheck.Snapshot) -> Void)? = nil,
                 onEvent: @escaping @Sendable (Event) -> Void) {
         let (stream, triggers) = AsyncStream<Trigger>.makeStream()
         self.triggers = triggers
-        let netlink = NetlinkMonitor()
-        hasKernelNotifications = netlink != nil
+        hasKernelNotifications = source.kernelEvents != nil
         task = Task {
             var machine = MonitorMachine(engine: engine, hasLink: link != nil, linkEnabled: linkEnabled)
             // One pending timer and one link task at a time (a task per look, kept, would grow
@@ -70,9 +76,9 @@ public final class ConnectivityMonitor: Sendable {
             var refreshes: [CheckedContinuation<Void, Never>] = []
             // The last look's answer: which address answered, for the way out on a route change.
             var lastSnapshot: ConnectivityCheck.Snapshot?
-            let netlinkTask = netlink.map { monitor in
+            let netlinkTask = source.kernelEvents.map { events in
                 Task {
-                    for await event in monitor.events() {
+                    for await event in events {
                         switch event {
                         case .changed(let kinds):
                             triggers.yield(.netlink(routesOnly: kinds == ["route"]))
@@ -98,7 +104,7 @@ public final class ConnectivityMonitor: Sendable {
                         let generation = lookGeneration
                         lookTask?.cancel()
                         lookTask = Task {
-                            triggers.yield(.lookDone(await check.run(), generation: generation))
+                            triggers.yield(.lookDone(await source.look(), generation: generation))
                         }
                     case .schedule(let delay, let generation):
                         timer?.cancel()
@@ -130,7 +136,7 @@ public final class ConnectivityMonitor: Sendable {
                     // Only routes moved: the way out is known from the routing table at once,
                     // before the look (which needs the server to answer over it).
                     if routesOnly, let lastSnapshot {
-                        let (interface, path) = check.wayOut(after: lastSnapshot)
+                        let (interface, path) = source.wayOut(lastSnapshot)
                         let summary = interface.map { InterfaceSummary(name: $0.name, kind: $0.kind, expensive: $0.expensive) }
                         perform(machine.handle(.wayOut(interface: summary, path: path, at: Date())))
                     }

@@ -1,0 +1,25 @@
+import ConnProbe
+
+/// Where a monitor's looks and kernel notifications come from: the real connectivity check and
+/// rtnetlink, or a test's own (a look that answers when the test says, a stream of bursts).
+public struct MonitorSource: Sendable {
+    /// One look at everything the monitor watches.
+    public var look: @Sendable () async -> ConnectivityCheck.Snapshot
+    /// The way out from the routing table alone, after a look's answer (see `ConnectivityCheck.wayOut`).
+    public var wayOut: @Sendable (ConnectivityCheck.Snapshot) -> (interface: ProbeInterface?, path: NetworkPath)
+    /// The kernel's notifications, a burst per event; nil where there are none (the monitor polls).
+    public var kernelEvents: AsyncStream<NetlinkMonitor.Event>?
+
+    public init(look: @escaping @Sendable () async -> ConnectivityCheck.Snapshot,
+                wayOut: @escaping @Sendable (ConnectivityCheck.Snapshot) -> (interface: ProbeInterface?, path: NetworkPath),
+                kernelEvents: AsyncStream<NetlinkMonitor.Event>?) {
+        self.look = look
+        self.wayOut = wayOut
+        self.kernelEvents = kernelEvents
+    }
+
+    /// The check, and rtnetlink where the socket can be opened.
+    public static func live(_ check: ConnectivityCheck) -> MonitorSource {
+        MonitorSource(look: { await check.run() }, wayOut: { check.wayOut(after: $0) }, kernelEvents: NetlinkMonitor()?.events())
+    }
+}
