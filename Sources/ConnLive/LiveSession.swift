@@ -86,6 +86,7 @@ public final class LiveSession: Sendable {
     private final class Shared: Sendable {
         let online = Mutex(false)
         let looks = Mutex(0)
+        let syncs = Mutex(0)
     }
 
     private let monitor: ConnectivityMonitor
@@ -117,9 +118,13 @@ public final class LiveSession: Sendable {
         }
         let delivery = worker
         self.delivery = delivery
+        let releasesStartupPages = parts.releasesStartupPages
         let sync = parts.sync.map { sync in
             InboxSyncWorker(fetcher: InboxFetcher(url: sync.url, database: sync.database), configuration: configuration, logger: logger) { result in
                 if result.ok { metrics?.update { $0.lastSync = result.at } }
+                // The first sync (at start, beside the first looks) touches the inbox's code once
+                // more than a running agent needs it: give those pages back too.
+                if releasesStartupPages, shared.syncs.withLock({ $0 += 1; return $0 }) == 1 { StartupPages.release() }
                 onEvent(.synced(result))
             }
         }
@@ -155,7 +160,6 @@ public final class LiveSession: Sendable {
         let linkConnected: Bool? = link == nil ? nil : false
         metrics?.update { $0.linkConnected = linkConnected }
 
-        let releasesStartupPages = parts.releasesStartupPages
         var onSnapshot: (@Sendable (ConnectivityCheck.Snapshot) -> Void)?
         if let metrics { onSnapshot = { snapshot in metrics.probed(snapshot.results) } }
         let handle: @Sendable (ConnectivityMonitor.Event) -> Void = { event in
