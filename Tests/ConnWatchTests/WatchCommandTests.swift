@@ -338,6 +338,42 @@ struct WatchCommandTests {
         await ways.server.stop()
     }
 
+    @Test("in a namespace: a carrier flapping 100 times in about a second gives a bounded number of events and ends online", .enabled(if: NetworkNamespace.available, "needs root and ip netns"))
+    func flappingCarrier() async throws {
+        let pair = try await VethPair()
+        let watcher = try pair.watch(["--interval", "60s", "--timeout", "2s", "--no-link"], environment: home.environment)
+        _ = try #require(try await watcher.await { $0["type"] as? String == "baseline" && $0["state"] as? String == "online" })
+        let peer = "vs" + pair.client.name.suffix(8)
+        // `ip netns exec` execs conn: the process is conn's. Its private memory, in kB.
+        func anonymousKB() -> Int? {
+            (try? String(contentsOfFile: "/proc/\(watcher.process.processIdentifier)/status", encoding: .utf8))?
+                .split(separator: "\n").first { $0.hasPrefix("RssAnon:") }
+                .flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") }
+        }
+        let before = try #require(anonymousKB())
+        let clock = ContinuousClock()
+        let start = clock.now
+        for _ in 0..<50 {
+            try pair.serverSide.exec(["ip", "link", "set", peer, "down"])
+            try pair.serverSide.exec(["ip", "link", "set", peer, "up"])
+        }
+        let flapping = start.duration(to: clock.now)
+        // Settled: the last look sees the link up.
+        try await Task.sleep(for: .seconds(2))
+        let changes = watcher.events.filter { $0["type"] as? String == "change" }
+        // NetlinkMonitor reports a burst at least every 50 ms, and a new look supersedes the one
+        // in flight: at most one change each way per burst.
+        let bound = 2 * Int(flapping / .milliseconds(50)) + 2
+        #expect(changes.count <= bound, "\(changes.count) changes in \(flapping) (bound \(bound))")
+        let last = try #require(watcher.events.last { ["baseline", "change"].contains($0["type"] as? String ?? "") })
+        #expect(last["state"] as? String == "online", "\(watcher.events)")
+        #expect(watcher.process.isRunning)
+        let after = try #require(anonymousKB())
+        #expect(after - before < 2_048, "private memory grew from \(before) to \(after) kB over 100 changes")
+        #expect(await watcher.stop() == 143)
+        await pair.server.stop()
+    }
+
     @Test("in a namespace: the carrier lost (the other end down, the interface still up with its address) → offline (noCarrier) at once, not after the timeout; back → online", .enabled(if: NetworkNamespace.available, "needs root and ip netns"))
     func carrierLost() async throws {
         let pair = try await VethPair()
