@@ -50,6 +50,9 @@ public struct MonitorMachine: Sendable {
     private var lastOffset: Int?
     /// The link closed since the last look: a second signal that the server is gone.
     private var linkDropped = false
+    /// The link came up while the state reported was not online: held back until the look it
+    /// asked for has been reported, so nobody hears "connected" while the state says otherwise.
+    private var heldLink: ConnectionState?
     /// Timer and link tasks are replaced, not cancelled in place: what an old one still sends
     /// carries an old generation and is dropped.
     private var timerGeneration = 0
@@ -92,12 +95,26 @@ public struct MonitorMachine: Sendable {
                 actions += [startLink(initializing: false), .report(.link(dropped))]
             }
             actions.append(.report(.looked(decision, reported: engine.reported)))
+            // The held "connected", after the look that followed it (unless the link has
+            // dropped since, or the look found the device offline and dropped it above).
+            if let held = heldLink {
+                heldLink = nil
+                if linkState == held, engine.reported?.state != .offline { actions.append(.report(.link(held))) }
+            }
             return actions
         case .linkState(let state, let generation):
             guard generation == linkGeneration, linkEnabled else { return [] }
             let previous = linkState
             linkState = state
             if let offset = state.backEndTimeOffsetMs { lastOffset = offset }
+            // Up while the state says the server is not reachable: look first, tell after.
+            if state.isConnected, let reported = engine.reported, reported.state != .online {
+                let isNews = heldLink == nil && previous?.isConnected != true
+                heldLink = state
+                if let previous, previous.isConnected != state.isConnected { linkDropped = false }
+                return isNews ? [.look] : []
+            }
+            heldLink = nil
             var actions: [Action] = [.report(.link(state))]
             // The socket closing (or opening again) is news about the server: look now.
             if let previous, previous.isConnected != state.isConnected {

@@ -137,4 +137,37 @@ struct MonitorMachineTests {
         // Still offline: said once.
         #expect(!machine.handle(.looked(offline, at: start.addingTimeInterval(2))).contains(.report(.link(Self.dropped))))
     }
+
+    @Test("the link up while the state is not online: no 'connected' before the look it asks for has been reported; then after it")
+    func noConnectedWhileOffline() {
+        let start = Date()
+        var machine = Self.machine()
+        _ = machine.handle(.start)
+        let offline = WatchObservation(status: .offline, reason: .noCarrier, definitive: true)
+        _ = machine.handle(.looked(offline, at: start))
+        // The socket opened (the network is back): look first, tell nobody yet.
+        #expect(machine.handle(.linkState(Self.connected, generation: 1)) == [.look])
+        // A newer offset while held: still nothing, and no second look.
+        let newer = ConnectionState.connected(backEndTimeOffsetMs: 13)
+        #expect(machine.handle(.linkState(newer, generation: 1)) == [])
+        // The look: the state's change first, then the link.
+        let back = machine.handle(.looked(Self.online, at: start.addingTimeInterval(1)))
+        let reports = Self.reports(back)
+        guard case .looked(let decision, _) = reports.first else { Issue.record("no look reported: \(back)"); return }
+        #expect(decision.event?.to == .online)
+        #expect(reports.last == .link(newer), "\(back)")
+        // Online now: link states are told at once again.
+        #expect(machine.handle(.linkState(Self.dropped, generation: 1)).first == .report(.link(Self.dropped)))
+    }
+
+    @Test("held, then dropped before the look: the look reports no 'connected'")
+    func heldThenDropped() {
+        let start = Date()
+        var machine = Self.machine()
+        _ = machine.handle(.start)
+        _ = machine.handle(.looked(Self.refused, at: start))
+        #expect(machine.handle(.linkState(Self.connected, generation: 1)) == [.look])
+        #expect(machine.handle(.linkState(Self.dropped, generation: 1)).first == .report(.link(Self.dropped)))
+        #expect(!Self.reports(machine.handle(.looked(Self.refused, at: start.addingTimeInterval(1)))).contains(.link(Self.connected)))
+    }
 }
