@@ -5,7 +5,9 @@ import Testing
 /// One verdict everywhere: every rung of the ladder made real in network namespaces, and for
 /// each, `probe` (JSON, text, exit status), `watch` (its baseline, JSON and text, and --until
 /// that state) and `agent status` (JSON and text) must say the same state and reason.
-@Suite("one verdict, every rung", .enabled(if: NetworkNamespace.available, "needs root and ip netns"))
+// Serialized: each case starts servers, probes, a watch and an agent in namespaces; eleven at
+// once on a 2-core CI machine starved the in-process suites running beside them.
+@Suite("one verdict, every rung", .serialized, .enabled(if: NetworkNamespace.available, "needs root and ip netns"))
 struct VerdictLadderTests {
     /// How a case's network is made: a client namespace (where conn runs) and a server side
     /// joined by a veth pair (10.77.0.1 ↔ 10.77.0.2), with conn-server on 10.77.0.2.

@@ -21,7 +21,7 @@ struct ConnectivityMonitorTests {
 
         /// Answers the look started `index`-th (from 0), once it has started.
         func answer(_ index: Int, with snapshot: ConnectivityCheck.Snapshot) async {
-            _ = await ConnectivityMonitorTests.poll(for: 5) { self.started > index ? true : nil }
+            _ = await ConnectivityMonitorTests.poll(for: 60) { self.started > index ? true : nil }
             let continuation = pending.withLock { list -> CheckedContinuation<ConnectivityCheck.Snapshot, Never>? in
                 guard list.count > index else { return nil }
                 defer { list[index] = nil }
@@ -44,7 +44,7 @@ struct ConnectivityMonitorTests {
         let list = Mutex<[ConnectivityMonitor.Event]>([])
         func append(_ event: ConnectivityMonitor.Event) { list.withLock { $0.append(event) } }
         func first<Value: Sendable>(_ pick: @escaping @Sendable (ConnectivityMonitor.Event) -> Value?) async -> Value? {
-            await poll(for: 5) { self.list.withLock { $0.compactMap(pick).first } }
+            await poll(for: 60) { self.list.withLock { $0.compactMap(pick).first } }
         }
         var looks: [WatchEvent] {
             list.withLock { $0.compactMap { if case .looked(let decision, _) = $0 { decision.event } else { nil } } }
@@ -85,10 +85,10 @@ struct ConnectivityMonitorTests {
         let (kernel, burst) = AsyncStream<NetlinkMonitor.Event>.makeStream()
         let monitor = monitor(looks, kernel: kernel, events: events)
         defer { monitor.stop() }
-        _ = await Self.poll(for: 5) { looks.started == 1 ? true : nil }
+        _ = await Self.poll(for: 60) { looks.started == 1 ? true : nil }
         // The carrier goes while the first look waits (for TCP, say).
         burst.yield(.changed(kinds: ["link"]))
-        #expect(await Self.poll(for: 5) { looks.started == 2 ? true : nil } == true, "a second look started")
+        #expect(await Self.poll(for: 60) { looks.started == 2 ? true : nil } == true, "a second look started")
         await looks.answer(1, with: Self.snapshot("noCarrier"))
         let first = await events.first { event -> WatchEvent? in
             if case .looked(let decision, _) = event { return decision.event } else { return nil }
@@ -136,7 +136,7 @@ struct ConnectivityMonitorTests {
         _ = await events.first { if case .looked = $0 { true } else { nil } }
         burst.yield(.overrun)
         #expect(await events.first { if case .kernelNotificationsLost = $0 { true } else { nil } } == true)
-        #expect(await Self.poll(for: 5) { looks.started == 2 ? true : nil } == true, "the state is read again")
+        #expect(await Self.poll(for: 60) { looks.started == 2 ? true : nil } == true, "the state is read again")
         looks.finish(with: Self.snapshot("reachable"))
     }
 }

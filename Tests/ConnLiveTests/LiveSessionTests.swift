@@ -19,7 +19,7 @@ struct LiveSessionTests {
     final class Recorder: Sendable {
         let events = Mutex<[LiveSession.Event]>([])
         func record(_ event: LiveSession.Event) { events.withLock { $0.append(event) } }
-        func first<Value: Sendable>(within seconds: Double = 15, _ pick: @escaping @Sendable (LiveSession.Event) -> Value?) async -> Value? {
+        func first<Value: Sendable>(within seconds: Double = 60, _ pick: @escaping @Sendable (LiveSession.Event) -> Value?) async -> Value? {
             await poll(for: seconds, every: .milliseconds(20)) { () -> Value? in
                 let events = self.events.withLock { $0 }
                 return events.compactMap(pick).first
@@ -75,7 +75,7 @@ struct LiveSessionTests {
             }
             #expect(synced?.ok == true, "\(String(describing: synced))")
             // The link's clock estimate is stored for `clock-offset --convert` and served as a metric.
-            let stored = await poll(for: 15, every: .milliseconds(50)) { try? StoredOffset.load(from: database) }
+            let stored = await poll(for: 60, every: .milliseconds(50)) { try? StoredOffset.load(from: database) }
             #expect(stored?.method == "ws" && stored?.source == backEnd.url(for: .ws).absoluteString, "\(String(describing: stored))")
             #expect(metrics.snapshot().linkConnected == true && metrics.snapshot().clockOffsetMs != nil)
             #expect(session.delivers)
