@@ -64,11 +64,11 @@ struct VerdictLadderTests {
         let serverSide = try NetworkNamespace()
         let interface = "vc" + client.name.suffix(8), peer = "vs" + client.name.suffix(8)
         if rung.link {
-            try client.run(["link", "add", interface, "netns", client.name, "type", "veth", "peer", "name", peer, "netns", serverSide.name])
-            if rung.address { try client.exec(["ip", "addr", "add", "10.77.0.1/24", "dev", interface]) }
-            try client.exec(["ip", "link", "set", interface, "up"])
-            try serverSide.exec(["ip", "addr", "add", "10.77.0.2/24", "dev", peer])
-            try serverSide.exec(["ip", "link", "set", peer, "up"])
+            try await client.runAsync(["link", "add", interface, "netns", client.name, "type", "veth", "peer", "name", peer, "netns", serverSide.name])
+            if rung.address { try await client.execAsync(["ip", "addr", "add", "10.77.0.1/24", "dev", interface]) }
+            try await client.execAsync(["ip", "link", "set", interface, "up"])
+            try await serverSide.execAsync(["ip", "addr", "add", "10.77.0.2/24", "dev", peer])
+            try await serverSide.execAsync(["ip", "link", "set", peer, "up"])
         }
         let server = try await BackgroundServer.start(["--host", rung.link ? "10.77.0.2" : "127.0.0.1"] + rung.serverOptions,
                                                       wrapper: [NetworkNamespace.ipPath, "netns", "exec", serverSide.name])
@@ -91,7 +91,7 @@ struct VerdictLadderTests {
             try process.run()
             tlsServer = process
             _ = try #require(try await poll(for: 10, every: .milliseconds(50)) {
-                (try? client.exec(["bash", "-c", "exec 3<>/dev/tcp/10.77.0.2/8443"])) != nil ? true : nil
+                (try? await client.execAsync(["bash", "-c", "exec 3<>/dev/tcp/10.77.0.2/8443"])) != nil ? true : nil
             }, "openssl s_server did not start")
         }
         let port = String(server.url.port!), closed = String(try HTTPPorts.closed())

@@ -47,6 +47,19 @@ public final class NetworkNamespace: @unchecked Sendable {
         try exec(["ip", "neigh", "add", address, "lladdr", "02:00:00:00:00:01", "dev", "veth0", "nud", "permanent"])
     }
 
+    /// `run`, without holding one of the test run's few threads while `ip` runs (a blocking
+    /// wait per call starved the in-process suites beside a test that makes many).
+    public func runAsync(_ arguments: [String]) async throws {
+        let outcome = try await ConnProcess.run(Self.ipPath, arguments, environment: ProcessInfo.processInfo.environment)
+        guard outcome.exitCode == 0 else { throw POSIXError(.EINVAL) }
+    }
+
+    /// `exec`, without holding a thread (see `runAsync`).
+    public func execAsync(_ command: [String]) async throws {
+        let program = command[0] == "ip" ? [Self.ipPath] + command.dropFirst() : command
+        try await runAsync(["netns", "exec", name] + program)
+    }
+
     /// The arguments that run `command` inside the namespace, for ConnProcess.run.
     public func wrap(_ command: [String]) -> (String, [String]) {
         (Self.ipPath, ["netns", "exec", name] + command)
