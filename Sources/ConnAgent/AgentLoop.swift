@@ -168,7 +168,6 @@ struct AgentLoop {
         }
 
         var next: AgentLoop?
-        var stopping = false
         /// Performs the machine's actions; the reply is the control request being answered.
         func perform(_ actions: [AgentMachine.Action], reply: CheckedContinuation<String, Never>? = nil) {
             for action in actions {
@@ -201,7 +200,7 @@ struct AgentLoop {
                             at: Date())))
                     }
                 case .handOver, .stop:
-                    stopping = true
+                    break  // the loop below ends: the machine is stopping, or has the next loop
                 }
             }
         }
@@ -216,7 +215,7 @@ struct AgentLoop {
             case .signal(let number):
                 perform(machine.handle(.signal(number, at: Date(), monotonicMicroseconds: SystemdNotifier.monotonicMicroseconds())))
             }
-            if stopping { break }
+            if machine.phase == .stopping || next != nil { break }
         }
 
         if let next, machine.phase == .reloading {

@@ -86,7 +86,7 @@ public struct BackEndLink: Sendable {
         let pingInterval = self.pingInterval
         let onSample = self.onSample
         // Sub-millisecond local stamps, immune to a wall-clock step while connected.
-        let clock = MonotonicWallClock()
+        let clock = SampleClock()
         do {
             try await WebSocketConnector.connect(to: url, headers: headers, tls: ClientTLS.configuration(insecure: insecure),
                                                  logger: logger) { inbound, outbound in
@@ -125,17 +125,6 @@ public struct BackEndLink: Sendable {
         return last.value
     }
 
-}
-
-/// Milliseconds since the Unix epoch: the wall clock read once, then a monotonic clock.
-private struct MonotonicWallClock: Sendable {
-    private let wallAtStartMS = Date().timeIntervalSince1970 * 1000
-    private let start = ContinuousClock.now
-
-    func nowMS() -> Double {
-        let (seconds, attoseconds) = start.duration(to: .now).components
-        return wallAtStartMS + Double(seconds) * 1000 + Double(attoseconds) / 1e15
-    }
 }
 
 /// The latest clock samples of one connection.

@@ -137,8 +137,7 @@ public final class ConnectivityMonitor: Sendable {
                     // before the look (which needs the server to answer over it).
                     if routesOnly, let lastSnapshot {
                         let (interface, path) = source.wayOut(lastSnapshot)
-                        let summary = interface.map { InterfaceSummary(name: $0.name, kind: $0.kind, expensive: $0.expensive) }
-                        perform(machine.handle(.wayOut(interface: summary, path: path, at: Date())))
+                        perform(machine.handle(.wayOut(interface: interface?.summary, path: path, at: Date())))
                     }
                     // One per burst: NetlinkMonitor has coalesced it.
                     perform(machine.handle(.kernelChanged))

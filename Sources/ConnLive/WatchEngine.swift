@@ -41,7 +41,6 @@ public struct WatchEngine: Sendable {
 
     public mutating func observe(_ observation: WatchObservation, at now: Date) -> Decision {
         guard let previous = reported else {
-            lastPath = observation.pathKey
             let state = report(observation, since: now)
             if state.state != .online { downSince = now }
             return Decision(event: .init(type: .baseline, at: now, from: nil, state: state, downtimeMs: nil),
@@ -49,18 +48,14 @@ public struct WatchEngine: Sendable {
         }
         if observation.status == previous.state {
             suspect = nil
+            let pathMoved = observation.pathKey != lastPath
             let state = report(observation, since: previous.since ?? now)
-            var event: WatchEvent?
-            if observation.pathKey != lastPath {
-                lastPath = observation.pathKey
-                event = WatchEvent(type: .path, at: now, from: nil, state: state, downtimeMs: nil)
-            }
+            let event = pathMoved ? WatchEvent(type: .path, at: now, from: nil, state: state, downtimeMs: nil) : nil
             if previous.state == .online { return Decision(event: event, recheckAfter: interval) }
             return Decision(event: event, recheckAfter: nextFailureBackoff())
         }
         if observation.status == .online {
             let downtime = downSince.map { (now.timeIntervalSince($0) * 1000).rounded() }
-            lastPath = observation.pathKey
             let state = report(observation, since: now)
             downSince = nil
             suspect = nil
@@ -80,7 +75,6 @@ public struct WatchEngine: Sendable {
         let graceLeft = grace - .milliseconds(Int64(now.timeIntervalSince(since) * 1000))
         if (looks >= 2 || definitive) && graceLeft <= .zero {
             // The state began with the first look that saw it, not with its confirmation.
-            lastPath = observation.pathKey
             let state = report(observation, since: since)
             if downSince == nil { downSince = since }
             suspect = nil
@@ -108,6 +102,7 @@ public struct WatchEngine: Sendable {
     }
 
     private mutating func report(_ observation: WatchObservation, since: Date) -> NetworkState {
+        lastPath = observation.pathKey
         var state = observation.state
         state.since = since
         reported = state

@@ -42,6 +42,13 @@ public struct ConnectivityCheck: Sendable {
         public var internet: InternetVerdict?
         /// Set when every target failed and the links say why: the device itself is offline.
         public var offlineReason: OfflineReason?
+        /// One look's answers, with what the links and the routing table say now: the offline
+        /// reason when every target failed, and the way out.
+        init(judging results: [ProbeResult], internet: InternetVerdict?, classifier: InterfaceClassifier, internetRequired: Bool) {
+            self.init(results: results, internet: internet, offlineReason: Self.offlineReason(results: results, internet: internet),
+                      path: NetworkPath.current(routes: RouteCache(classifier: classifier)), internetRequired: internetRequired)
+        }
+
         /// The routing table's way out at the time of the look.
         public var path: NetworkPath?
         /// Whether the internet check decides too (see `ConnectivityCheck.internetRequired`).
@@ -57,8 +64,7 @@ public struct ConnectivityCheck: Sendable {
         async let internet = internetEndpoints.isEmpty ? nil : InternetCheck(prober: runner.prober).run(internetEndpoints).0
         let results = await runner.probeAll(targets)
         let verdict = await internet
-        return Snapshot(results: results, internet: verdict, offlineReason: Snapshot.offlineReason(results: results, internet: verdict),
-                        path: NetworkPath.current(routes: RouteCache(classifier: runner.prober.classifier)), internetRequired: internetRequired)
+        return Snapshot(judging: results, internet: verdict, classifier: runner.prober.classifier, internetRequired: internetRequired)
     }
 
     /// The way out now, read from the routing table alone (a few syscalls, no packet): the
@@ -71,8 +77,7 @@ public struct ConnectivityCheck: Sendable {
             let ip = answered.address
         else { return (path.interface, path) }
         let address = ResolvedAddress(family: ip.contains(":") ? 6 : 4, ip: ip, port: answered.port)
-        guard case .success(let route) = routes.route(to: address), let found = routes.interface(sourceIP: route.sourceIP) else { return (path.interface, path) }
-        return (ProbeInterface(name: found.name, kind: found.kind, expensive: found.kind.isExpensive, sourceAddress: route.sourceIP), path)
+        return (routes.interface(to: address) ?? path.interface, path)
     }
 
     /// The default internet check endpoints (off the machine: tests pass their own).

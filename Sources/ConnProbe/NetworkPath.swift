@@ -22,20 +22,9 @@ public struct NetworkPath: Sendable, Equatable {
                                     ResolvedAddress(family: 6, ip: "2606:4700:4700::1111", port: 53)]
 
     static func current(routes: RouteCache) -> NetworkPath {
-        var interfaces: [ProbeInterface?] = []
-        var routed: [Bool] = []
-        for address in internetAddresses {
-            switch routes.route(to: address) {
-            case .success(let route):
-                routed.append(true)
-                interfaces.append(routes.interface(sourceIP: route.sourceIP).map { found in
-                    ProbeInterface(name: found.name, kind: found.kind, expensive: found.kind.isExpensive, sourceAddress: route.sourceIP)
-                })
-            case .failure:
-                routed.append(false)
-                interfaces.append(nil)
-            }
+        let routed = internetAddresses.map { address in
+            if case .success = routes.route(to: address) { true } else { false }
         }
-        return NetworkPath(interface: interfaces.compactMap { $0 }.first, ipv4Route: routed[0], ipv6Route: routed[1])
+        return NetworkPath(interface: internetAddresses.lazy.compactMap(routes.interface(to:)).first, ipv4Route: routed[0], ipv6Route: routed[1])
     }
 }

@@ -124,10 +124,8 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting, PrometheusOut
             line.finish()
             let internetOK = connectivity.map { $0.state == .online } ?? true
             // The internet check runs only when asked for (or as the only check): it decides too.
-            let snapshot = ConnectivityCheck.Snapshot(
-                results: results, internet: connectivity,
-                offlineReason: ConnectivityCheck.Snapshot.offlineReason(results: results, internet: connectivity),
-                path: NetworkPath.current(routes: RouteCache(classifier: prober.classifier)), internetRequired: checkInternet)
+            let snapshot = ConnectivityCheck.Snapshot(judging: results, internet: connectivity, classifier: prober.classifier,
+                                                      internetRequired: checkInternet)
             // One verdict: the text, the JSON and the exit status all follow the state.
             let state = snapshot.networkState
             let allReachable = state.state == .online

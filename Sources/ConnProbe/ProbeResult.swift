@@ -18,6 +18,9 @@ public struct ProbeInterface: Sendable, Codable, Equatable {
     /// Metered (cellular): avoid large transfers.
     public var expensive: Bool
     public var sourceAddress: String
+
+    /// The interface in the shape every state reports it (no source address).
+    public var summary: InterfaceSummary { InterfaceSummary(name: name, kind: kind, expensive: expensive) }
 }
 
 /// What `conn probe` found for one target.

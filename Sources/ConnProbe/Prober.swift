@@ -105,7 +105,7 @@ public struct Prober: Sendable {
         case .success(let route):
             let found = routes.interface(sourceIP: route.sourceIP)
             if let found {
-                result.interface = ProbeInterface(name: found.name, kind: found.kind, expensive: found.kind.isExpensive, sourceAddress: route.sourceIP)
+                result.interface = found.probeInterface(sourceAddress: route.sourceIP)
             }
             let via = "via \(result.interface?.name ?? "?") (\(result.interface?.kind.rawValue ?? "unknown")) from \(route.sourceIP)"
             // A route over a link with no carrier is still in the table (the kernel marks it

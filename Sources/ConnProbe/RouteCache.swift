@@ -16,6 +16,11 @@ final class RouteCache: Sendable {
         var name: String
         var kind: InterfaceKind
         var running: Bool
+
+        /// As a probe result reports it, for a route from `sourceAddress`.
+        func probeInterface(sourceAddress: String) -> ProbeInterface {
+            ProbeInterface(name: name, kind: kind, expensive: kind.isExpensive, sourceAddress: sourceAddress)
+        }
     }
 
     init(classifier: InterfaceClassifier) { self.classifier = classifier }
@@ -34,5 +39,12 @@ final class RouteCache: Sendable {
         let found = RouteInspector.interface(holding: sourceIP).map { Found(name: $0.name, kind: classifier.kind(of: $0.name), running: $0.running) }
         interfaces.withLock { $0[sourceIP] = .some(found) }
         return found
+    }
+
+    /// The interface the route to `address` leaves by; nil without a route, or when no
+    /// interface holds the route's source address.
+    func interface(to address: ResolvedAddress) -> ProbeInterface? {
+        guard case .success(let route) = route(to: address) else { return nil }
+        return interface(sourceIP: route.sourceIP)?.probeInterface(sourceAddress: route.sourceIP)
     }
 }

@@ -30,7 +30,7 @@ extension ConnectivityCheck.Snapshot {
     /// - otherwise online.
     public var networkState: NetworkState {
         let failing = results.first { !$0.reachable }
-        var state = NetworkState(state: .online, interface: interface.map { InterfaceSummary(name: $0.name, kind: $0.kind, expensive: $0.expensive) })
+        var state = NetworkState(state: .online, interface: interface?.summary)
         (state.ipv4, state.ipv6) = addressFamiliesAnswered
         // A family with no route at all did not work, whether or not anything was tried that way.
         if let path {
