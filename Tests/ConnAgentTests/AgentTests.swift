@@ -87,9 +87,9 @@ struct AgentTests {
         await server.stop()
     }
 
-    @Test("systemd's notify protocol: READY=1 once running, STOPPING=1 on SIGTERM, to an abstract socket")
-    func notifiesSystemd() async throws {
-        let name = "conn-test-notify-\(UUID().uuidString.prefix(8))"
+    /// A stand-in for systemd: listens on the abstract socket `@name` and prints each datagram as
+    /// `{"message": …}`, until STOPPING=1.
+    static func notifyListener(_ name: String) async throws -> JSONLinesProcess {
         let listener = try JSONLinesProcess("/usr/bin/env", ["python3", "-c", """
             import json, socket, sys
             s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
@@ -101,6 +101,13 @@ struct AgentTests {
                 if "STOPPING=1" in data: break
             """], environment: ProcessInfo.processInfo.environment)
         _ = try #require(try await listener.await { $0["ready"] as? Bool == true })
+        return listener
+    }
+
+    @Test("systemd's notify protocol: READY=1 once running, STOPPING=1 on SIGTERM, to an abstract socket")
+    func notifiesSystemd() async throws {
+        let name = "conn-test-notify-\(UUID().uuidString.prefix(8))"
+        let listener = try await Self.notifyListener(name)
         try await ServerProcess.with { url in
             let agent = try agent(url, ["NOTIFY_SOCKET": "@\(name)"])
             let ready = try #require(try await listener.await { ($0["message"] as? String)?.contains("READY=1") == true })
@@ -114,17 +121,7 @@ struct AgentTests {
     @Test("SIGHUP is a reload, not a stop: RELOADING=1 with MONOTONIC_USEC, then READY=1, no STOPPING=1; the link stays up and the status is kept")
     func reloadIsAReload() async throws {
         let name = "conn-test-reload-\(UUID().uuidString.prefix(8))"
-        let listener = try JSONLinesProcess("/usr/bin/env", ["python3", "-c", """
-            import json, socket, sys
-            s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-            s.bind("\\0\(name)")
-            print(json.dumps({"ready": True}), flush=True)
-            while True:
-                data = s.recv(4096).decode()
-                print(json.dumps({"message": data}), flush=True)
-                if "STOPPING=1" in data: break
-            """], environment: ProcessInfo.processInfo.environment)
-        _ = try #require(try await listener.await { $0["ready"] as? Bool == true })
+        let listener = try await Self.notifyListener(name)
         func messages() -> [String] { listener.events.compactMap { $0["message"] as? String } }
         try await ServerProcess.with { url in
             let agent = try agent(url, ["NOTIFY_SOCKET": "@\(name)"])

@@ -64,11 +64,7 @@ struct VerdictLadderTests {
         let serverSide = try NetworkNamespace()
         let interface = "vc" + client.name.suffix(8), peer = "vs" + client.name.suffix(8)
         if rung.link {
-            try await client.runAsync(["link", "add", interface, "netns", client.name, "type", "veth", "peer", "name", peer, "netns", serverSide.name])
-            if rung.address { try await client.execAsync(["ip", "addr", "add", "10.77.0.1/24", "dev", interface]) }
-            try await client.execAsync(["ip", "link", "set", interface, "up"])
-            try await serverSide.execAsync(["ip", "addr", "add", "10.77.0.2/24", "dev", peer])
-            try await serverSide.execAsync(["ip", "link", "set", peer, "up"])
+            try await client.veth(interface, address: rung.address ? "10.77.0.1/24" : nil, to: serverSide, peer: peer, peerAddress: "10.77.0.2/24")
         }
         let server = try await BackgroundServer.start(["--host", rung.link ? "10.77.0.2" : "127.0.0.1"] + rung.serverOptions,
                                                       wrapper: [NetworkNamespace.ipPath, "netns", "exec", serverSide.name])

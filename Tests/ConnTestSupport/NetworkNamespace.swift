@@ -60,6 +60,16 @@ public final class NetworkNamespace: @unchecked Sendable {
         try await runAsync(["netns", "exec", name] + program)
     }
 
+    /// Joins this namespace to `other` by a veth pair, `interface` here and `peer` there, each end
+    /// up with its address (CIDR, e.g. 10.77.0.1/24; nil: none).
+    public func veth(_ interface: String, address: String?, to other: NetworkNamespace, peer: String, peerAddress: String?) async throws {
+        try await runAsync(["link", "add", interface, "netns", name, "type", "veth", "peer", "name", peer, "netns", other.name])
+        for (namespace, link, cidr) in [(self, interface, address), (other, peer, peerAddress)] {
+            if let cidr { try await namespace.execAsync(["ip", "addr", "add", cidr, "dev", link]) }
+            try await namespace.execAsync(["ip", "link", "set", link, "up"])
+        }
+    }
+
     /// The arguments that run `command` inside the namespace, for ConnProcess.run.
     public func wrap(_ command: [String]) -> (String, [String]) {
         (Self.ipPath, ["netns", "exec", name] + command)

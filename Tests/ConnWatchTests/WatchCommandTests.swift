@@ -200,19 +200,19 @@ struct WatchCommandTests {
             client = try NetworkNamespace()
             serverSide = try NetworkNamespace()
             interface = "vc" + client.name.suffix(8)
-            let peer = "vs" + client.name.suffix(8)
-            try client.run(["link", "add", interface, "netns", client.name, "type", "veth", "peer", "name", peer, "netns", serverSide.name])
-            try client.exec(["ip", "addr", "add", "10.77.0.1/24", "dev", interface])
-            try client.exec(["ip", "link", "set", interface, "up"])
-            try serverSide.exec(["ip", "addr", "add", "10.77.0.2/24", "dev", peer])
-            try serverSide.exec(["ip", "link", "set", peer, "up"])
+            try await client.veth(interface, address: "10.77.0.1/24", to: serverSide, peer: "vs" + client.name.suffix(8), peerAddress: "10.77.0.2/24")
             server = try await BackgroundServer.start(["--host", "10.77.0.2"], wrapper: [NetworkNamespace.ipPath, "netns", "exec", serverSide.name])
         }
 
         func watch(_ options: [String], environment: [String: String]) throws -> WatchProcess {
-            let (program, arguments) = client.wrap([ConnProcess.connPath, "watch", "--json", "--no-internet"] + options)
-            return try WatchProcess(program, arguments, environment: environment.merging(["CONN_SERVER": server.url.absoluteString]) { $1 })
+            try WatchCommandTests.watch(in: client, server: server, options, environment: environment)
         }
+    }
+
+    /// `conn watch --json --no-internet` in `client`, watching `server`.
+    static func watch(in client: NetworkNamespace, server: BackgroundServer, _ options: [String], environment: [String: String]) throws -> WatchProcess {
+        let (program, arguments) = client.wrap([ConnProcess.connPath, "watch", "--json", "--no-internet"] + options)
+        return try WatchProcess(program, arguments, environment: environment.merging(["CONN_SERVER": server.url.absoluteString]) { $1 })
     }
 
     @Test("in a namespace: link down → offline (noInterface) within milliseconds of the event, the link disconnected with it; link up → online, the link back", .enabled(if: NetworkNamespace.available, "needs root and ip netns"))
@@ -302,11 +302,7 @@ struct WatchCommandTests {
             let suffix = client.name.suffix(8)
             (first, firstPeer, second, secondPeer) = ("va" + suffix, "wa" + suffix, "vb" + suffix, "wb" + suffix)
             for (interface, peer, subnet) in [(first, firstPeer, "10.77.0"), (second, secondPeer, "10.78.0")] {
-                try await client.runAsync(["link", "add", interface, "netns", client.name, "type", "veth", "peer", "name", peer, "netns", serverSide.name])
-                try await client.execAsync(["ip", "addr", "add", "\(subnet).1/24", "dev", interface])
-                try await client.execAsync(["ip", "link", "set", interface, "up"])
-                try await serverSide.execAsync(["ip", "addr", "add", "\(subnet).2/24", "dev", peer])
-                try await serverSide.execAsync(["ip", "link", "set", peer, "up"])
+                try await client.veth(interface, address: "\(subnet).1/24", to: serverSide, peer: peer, peerAddress: "\(subnet).2/24")
             }
             try await serverSide.execAsync(["ip", "addr", "add", "10.79.0.9/32", "dev", "lo"])
             try await client.execAsync(["ip", "route", "add", "default", "via", "10.77.0.2", "dev", first])
@@ -314,8 +310,7 @@ struct WatchCommandTests {
         }
 
         func watch(_ options: [String], environment: [String: String]) throws -> WatchProcess {
-            let (program, arguments) = client.wrap([ConnProcess.connPath, "watch", "--json", "--no-internet"] + options)
-            return try WatchProcess(program, arguments, environment: environment.merging(["CONN_SERVER": server.url.absoluteString]) { $1 })
+            try WatchCommandTests.watch(in: client, server: server, options, environment: environment)
         }
     }
 
