@@ -10,16 +10,7 @@ set -euo pipefail
 ROUNDS=${ROUNDS:-10}
 out="$RESULTS/watch-path.txt"
 : > "$out"
-ns_c="connpath-c-$$" ns_s="connpath-s-$$"
-server_pid="" watch_pid="" monitor_pid=""
-# `ip netns exec` execs the program, so every helper is ended by its pid, never by name.
-cleanup() {
-    for pid in $server_pid $watch_pid $monitor_pid; do kill "$pid" 2>/dev/null || true; done
-    ip netns delete "$ns_c" 2>/dev/null || true; ip netns delete "$ns_s" 2>/dev/null || true
-}
-trap cleanup EXIT
-ip netns add "$ns_c"; ip netns add "$ns_s"
-ip -n "$ns_c" link set lo up; ip -n "$ns_s" link set lo up
+source bench/lib/namespaces.sh
 # Two ways from the client to the server's address (10.80.0.9, on the server side's loopback).
 ip link add pa netns "$ns_c" type veth peer name qa netns "$ns_s"
 ip link add pb netns "$ns_c" type veth peer name qb netns "$ns_s"
@@ -30,10 +21,6 @@ for link in qa qb; do ip -n "$ns_s" link set "$link" up; done
 ip -n "$ns_s" addr add 10.80.0.9/32 dev lo
 ip -n "$ns_c" route add default via 10.78.0.2 dev pa
 
-home=$(mktemp -d)
-export XDG_DATA_HOME=$home/data XDG_CONFIG_HOME=$home/config
-to_epoch() { python3 -c "import sys,datetime; print(datetime.datetime.fromisoformat(sys.argv[1].replace('Z','+00:00')).timestamp())" "$1"; }
-median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 count() { grep -c "$1" "$2" || true; }
 # Watch events of a type (and a state): keys are sorted, so each is its own grep.
 events() { grep "\"type\":\"$1\"" "$watch_log" | grep "\"state\":\"${2:-}" || true; }

@@ -8,27 +8,14 @@ set -euo pipefail
 ROUNDS=${ROUNDS:-10}
 out="$RESULTS/watch.txt"
 : > "$out"
-ns_c="connbench-c-$$" ns_s="connbench-s-$$"
-server_pid="" watch_pid="" monitor_pid=""
-# `ip netns exec` execs the program, so the processes are killed by pid, not by command line.
-cleanup() {
-    for pid in $server_pid $watch_pid $monitor_pid; do kill "$pid" 2>/dev/null || true; done
-    ip netns delete "$ns_c" 2>/dev/null || true; ip netns delete "$ns_s" 2>/dev/null || true
-}
-trap cleanup EXIT
-ip netns add "$ns_c"; ip netns add "$ns_s"
+source bench/lib/namespaces.sh
 ip link add vbc netns "$ns_c" type veth peer name vbs netns "$ns_s"
-ip -n "$ns_c" link set lo up; ip -n "$ns_s" link set lo up
 ip -n "$ns_c" addr add 10.78.0.1/24 dev vbc; ip -n "$ns_s" addr add 10.78.0.2/24 dev vbs
 ip -n "$ns_c" link set vbc up; ip -n "$ns_s" link set vbs up
-home=$(mktemp -d)
-export XDG_DATA_HOME=$home/data XDG_CONFIG_HOME=$home/config
 now() { date +%s.%N; }
-iso_to_epoch() { python3 -c "import sys,datetime; print(datetime.datetime.fromisoformat(sys.argv[1].replace('Z','+00:00')).timestamp())" "$1"; }
 # How many change events to STATE the log holds (events are JSON objects, one per line).
 changes() { grep '"type":"change"' "$watch_log" | grep -c "\"state\":\"$1\"" || true; }
 last_change_at() { grep '"type":"change"' "$watch_log" | grep "\"state\":\"$1\"" | tail -1 | sed 's/.*"at":"\([^"]*\)".*/\1/'; }
-median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 
 start_server() {
     ip netns exec "$ns_s" "$CONN_SERVER_BIN" --host 10.78.0.2 --port 8080 >/dev/null 2>&1 &
@@ -52,10 +39,10 @@ for round in $(seq "$ROUNDS"); do
     ip -n "$ns_c" link set vbc down
     for _ in $(seq 200); do [ "$(changes offline)" -gt "$before_changes" ] && break; sleep 0.01; done
     at=$(last_change_at offline)
-    conn=$(echo "($(iso_to_epoch "$at") - $t0) * 1000" | bc -l)
+    conn=$(echo "($(to_epoch "$at") - $t0) * 1000" | bc -l)
     line=$(grep 'vbc' "$monitor_log" | tail -1)
     mts=$(echo "$line" | sed 's/^\[\([^]]*\)\].*/\1/')
-    ipm=$(echo "($(python3 -c "import sys,datetime; print(datetime.datetime.fromisoformat(sys.argv[1]).timestamp())" "$mts") - $t0) * 1000" | bc -l)
+    ipm=$(echo "($(to_epoch "$mts") - $t0) * 1000" | bc -l)
     printf 'round %d: link down → conn watch %.1f ms, ip monitor %.1f ms\n' "$round" "$conn" "$ipm" | tee -a "$out"
     conn_ms+=("$conn"); ip_ms+=("$ipm")
     ip -n "$ns_c" link set vbc up
@@ -75,7 +62,7 @@ for round in $(seq "$ROUNDS"); do
     kill -9 "$server_pid"
     for _ in $(seq 300); do [ "$(changes serverUnreachable)" -gt "$before" ] && break; sleep 0.01; done
     at=$(last_change_at serverUnreachable)
-    ms=$(echo "($(iso_to_epoch "$at") - $t0) * 1000" | bc -l)
+    ms=$(echo "($(to_epoch "$at") - $t0) * 1000" | bc -l)
     printf 'round %d: server killed → conn watch %.1f ms\n' "$round" "$ms" | tee -a "$out"
     kill_ms+=("$ms")
     wait "$server_pid" 2>/dev/null || true
