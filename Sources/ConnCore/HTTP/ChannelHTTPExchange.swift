@@ -75,7 +75,9 @@ public enum ChannelHTTPExchange {
     public static func request(_ head: HTTPRequestHead, on connection: Connection, timeout: Duration,
                                from start: ContinuousClock.Instant) -> EventLoopFuture<Response> {
         let channel = connection.channel
-        guard connection.collector.isReusable, channel.isActive else { return channel.eventLoop.makeFailedFuture(Failure.closedEarly) }
+        guard connection.collector.isReusable, channel.isActive else {
+            return channel.eventLoop.makeFailedFuture(connection.collector.failureWhileIdle ?? Failure.closedEarly)
+        }
         let answer = channel.eventLoop.makePromise(of: (HTTPResponseHead, ByteBuffer).self)
         connection.collector.expect(answer)
         let deadline = channel.eventLoop.scheduleTask(in: .nanoseconds(timeout.nanoseconds)) { answer.fail(Failure.timeout) }

@@ -15,6 +15,10 @@ public final class ResponseCollector: ChannelInboundHandler, @unchecked Sendable
     private var body = ByteBuffer()
     /// False once the connection failed, closed, or sent something no request asked for.
     public private(set) var isReusable = true
+    /// The error that ended the connection while no request was in flight (a TLS handshake that
+    /// failed before the first request was written, on a loaded machine): the next request
+    /// fails with it, not with a bare "closed", so the person reads why.
+    public private(set) var failureWhileIdle: (any Error)?
 
     public init(maxBytes: Int) {
         self.maxBytes = maxBytes
@@ -57,6 +61,7 @@ public final class ResponseCollector: ChannelInboundHandler, @unchecked Sendable
 
     public func errorCaught(context: ChannelHandlerContext, error: any Error) {
         isReusable = false
+        if promise == nil, failureWhileIdle == nil { failureWhileIdle = error }
         finish { $0.fail(error) }
         context.close(promise: nil)
     }
