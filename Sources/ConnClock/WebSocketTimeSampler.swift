@@ -21,7 +21,7 @@ struct WebSocketTimeSampler {
         let clock = self.clock
         let work = Task {
             try await WebSocketConnector.connect(to: url, headers: headers, tls: ClientTLS.configuration(insecure: insecure),
-                                                 logger: logger) { inbound, outbound in
+                                                 timeout: timeout, logger: logger) { inbound, outbound in
                 var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
                 func nextEvent() async throws -> WebSocketEvent? {
                     while let message = try await messages.next() {
@@ -59,6 +59,9 @@ struct WebSocketTimeSampler {
             // Every sample was taken; the failure came with the closing (a TLS peer that closes
             // without close_notify is "uncleanShutdown"), which changes nothing about them.
             logger.debug("the WebSocket at \(url.absoluteString) closed with \(error) after the last sample")
+        } catch WebSocketConnector.Failure.handshakeTimeout(let target, let limit) {
+            throw ConnError.temporary(.timeout, "\(target) did not complete the WebSocket upgrade within \(TimeFormatting.duration(limit))",
+                                      hint: "Raise --timeout, or check that the server is up.")
         } catch {
             throw ConnError.unavailable(.webSocketFailed, "the WebSocket at \(url.absoluteString) failed: \(error)",
                                         hint: "Try --method json.")

@@ -14,24 +14,29 @@ public struct BackEndLink: Sendable {
     /// Accept certificates that do not verify (the configuration's `insecure`, as for HTTP).
     let insecure: Bool
     let pingInterval: Duration
+    /// How long connecting, TLS and the upgrade may take together.
+    let handshakeTimeout: Duration
     let logger: Logger
     /// Called with each ping/pong's estimate of the clock offset, read as the json method reads
     /// its samples (`ClockFilter`, whole-millisecond stamps), for a caller that keeps it (the
     /// agent stores it for `clock-offset --convert`; both serve it as a metric).
     public var onSample: (@Sendable (ClockEstimate) -> Void)?
 
-    public init(url: URL, credentials: Credentials?, insecure: Bool = false, pingInterval: Duration, logger: Logger) {
+    public init(url: URL, credentials: Credentials?, insecure: Bool = false, pingInterval: Duration,
+                handshakeTimeout: Duration = .seconds(10), logger: Logger) {
         self.url = url
         self.credentials = credentials
         self.insecure = insecure
         self.pingInterval = pingInterval
+        self.handshakeTimeout = handshakeTimeout
         self.logger = logger
     }
 
-    /// The link to the configured server's `ws` resource, with its token, pinging every 10 s.
+    /// The link to the configured server's `ws` resource, with its token, pinging every 10 s;
+    /// opening it takes at most the configured timeout.
     public init(_ backEnd: BackEndEndpoint, configuration: ConnConfiguration, logger: Logger) {
         self.init(url: backEnd.url(for: .ws), credentials: configuration.credentials, insecure: configuration.insecure,
-                  pingInterval: .seconds(10), logger: logger)
+                  pingInterval: .seconds(10), handshakeTimeout: configuration.timeout, logger: logger)
     }
 
     /// The link's states, as seed 002's ConnectionState moves: when `initializing` (the link was
@@ -89,7 +94,7 @@ public struct BackEndLink: Sendable {
         let clock = SampleClock()
         do {
             try await WebSocketConnector.connect(to: url, headers: headers, tls: ClientTLS.configuration(insecure: insecure),
-                                                 logger: logger) { inbound, outbound in
+                                                 timeout: handshakeTimeout, logger: logger) { inbound, outbound in
                 let pinger = Task {
                     var sent = 0
                     while !Task.isCancelled {

@@ -18,7 +18,8 @@ logs {"tlsServerName": NAME} (null when the client sent no SNI). The script is J
       "status": 200, "headers": [["Content-Type", "text/html"]],
       "body": "text",             "{port}", "{idempotencyKey}", "{requestBody}" and "{now}" (the
                                   server's time in whole ms, read as the answer is made) are replaced
-      "trickle": {"bytes": 1, "intervalMs": 200},   send the answer slowly
+      "trickle": {"bytes": 1, "intervalMs": 200},   send the answer slowly; with
+                                  "afterHead": true the head at once and only the body slowly
       "close": true,              close the connection without answering
       "gzipZeros": N,             answer N zero bytes, gzip-compressed (Content-Encoding: gzip)
       "websocket": {              upgrade, then:
@@ -117,6 +118,10 @@ class Handler(BaseHTTPRequestHandler):
         data = head.encode("latin-1") + (b"" if self.command == "HEAD" else body)
         if trickle:
             step, pause = trickle.get("bytes", 1), trickle.get("intervalMs", 100) / 1000
+            if trickle.get("afterHead"):
+                self.wfile.write(head.encode("latin-1"))
+                self.wfile.flush()
+                data = data[len(head.encode("latin-1")):]
             for index in range(0, len(data), step):
                 self.wfile.write(data[index:index + step])
                 self.wfile.flush()

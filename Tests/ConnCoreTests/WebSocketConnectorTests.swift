@@ -23,7 +23,7 @@ struct WebSocketConnectorTests {
         let url = try #require(URL(string: "wss://\(host):\(port)/ws"))
         let answer = Mutex<String?>(nil)
         do {
-            try await WebSocketConnector.connect(to: url, tls: tls, connectTimeout: .seconds(5), logger: Logger(label: "test")) { inbound, outbound in
+            try await WebSocketConnector.connect(to: url, tls: tls, timeout: .seconds(5), logger: Logger(label: "test")) { inbound, outbound in
                 try await outbound.write(.text(#"{"type":"ping","t1":1700000000000}"#))
                 for try await message in inbound.messages(maxSize: 1 << 16) {
                     if case .text(let text) = message {

@@ -52,7 +52,10 @@ public struct BadServer: Sendable {
     public struct Trickle: Encodable, Sendable {
         public var bytes: Int
         public var intervalMs: Int
-        public init(bytes: Int, intervalMs: Int) {
+        /// The status line and headers at once, then the body trickled (else the whole answer is).
+        public var afterHead: Bool
+        public init(bytes: Int, intervalMs: Int, afterHead: Bool = false) {
+            self.afterHead = afterHead
             self.bytes = bytes
             self.intervalMs = intervalMs
         }

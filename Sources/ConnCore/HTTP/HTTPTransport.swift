@@ -73,7 +73,20 @@ public final class HTTPTransport: Sendable {
         try await client.shutdown()
     }
 
+    /// One exchange, redirects included, within the request's timeout as a whole: a server that
+    /// trickles its body a byte a second is cut off at the deadline, not kept on by each byte.
     public func send(_ exchange: HTTPExchangeRequest) async throws -> HTTPExchangeResponse {
+        let timeout = exchange.timeout ?? defaultTimeout
+        do {
+            return try await Deadline.run(within: timeout) { try await self.sendFollowing(exchange) }
+        } catch is Deadline.Expired {
+            throw ConnError.temporary(
+                .timeout, "\(exchange.url.absoluteString) did not answer in full within \(TimeFormatting.duration(timeout))",
+                hint: "Raise --timeout, or check that the server is up.")
+        }
+    }
+
+    private func sendFollowing(_ exchange: HTTPExchangeRequest) async throws -> HTTPExchangeResponse {
         let clock = ContinuousClock()
         let start = clock.now
         var url = exchange.url

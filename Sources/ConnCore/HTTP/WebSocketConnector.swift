@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -23,20 +24,24 @@ public enum WebSocketConnector {
     public enum Failure: Error, CustomStringConvertible {
         case notWebSocketURL(String)
         case upgradeDeclined(String)
+        case handshakeTimeout(String, Duration)
 
         public var description: String {
             switch self {
             case .notWebSocketURL(let url): "\(url) is not a ws:// or wss:// URL with a host"
             case .upgradeDeclined(let url): "\(url) did not accept the WebSocket upgrade"
+            case .handshakeTimeout(let url, let limit): "\(url) did not complete the WebSocket upgrade within \(TimeFormatting.duration(limit))"
             }
         }
     }
 
     /// Connects to `url` with `headers` added to the upgrade request (e.g. Authorization) and runs
-    /// `handler` until it returns or the connection closes.
+    /// `handler` until it returns or the connection closes. Connecting, TLS and the upgrade
+    /// together take at most `timeout`: a server that trickles its answer to the upgrade a byte at
+    /// a time has the connection closed at the deadline (`Failure.handshakeTimeout`).
     public static func connect(
         to url: URL, headers: [(String, String)] = [], tls: TLSConfiguration, maxFrameSize: Int = 1 << 14,
-        connectTimeout: Duration = .seconds(10), logger: Logger, handler: @escaping Handler
+        timeout: Duration = .seconds(10), logger: Logger, handler: @escaping Handler
     ) async throws {
         guard let origin = Origin(url), let request = UpgradeRequest(url: url, origin: origin, headers: headers) else {
             throw Failure.notWebSocketURL(url.absoluteString)
@@ -44,19 +49,35 @@ public enum WebSocketConnector {
         let sslContext = origin.scheme == "https" ? try NIOSSLContext(configuration: tls) : nil
         let serverName = ClientTLS.serverName(for: origin.host)
 
+        let started = NIODeadline.now()
+        let expired = NIOLockedValueBox(false)
         let upgrade = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .connectTimeout(.nanoseconds(connectTimeout.nanoseconds))
+            .connectTimeout(.nanoseconds(timeout.nanoseconds))
             .connect(host: origin.host, port: origin.port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     if let sslContext {
                         let tlsHandler = try NIOSSLClientHandler(context: sslContext, serverHostname: serverName)
                         try channel.pipeline.syncOperations.addHandler(tlsHandler, position: .first)
                     }
-                    return try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(
+                    let upgraded = try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(
                         configuration: request.pipelineConfiguration(maxFrameSize: maxFrameSize))
+                    // What is left of the deadline after connecting: closing the channel fails
+                    // the upgrade, which nothing else would end.
+                    let deadline = channel.eventLoop.scheduleTask(deadline: started + .nanoseconds(timeout.nanoseconds)) {
+                        expired.withLockedValue { $0 = true }
+                        channel.close(promise: nil)
+                    }
+                    upgraded.whenComplete { _ in deadline.cancel() }
+                    return upgraded
                 }
             }
-        switch try await upgrade.get() {
+        let outcome: Upgrade
+        do {
+            outcome = try await upgrade.get()
+        } catch where expired.withLockedValue({ $0 }) {
+            throw Failure.handshakeTimeout(url.absoluteString, timeout)
+        }
+        switch outcome {
         case .webSocket(let channel):
             let configuration = WebSocketHandler.Configuration(extensions: [], autoPing: .disabled, validateUTF8: false,
                                                                maxFrameSize: maxFrameSize)

@@ -1,0 +1,84 @@
+import ConnTestSupport
+import Foundation
+import Testing
+
+/// `--timeout` is one deadline for the whole exchange (connect, TLS, headers, body), on every
+/// path that talks HTTP or opens a WebSocket: a server that sends its head at once and then one
+/// byte a second, or trickles the head itself, is cut off at the deadline, not kept on by each
+/// byte (each byte used to renew a per-read timeout: `inbox fetch` ran until killed at 30 s).
+@Suite("a trickling server against --timeout")
+struct TricklingServerTests {
+    static let timeout = 2
+    /// Room for a loaded machine between the deadline and the process's exit.
+    static let grace: Duration = .seconds(8)
+
+    /// Every resource answers 200 with its head at once and a 1,000-byte body a byte a second.
+    static let bodyTrickle: [BadServer.Route] = [
+        BadServer.Route(path: "*", status: 200, headers: [["Content-Type", "application/json"]],
+                        body: String(repeating: " ", count: 1000), trickle: .init(bytes: 1, intervalMs: 1000, afterHead: true)),
+    ]
+    /// Every resource (the WebSocket upgrade too) trickles its head a byte a second.
+    static let headTrickle: [BadServer.Route] = [
+        BadServer.Route(path: "*", status: 101, headers: [["Upgrade", "websocket"], ["Connection", "Upgrade"]],
+                        body: "", trickle: .init(bytes: 1, intervalMs: 1000)),
+    ]
+
+    /// Runs conn against `server`, killed at 30 s so that a hang fails the test instead of holding the run.
+    func conn(_ arguments: [String], server: BadServer, home: TemporaryDirectory, input: String = "") async throws -> (ProcessOutcome, Duration) {
+        let environment = home.environment.merging(["CONN_SERVER": server.url.absoluteString, "CONN_TIMEOUT": "\(Self.timeout)s"]) { $1 }
+        let start = ContinuousClock.now
+        let outcome = try await ConnProcess.run("/usr/bin/timeout", ["-s", "KILL", "30", ConnProcess.connPath] + arguments,
+                                                environment: environment, input: input)
+        return (outcome, start.duration(to: .now))
+    }
+
+    func expectCutOff(_ arguments: [String], server: BadServer, input: String = "", exitCodes: Set<Int32> = [75]) async throws {
+        let home = try TemporaryDirectory()
+        let (outcome, elapsed) = try await conn(arguments, server: server, home: home, input: input)
+        let what = arguments.joined(separator: " ")
+        #expect(exitCodes.contains(outcome.exitCode), "\(what): exit \(outcome.exitCode) \(outcome.standardError)")
+        #expect(elapsed < .seconds(Self.timeout) + Self.grace, "\(what) ran \(elapsed) against --timeout \(Self.timeout)s")
+        #expect(outcome.standardError.contains("within \(Self.timeout)s"), "\(what): \(outcome.standardError)")
+    }
+
+    @Test("a body trickled after the head: inbox fetch, send, outbox flush, login, clock-offset http-date and json end at the deadline")
+    func bodyTrickled() async throws {
+        try await BadServer.with(Self.bodyTrickle) { server in
+            try await expectCutOff(["inbox", "fetch"], server: server)
+            try await expectCutOff(["login", "--email", "ann@example.com", "--password-stdin"], server: server, input: "pw\n")
+            try await expectCutOff(["clock-offset", "--method", "http-date", "--samples", "1"], server: server)
+            try await expectCutOff(["clock-offset", "--method", "json", "--samples", "1"], server: server)
+
+            // send queues the message it could not deliver (0, with the reason); the flush that
+            // tries again is cut off the same way, and the message is still there afterwards.
+            let home = try TemporaryDirectory()
+            let (sent, sendTook) = try await conn(["send", "--to", "ann@example.com", "--subject", "s", "--text", "t"], server: server, home: home)
+            #expect(sent.exitCode == 0 && sent.standardError.contains("queued") && sent.standardError.contains("within \(Self.timeout)s"),
+                    "\(sent.exitCode) \(sent.standardError)")
+            #expect(sendTook < .seconds(Self.timeout) + Self.grace, "send ran \(sendTook)")
+            let (flushed, flushTook) = try await conn(["outbox", "flush"], server: server, home: home)
+            #expect(flushed.exitCode == 75 && flushed.standardError.contains("within \(Self.timeout)s"), "\(flushed.standardError)")
+            #expect(flushTook < .seconds(Self.timeout) + Self.grace, "outbox flush ran \(flushTook)")
+            let (listed, _) = try await conn(["outbox", "list", "--json"], server: server, home: home)
+            #expect(listed.standardOutput.contains(#""state":"pending""#) && listed.standardOutput.contains(#""lastErrorCode":"timeout""#),
+                    "the message was lost: \(listed.standardOutput)")
+        }
+    }
+
+    @Test("a head trickled a byte a second: inbox fetch and the WebSocket upgrade (clock-offset ws, the watch link) end at the deadline")
+    func headTrickled() async throws {
+        try await BadServer.with(Self.headTrickle) { server in
+            try await expectCutOff(["inbox", "fetch"], server: server)
+            try await expectCutOff(["clock-offset", "--method", "ws", "--samples", "1"], server: server)
+
+            // The link: disconnected (not initializing) once its first attempt hit the deadline.
+            let home = try TemporaryDirectory()
+            let (watched, _) = try await conn(["watch", "--json", "--no-internet", "--until", "online", "--timeout", "\(Self.timeout + 6)s"],
+                                              server: server, home: home)
+            let linkGaveUp = watched.standardOutput.split(separator: "\n").contains {
+                $0.contains(#""type":"connectionState""#) && $0.contains(#""isInitializing":false"#)
+            }
+            #expect(linkGaveUp, "the link's first attempt did not end: \(watched.standardOutput) \(watched.standardError)")
+        }
+    }
+}
