@@ -20,7 +20,7 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     @Flag(help: "Short for --format json.")
     public var json = false
 
-    @Option(help: ArgumentHelp("Deadline for each network operation: seconds (10, 2.5) or 500ms, 5s, 2m; more than 0, at most 3650d.", valueName: "duration"))
+    @Option(help: ArgumentHelp("Deadline for each network operation, from connecting to its last byte: seconds (10, 2.5) or 500ms, 5s, 2m; more than 0, at most 3650d.", valueName: "duration"))
     public var timeout: PositiveDuration?
 
     @Option(help: "When to use colour: auto (only on a terminal, not with NO_COLOR), always, never.")
