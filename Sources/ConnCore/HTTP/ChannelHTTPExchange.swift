@@ -76,7 +76,7 @@ public enum ChannelHTTPExchange {
                                from start: ContinuousClock.Instant) -> EventLoopFuture<Response> {
         let channel = connection.channel
         guard connection.collector.isReusable, channel.isActive else {
-            return channel.eventLoop.makeFailedFuture(connection.collector.failureWhileIdle ?? Failure.closedEarly)
+            return channel.eventLoop.makeFailedFuture(connection.collector.failureBeforeFirstRequest ?? Failure.closedEarly)
         }
         let answer = channel.eventLoop.makePromise(of: (HTTPResponseHead, ByteBuffer).self)
         connection.collector.expect(answer)

@@ -15,10 +15,12 @@ public final class ResponseCollector: ChannelInboundHandler, @unchecked Sendable
     private var body = ByteBuffer()
     /// False once the connection failed, closed, or sent something no request asked for.
     public private(set) var isReusable = true
-    /// The error that ended the connection while no request was in flight (a TLS handshake that
-    /// failed before the first request was written, on a loaded machine): the next request
-    /// fails with it, not with a bare "closed", so the person reads why.
-    public private(set) var failureWhileIdle: (any Error)?
+    /// The error that ended the connection before its first request (a TLS handshake that
+    /// failed before the request was written, on a loaded machine): that request fails with it,
+    /// not with a bare "closed", so the person reads why. A kept-alive connection that failed
+    /// between requests still fails with `closedEarly`, which its pool takes as "try a new one".
+    public private(set) var failureBeforeFirstRequest: (any Error)?
+    private var carriedRequest = false
 
     public init(maxBytes: Int) {
         self.maxBytes = maxBytes
@@ -27,6 +29,7 @@ public final class ResponseCollector: ChannelInboundHandler, @unchecked Sendable
     /// The next response completes this promise.
     public func expect(_ promise: EventLoopPromise<(HTTPResponseHead, ByteBuffer)>) {
         self.promise = promise
+        carriedRequest = true
         head = nil
         body = ByteBuffer()
     }
@@ -61,7 +64,7 @@ public final class ResponseCollector: ChannelInboundHandler, @unchecked Sendable
 
     public func errorCaught(context: ChannelHandlerContext, error: any Error) {
         isReusable = false
-        if promise == nil, failureWhileIdle == nil { failureWhileIdle = error }
+        if !carriedRequest, failureBeforeFirstRequest == nil { failureBeforeFirstRequest = error }
         finish { $0.fail(error) }
         context.close(promise: nil)
     }
