@@ -179,7 +179,7 @@ complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "con
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn probe"' -l 'internet-url' -d 'An endpoint of the internet check: URL, URL=STATUS or URL=STATUS:TEXT (repeatable).' -rfka ''
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn probe" wait' -l 'wait' -d 'Keep probing until every target is reachable or this time is up: 5s, 2m, or seconds (more than 0).' -rfka ''
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn probe" concurrency' -l 'concurrency' -d 'How many targets to probe at once.' -rfka ''
-complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn probe"' -l 'expect-status' -d 'HTTP statuses that count as reachable (default: 2xx and 3xx).' -rfka ''
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn probe"' -l 'expect-status' -d 'HTTP statuses that count as reachable, taken as they are (default: 2xx and 304; a redirect is followed within its origin, and one to another origin is redirected, or portal for the server).' -rfka ''
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn probe" expect-body' -l 'expect-body' -d 'Text the HTTP body must contain.' -rfka ''
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn probe" version' -l 'version' -d 'Show the version.'
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn probe" h help' -s 'h' -l 'help' -d 'Show help information.'

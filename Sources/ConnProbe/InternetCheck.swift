@@ -146,7 +146,7 @@ struct InternetCheck {
             }
             return verdict(.online, "the check endpoints answer as expected")
         }
-        if let portal = results.first(where: { [.httpStatus, .unexpectedBody, .portal].contains($0.failure) }) {
+        if let portal = results.first(where: { [.httpStatus, .unexpectedBody, .portal, .redirected].contains($0.failure) }) {
             return verdict(.portal(url: portal.url), "an unexpected page answered in place of \(portal.url ?? portal.target): a captive portal (sign in) or a proxy")
         }
         if !results.isEmpty, results.allSatisfy({ $0.failure == .noCarrier }) {

@@ -15,7 +15,9 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting, PrometheusOut
             http(s) URL. Each target climbs a ladder — DNS, route and interface, TCP, TLS, HTTP — \
             and the first rung that fails is the verdict: nxdomain, noRoute, noCarrier (the route's \
             interface has no link), refused (the host is up, nothing listens), timeout, tlsError, \
-            httpStatus, unexpectedBody, portal (a sign-in page answers for the server). The state \
+            httpStatus, unexpectedBody, portal (a sign-in page answers for the server, or its health \
+            resource redirects to another site), redirected (a URL redirects to another origin; \
+            redirects within one are followed). The state \
             they add up to — with --internet, what the internet check found too — ends the text \
             when it is not online (state: serverUnreachable (refused: …)), and comes first in the \
             JSON: state, reason, failingTarget, interface, ipv4, ipv6; the exit status follows it. \
@@ -61,7 +63,7 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting, PrometheusOut
     @Option(help: "How many targets to probe at once.")
     var concurrency = 32
 
-    @Option(name: .customLong("expect-status"), help: ArgumentHelp("HTTP statuses that count as reachable (default: 2xx and 3xx).", valueName: "code"))
+    @Option(name: .customLong("expect-status"), help: ArgumentHelp("HTTP statuses that count as reachable, taken as they are (default: 2xx and 304; a redirect is followed within its origin, and one to another origin is redirected, or portal for the server).", valueName: "code"))
     var expectStatus: [Int] = []
 
     @Option(name: .customLong("expect-body"), help: ArgumentHelp("Text the HTTP body must contain.", valueName: "text"))

@@ -32,14 +32,17 @@ public struct ProbeResult: Sendable, Codable, Equatable {
     public var host: String
     public var port: Int
     public var reachable: Bool
-    /// `reachable`, or the first failing layer: nxdomain, noRoute, refused, timeout, tlsError,
-    /// httpStatus, unexpectedBody.
+    /// `reachable`, or the first failing layer: nxdomain, noRoute, noCarrier, refused, timeout,
+    /// tlsError, httpStatus, unexpectedBody, portal, redirected.
     public var verdict: String
     /// A sentence for a person.
     public var explanation: String
     public var address: String?
     public var interface: ProbeInterface?
     public var httpStatus: Int?
+    /// Where the last redirect pointed (the `Location` resolved against the URL asked), when the
+    /// answer was one: followed within the origin, a verdict off it.
+    public var location: String?
     public var certificate: ProbeCertificate?
     public var rungs: [ProbeRung]
     public var totalMs: Double

@@ -7,7 +7,8 @@ import NIOCore
 /// the first rung that fails: that rung is the verdict.
 public struct Prober: Sendable {
     public struct Expectation: Sendable, Equatable {
-        /// Acceptable HTTP statuses; nil means any 2xx or 3xx.
+        /// Acceptable HTTP statuses; nil means any 2xx, or 304 (a redirect is followed within its
+        /// origin and the last answer judged). A redirect status named here is taken as it is.
         public var statuses: Set<Int>?
         /// Text the body must contain.
         public var bodyContains: String?
@@ -60,7 +61,48 @@ public struct Prober: Sendable {
                connections: connections)
     }
 
+    /// The ladder for `target`; an answer that redirects within the target's origin is followed
+    /// (at most `SameOriginRedirects.maximum` times, each hop its own ladder) and the last answer
+    /// judged. A redirect to another origin is no answer from the target: `redirected`, or for
+    /// the configured server `portal` (a captive portal answers a health check exactly so).
     public func probe(_ target: ProbeTarget) async -> ProbeResult {
+        var result = await walk(target)
+        guard case .url(let asked) = target.kind else { return result }
+        var current = asked
+        var hops = 0
+        while result.failure == .redirected, let location = result.location, let next = URL(string: location) {
+            let shown = location.prefix(300)
+            guard Origin(next) == Origin(current) else {
+                if target.isServer {
+                    result.verdict = ReachabilityFailure.portal.rawValue
+                    result.explanation = "\(current.absoluteString) redirected to \(shown), another site: a captive portal or a proxy is in the way"
+                } else {
+                    result.explanation = "\(current.absoluteString) redirected to \(shown), another site; conn follows redirects only within one origin"
+                }
+                return result
+            }
+            hops += 1
+            guard hops <= SameOriginRedirects.maximum else {
+                result.explanation = "\(asked.absoluteString) redirected more than \(SameOriginRedirects.maximum) times"
+                return result
+            }
+            let followed = await walk(ProbeTarget(input: target.input, kind: .url(next), isServer: target.isServer))
+            result.rungs += followed.rungs
+            result.verdict = followed.verdict
+            result.explanation = followed.explanation
+            result.httpStatus = followed.httpStatus
+            result.location = followed.location ?? result.location
+            result.address = followed.address ?? result.address
+            result.interface = followed.interface ?? result.interface
+            result.certificate = followed.certificate ?? result.certificate
+            result.totalMs += followed.totalMs
+            current = next
+        }
+        return result
+    }
+
+    /// One ladder: one connection, one answer, no redirect followed.
+    private func walk(_ target: ProbeTarget) async -> ProbeResult {
         let clock = ContinuousClock()
         let start = clock.now
         var result = ProbeResult(
@@ -152,6 +194,7 @@ public struct Prober: Sendable {
         func finishHTTP(_ answer: Result<ChannelHTTPExchange.Response, any Error>, _ url: URL) -> ProbeResult {
             let http = judge(answer, url: url, target: target)
             result.httpStatus = http.status
+            result.location = http.location
             result.rungs.append(http.rung)
             return finish(http.failure, http.explanation)
         }
@@ -231,6 +274,8 @@ public struct Prober: Sendable {
         var rung: ProbeRung
         var failure: ReachabilityFailure?
         var explanation: String
+        /// A redirect's target, resolved against the URL asked.
+        var location: String?
     }
 
     /// The most of an answer's body that is read.
@@ -248,6 +293,20 @@ public struct Prober: Sendable {
             let ms = response.elapsed.milliseconds
             func failed(_ failure: ReachabilityFailure, _ detail: String, _ explanation: String) -> HTTPCheck {
                 HTTPCheck(status: response.status, rung: ProbeRung(name: "http", ok: false, ms: ms, detail: detail), failure: failure, explanation: explanation)
+            }
+            let redirect = (300..<400).contains(response.status) && response.status != 304
+            if redirect, expectation.statuses?.contains(response.status) != true {
+                // Judged by `probe`: followed within the origin, a verdict off it.
+                guard let location = response.headers.first(name: "Location"),
+                    let next = URL(string: location, relativeTo: url)?.absoluteURL, Origin(next) != nil
+                else {
+                    return failed(.httpStatus, "status \(response.status) without a usable Location",
+                                  "\(url.absoluteString) answered \(response.status) without saying where to")
+                }
+                var check = failed(.redirected, "status \(response.status), to \(next.absoluteString.prefix(300))",
+                                   "\(url.absoluteString) redirected to \(next.absoluteString.prefix(300))")
+                check.location = next.absoluteString
+                return check
             }
             let accepted = expectation.statuses?.contains(response.status) ?? (200..<400).contains(response.status)
             if !accepted {

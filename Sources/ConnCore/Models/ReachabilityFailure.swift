@@ -17,8 +17,12 @@ public enum ReachabilityFailure: String, Sendable, Codable, CaseIterable {
     case httpStatus
     /// The server answered, but not with what was expected (a captive portal, another service).
     case unexpectedBody
-    /// An HTML page answered in place of the configured server: a captive portal (or a proxy).
+    /// An HTML page answered in place of the configured server, or its health resource
+    /// redirected to another origin: a captive portal (or a proxy).
     case portal
+    /// The target answered with a redirect to another origin (or past the most redirects
+    /// followed within one): it answered, but not itself.
+    case redirected
 
     /// A sentence that explains the verdict to a person.
     public var explanation: String {
@@ -32,6 +36,7 @@ public enum ReachabilityFailure: String, Sendable, Codable, CaseIterable {
         case .httpStatus: "the server answered with an unexpected HTTP status"
         case .unexpectedBody: "the server answered, but not with the expected content"
         case .portal: "a sign-in page answered in place of the server: a captive portal or a proxy is in the way"
+        case .redirected: "the target redirected to another site, which conn does not take for an answer"
         }
     }
 }

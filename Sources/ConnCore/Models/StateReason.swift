@@ -2,11 +2,11 @@
 ///
 /// - The device is offline: `noInterface`, `noCarrier`, `noAddress`, `noRoute`.
 /// - A target failed at a layer (its probe verdict): `nxdomain`, `noRoute`, `refused`,
-///   `timeout`, `tlsError`, `httpStatus`, `unexpectedBody`, `portal`.
+///   `timeout`, `tlsError`, `httpStatus`, `unexpectedBody`, `portal`, `redirected`.
 /// - The internet check found: `portal`, `limited` (a route, no answer), `dnsBroken`.
 public enum StateReason: String, Sendable, Codable, CaseIterable {
     case noInterface, noCarrier, noAddress, noRoute
-    case nxdomain, refused, timeout, tlsError, httpStatus, unexpectedBody, portal
+    case nxdomain, refused, timeout, tlsError, httpStatus, unexpectedBody, portal, redirected
     case limited, dnsBroken
 
     public init(_ offline: OfflineReason) {
