@@ -72,7 +72,7 @@ public struct GlobalOptions: ParsableArguments, Sendable {
 
     /// How many words a global option takes at `index` (1, or 2 with a separate value); nil when
     /// the word there is not a global option.
-    static func globalOptionWidth(_ arguments: [String], at index: Int) -> Int? {
+    public static func globalOptionWidth(_ arguments: [String], at index: Int) -> Int? {
         let argument = arguments[index]
         let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
         if optionsTakingValues.contains(name) { return argument.contains("=") ? 1 : 2 }

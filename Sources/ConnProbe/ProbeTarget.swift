@@ -60,6 +60,8 @@ public struct ProbeTarget: Sendable, Equatable {
             if let port = url.port, !(1...65535).contains(port) { throw bad("port \(port) is out of range (1-65535)") }
             return ProbeTarget(input: input, kind: .url(url))
         }
+        // `user:password@host:port` without a scheme: refused as in a URL, never echoed.
+        if input.contains("@") { throw bad(URLUserinfo.problem) }
         if input.hasPrefix("[") {  // [v6]:port or [v6]
             guard let close = input.firstIndex(of: "]") else { throw bad("missing ']' after the IPv6 address") }
             let address = String(input[input.index(after: input.startIndex)..<close])

@@ -94,9 +94,11 @@ final class LineEditor: Sendable {
         wake()
     }
 
-    /// Adds `line` to the history before the next read.
+    /// Adds `line` to the history before the next read, with any `user:password@` in it
+    /// replaced by `***@`: the history file outlives the session, and conn refuses such URLs anyway.
     func addToHistory(_ line: String) {
-        shared.withLock { $0.history.append(line) }
+        let kept = URLUserinfo.redactingSecrets(inLine: line)
+        shared.withLock { $0.history.append(kept) }
     }
 
     private func wake() {

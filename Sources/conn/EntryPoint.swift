@@ -80,8 +80,10 @@ enum EntryPoint {
             ConnRoot.exit(withError: error)  // help, version, or a command that already reported
         }
         let suggestion = suggestion(for: arguments, environment: environment)
+        // ArgumentParser quotes the argument it did not expect as it was typed: a
+        // `user:password@host` there is shown as `***@host`.
         if wantsJSON(arguments: arguments, environment: environment) {
-            let message = ConnRoot.message(for: error) + (suggestion.map { "\n" + $0 } ?? "")
+            let message = URLUserinfo.redactingSecrets(inLine: ConnRoot.message(for: error) + (suggestion.map { "\n" + $0 } ?? ""))
             let payload = ErrorPayload(code: "usage", message: message, exitCode: code.rawValue)
             sink.write(((try? JSONOutput.encode(payload)) ?? "") + "\n", to: .standardError)
         } else {
@@ -89,16 +91,22 @@ enum EntryPoint {
             // meant, and where to read more.
             var text = ConnRoot.fullMessage(for: error)
             if let suggestion { text += "\n" + suggestion }
-            sink.write(text + "\n", to: .standardError)
+            sink.write(URLUserinfo.redactingSecrets(inLine: text) + "\n", to: .standardError)
         }
         return code.rawValue
     }
 
     /// "Did you mean …?" for a first word that is neither a built-in command nor a plugin.
     static func suggestion(for arguments: [String], environment: [String: String]) -> String? {
-        guard let word = arguments.first(where: { !$0.hasPrefix("-") }),
-            !BuiltInModules.commandNames.contains(word), word != "help"
-        else { return nil }
+        // The first word that is neither an option nor a global option's value (`--server URL`
+        // names a server, not a command); never echoed with a password in it.
+        var index = 0
+        while index < arguments.count, arguments[index].hasPrefix("-") {
+            index += GlobalOptions.globalOptionWidth(arguments, at: index) ?? 1
+        }
+        guard index < arguments.count else { return nil }
+        let word = URLUserinfo.redacted(arguments[index])
+        guard !BuiltInModules.commandNames.contains(word), word != "help" else { return nil }
         let plugins = PluginLocator(environment: environment).all().map(\.name)
         let candidates = BuiltInModules.commandNames + plugins
         if let closest = Suggestions.closest(to: word, among: candidates) {

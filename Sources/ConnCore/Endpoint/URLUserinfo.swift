@@ -12,13 +12,47 @@ public enum URLUserinfo {
         return components.user != nil || components.password != nil
     }
 
-    /// `text` with anything between `://` and the host's `@` replaced by `***`.
+    /// `text` with anything between `://` and the host's `@` replaced by `***`; without a
+    /// scheme, a `user:password@` before the host (`alice:pw@host:8080`) likewise.
     public static func redacted(_ text: String) -> String {
-        guard let schemeEnd = text.range(of: "://") else { return text }
+        guard let schemeEnd = text.range(of: "://") else { return redactedWithoutScheme(text) }
         let rest = text[schemeEnd.upperBound...]
         let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
         guard let at = rest[..<authorityEnd].lastIndex(of: "@") else { return text }
         return String(text[..<schemeEnd.upperBound]) + "***" + String(rest[at...])
+    }
+
+    /// Whether a word without a scheme starts with `user:password@` (a colon before the last
+    /// `@` of its authority): `alice:pw@host:8080` does, an e-mail address does not.
+    public static func hasPasswordWithoutScheme(_ word: String) -> Bool {
+        let authorityEnd = word.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? word.endIndex
+        guard let at = word[..<authorityEnd].lastIndex(of: "@") else { return false }
+        return word[..<at].contains(":")
+    }
+
+    private static func redactedWithoutScheme(_ text: String) -> String {
+        guard hasPasswordWithoutScheme(text) else { return text }
+        let authorityEnd = text.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? text.endIndex
+        let at = text[..<authorityEnd].lastIndex(of: "@")!
+        return "***" + text[at...]
+    }
+
+    /// A line a person typed (a REPL history entry): the userinfo of every URL replaced, and
+    /// every word that starts with `user:password@` too.
+    public static func redactingSecrets(inLine line: String) -> String {
+        let urlsDone = redactingEveryURL(in: line)
+        guard urlsDone.contains("@") else { return urlsDone }
+        var result = ""
+        var word = ""
+        for character in urlsDone {
+            if character.isWhitespace || character == "'" || character == "\"" {
+                result += redactedWithoutScheme(word) + String(character)
+                word = ""
+            } else {
+                word.append(character)
+            }
+        }
+        return result + redactedWithoutScheme(word)
     }
 
     /// Free text (a stored error message, a log line) with the userinfo of every URL in it
