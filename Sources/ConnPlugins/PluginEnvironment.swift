@@ -4,10 +4,12 @@ import ConnCore
 /// `CONN_*` variables so a plugin talks to the same server with the same settings. The token
 /// travels only in `CONN_TOKEN`, never inside another value, and only to a plugin the user named
 /// in `pluginsWithToken` (config file, or `CONN_PLUGINS_WITH_TOKEN`): any other plugin runs without
-/// it, even when the caller's own environment had one.
+/// it, even when the caller's own environment had one; so does a named plugin that others could
+/// replace (`PluginTrust`; the launcher warns).
 public enum PluginEnvironment {
     public static func make(
-        base: [String: String], configuration: ConnConfiguration, verbosity: String, connExecutable: String?, plugin: String
+        base: [String: String], configuration: ConnConfiguration, verbosity: String, connExecutable: String?, plugin: String,
+        withholdToken: Bool = false
     ) -> [String: String] {
         var environment = base
         environment["CONN_PROFILE"] = configuration.profile
@@ -24,7 +26,7 @@ public enum PluginEnvironment {
                 environment[variable] = backEnd.url(for: resource).absoluteString
             }
         }
-        environment["CONN_TOKEN"] = configuration.pluginsWithToken.contains(plugin) ? configuration.token : nil
+        environment["CONN_TOKEN"] = configuration.pluginsWithToken.contains(plugin) && !withholdToken ? configuration.token : nil
         environment["CONN_EMAIL"] = configuration.email
         if let connExecutable { environment["CONN_EXECUTABLE"] = connExecutable }
         return environment

@@ -30,12 +30,20 @@ public enum PluginLauncher {
             return connError.exitStatus.rawValue
         }
         let verbosity = global.verbose ? "verbose" : global.quiet ? "quiet" : "normal"
-        let pluginEnvironment = PluginEnvironment.make(
-            base: environment, configuration: configuration, verbosity: verbosity,
-            connExecutable: Self.currentExecutable(), plugin: invocation.name)
-        // For a plugin that cannot be started.
+        // For a plugin that cannot be started, and the warning about the token.
         let printer = Printer(sink: sink, format: configuration.format, verbosity: global.verbosity,
                               color: configuration.color, terminal: terminal, environment: environment)
+        var withholdToken = false
+        if configuration.pluginsWithToken.contains(invocation.name), configuration.token != nil,
+            let reason = PluginTrust.reasonNotToTrust(invocation.path)
+        {
+            withholdToken = true
+            printer.warning("conn-\(invocation.name) runs without the token, though pluginsWithToken names it: \(reason), "
+                + "so someone else could replace \(invocation.path). Make it writable by its owner only (chmod go-w).")
+        }
+        let pluginEnvironment = PluginEnvironment.make(
+            base: environment, configuration: configuration, verbosity: verbosity,
+            connExecutable: Self.currentExecutable(), plugin: invocation.name, withholdToken: withholdToken)
         if CommandSession.isEmbedded {
             return runAsChild(invocation, environment: pluginEnvironment, printer: printer)
         }

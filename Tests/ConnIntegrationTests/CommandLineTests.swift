@@ -126,6 +126,10 @@ struct PluginTests {
         try home.write("bin/conn-hello", Self.helloScript, mode: 0o755)
         try home.write("bin/conn-hello-world", "#!/bin/sh\necho \"world:$*\"\n", mode: 0o755)
         try home.write("bin/conn-config", "#!/bin/sh\necho hijacked\n", mode: 0o755)
+        // Writable by the owner only whatever the umask: plugins here may get the token.
+        for directory in [home.path, home.path + "/bin"] {
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory)
+        }
         env = ["PATH": home.path + "/bin:/usr/bin:/bin"]
     }
 
@@ -156,6 +160,62 @@ struct PluginTests {
         #expect(untrusted.standardOutput.contains("token:\n"), "\(untrusted.standardOutput)")
         let trusted = try await conn(["hello"], env: ["CONN_PLUGINS_WITH_TOKEN": "hello"])
         #expect(trusted.standardOutput.contains("token:t0k3n\n"), "\(trusted.standardOutput)")
+    }
+
+    @Test("a plugin named in pluginsWithToken that others could replace (world-writable PATH directory, file, or plugins directory, a symlink into one) runs without the token, with one warning naming the path")
+    func tokenOnlyToPluginsNobodyElseCanReplace() async throws {
+        try home.write("config/conn/config.yaml", "server: http://127.0.0.1:8080\ntoken: t0k3n\npluginsWithToken: hello\n")
+        let fileManager = FileManager.default
+        func run(_ pathEntry: String) async throws -> ProcessOutcome {
+            try await conn(["hello"], env: ["PATH": pathEntry + ":/usr/bin:/bin"])
+        }
+        func expectWithheld(_ outcome: ProcessOutcome, naming path: String, _ what: String) {
+            #expect(outcome.exitCode == 0, "\(what): \(outcome.standardError)")
+            #expect(outcome.standardOutput.contains("token:\n"), "\(what) got the token: \(outcome.standardOutput)")
+            let warnings = outcome.standardError.split(separator: "\n").filter { $0.contains("runs without the token") }
+            #expect(warnings.count == 1 && warnings[0].contains(path), "\(what): \(outcome.standardError)")
+        }
+
+        // A world-writable PATH directory, not sticky.
+        let open = home.path + "/open"
+        try home.write("open/conn-hello", Self.helloScript, mode: 0o755)
+        try fileManager.setAttributes([.posixPermissions: 0o777], ofItemAtPath: open)
+        expectWithheld(try await run(open), naming: open, "a plugin in a 0777 directory")
+        // The same directory, sticky (as /tmp): others cannot replace the file, so the token goes.
+        try fileManager.setAttributes([.posixPermissions: 0o1777], ofItemAtPath: open)
+        let sticky = try await run(open)
+        #expect(sticky.standardOutput.contains("token:t0k3n\n") && !sticky.standardError.contains("without the token"), "\(sticky.standardError)")
+
+        // A world-writable file in a safe directory.
+        let file = try home.write("safe/conn-hello", Self.helloScript, mode: 0o777)
+        try fileManager.setAttributes([.posixPermissions: 0o755], ofItemAtPath: home.path + "/safe")
+        expectWithheld(try await run(home.path + "/safe"), naming: file, "a 0777 plugin file")
+
+        // A file another user owns (as root, the one case this machine can make): they could replace it.
+        try fileManager.setAttributes([.posixPermissions: 0o755], ofItemAtPath: file)
+        if geteuid() == 0 {
+            #expect(chown(file, 65534, 65534) == 0)
+            expectWithheld(try await run(home.path + "/safe"), naming: file, "a plugin owned by nobody")
+            #expect(chown(file, 0, 0) == 0)
+        }
+
+        // A symlink in a safe directory to a plugin in a world-writable one.
+        try fileManager.setAttributes([.posixPermissions: 0o777], ofItemAtPath: open)
+        try fileManager.createDirectory(atPath: home.path + "/linked", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        try fileManager.createSymbolicLink(atPath: home.path + "/linked/conn-hello", withDestinationPath: open + "/conn-hello")
+        expectWithheld(try await run(home.path + "/linked"), naming: open, "a symlink into a 0777 directory")
+
+        // conn's own plugins directory, made 0777.
+        let plugins = home.path + "/data/conn/plugins"
+        try home.write("data/conn/plugins/conn-hello", Self.helloScript, mode: 0o755)
+        for directory in [home.path + "/data", home.path + "/data/conn"] {
+            try fileManager.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory)
+        }
+        try fileManager.setAttributes([.posixPermissions: 0o777], ofItemAtPath: plugins)
+        expectWithheld(try await conn(["hello"], env: ["PATH": "/usr/bin:/bin"]), naming: plugins, "a 0777 plugins directory")
+        try fileManager.setAttributes([.posixPermissions: 0o700], ofItemAtPath: plugins)
+        let safe = try await conn(["hello"], env: ["PATH": "/usr/bin:/bin"])
+        #expect(safe.standardOutput.contains("token:t0k3n\n") && !safe.standardError.contains("without the token"), "\(safe.standardError)")
     }
 
     @Test("only absolute PATH entries are searched: a plugin in a relative entry (bin, .) never runs")
