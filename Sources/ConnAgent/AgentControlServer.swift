@@ -10,6 +10,8 @@ import NIOPosix
 struct AgentControlServer: Sendable {
     private let channel: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>
     private let task: Task<Void, Never>
+    /// The longest request line read.
+    static let maximumLineBytes = 64 * 1024
 
     /// Listens at `place.socketPath` (a socket left there by a dead agent is removed: the caller
     /// holds the lock, so no live agent owns it); `answer` turns a request into the reply line.
@@ -18,7 +20,9 @@ struct AgentControlServer: Sendable {
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .bind(unixDomainSocketPath: place.socketPath, cleanupExistingSocketFile: true) { child in
                 child.eventLoop.makeCompletedFuture {
-                    try child.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineBasedFrameDecoder()))
+                    // A request is one short line: a client that sends 64 KiB without a newline is cut off
+                    // (the connection closed) instead of growing the agent's memory.
+                    try child.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineBasedFrameDecoder(), maximumBufferSize: Self.maximumLineBytes))
                     return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: child)
                 }
             }

@@ -11,20 +11,16 @@ struct ConfigFileAccess {
     func read() throws -> String? {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return nil }
-        guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: path) else {
+        guard !isDirectory.boolValue, FileManager.default.isReadableFile(atPath: path) else {
             throw ConnError(code: .noInput, message: "config file \(path) cannot be read",
                             hint: "Check that it is a file and that you may read it.", exitStatus: .noInput)
         }
-        guard data.count <= Self.maximumBytes else {
-            throw ConnError.configuration("config file \(path) is larger than \(Self.maximumBytes / 1024) KiB; a conn config file is a few lines")
-        }
+        let data = try ConfigFileReader.read(path)
         guard let text = String(data: data, encoding: .utf8) else {
             throw ConnError.configuration("config file \(path) is not UTF-8 text", hint: "Fix it by hand: conn config edit")
         }
         return text
     }
-
-    static let maximumBytes = 1 << 20
 
     /// Checks `text` as every command would read it.
     func check(_ text: String) throws -> ConfigFileCheck {

@@ -71,6 +71,38 @@ struct AgentTests {
         }
     }
 
+    @Test("the control socket reads a request line of at most 64 KiB: 8 MiB without a newline has the connection closed, and status still answers")
+    func controlLineIsBounded() async throws {
+        let runtime = home.path + "/run"
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let extra = ["XDG_RUNTIME_DIR": runtime]
+        try await ServerProcess.with { url in
+            let running = try agent(url, extra)
+            _ = try #require(try await running.await { $0["type"] as? String == "baseline" })
+            let names = try FileManager.default.contentsOfDirectory(atPath: runtime + "/conn")
+            let socket = try #require(names.first { $0.hasPrefix("agent-") && $0.hasSuffix(".sock") }, "\(names)")
+            let flood = """
+                import socket, sys
+                s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.settimeout(10)
+                sent = 0
+                try:
+                    while sent < 8 << 20:
+                        s.sendall(b"x" * 65536); sent += 65536
+                    data = s.recv(10)
+                except (BrokenPipeError, ConnectionResetError):
+                    data = b""
+                print("closed" if data == b"" else "answered", sent)
+                """
+            let outcome = try await ConnProcess.run("/usr/bin/python3", ["-c", flood, runtime + "/conn/" + socket], environment: [:])
+            #expect(outcome.standardOutput.hasPrefix("closed"), "\(outcome.standardOutput) \(outcome.standardError)")
+            let sent = Int(outcome.standardOutput.split(separator: " ").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? .max
+            #expect(sent < 8 << 20, "the agent read all 8 MiB: \(outcome.standardOutput)")
+            let status = try await ConnProcess.run(ConnProcess.connPath, ["agent", "status", "--json"], environment: environment(url, extra))
+            #expect(status.exitCode == 0, "\(status.standardError)")
+            #expect(await running.stop() == 0)
+        }
+    }
+
     @Test("send hands a message its own attempt could not deliver to the agent, which delivers it without any other command")
     func sendWakesTheAgent() async throws {
         let port = try HTTPPorts.outsideAutomaticRange()

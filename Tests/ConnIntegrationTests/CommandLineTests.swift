@@ -26,6 +26,37 @@ struct CommandLineTests {
         #expect((json["sources"] as? [String: [String: String]])?["server"]?["detail"] == "environment variable CONN_SERVER")
     }
 
+    @Test("a config file over 1 MiB (a huge comment, a huge value, /dev/zero) is refused with 78 naming its size, by every command that reads it")
+    func oversizedConfigIsRefused() async throws {
+        let home = try TemporaryDirectory()
+        let comment = "server: http://127.0.0.1:8080\n# " + String(repeating: "x", count: 3 << 20) + "\n"
+        let value = "server: http://127.0.0.1:8080\nemail: " + String(repeating: "y", count: 2 << 20) + "@example.com\n"
+        for (name, text) in [("comment.yaml", comment), ("value.yaml", value)] {
+            let file = try home.write(name, text)
+            for arguments in [["config", "show"], ["config", "set", "timeout", "5s"], ["outbox", "list"]] {
+                let result = try await home.conn(["--config", file] + arguments)
+                #expect(result.exitCode == 78, "\(name) \(arguments): \(result.exitCode) \(result.standardError)")
+                #expect(result.standardError.contains("\(text.utf8.count) bytes") && result.standardError.contains("1 MiB"), "\(result.standardError)")
+            }
+            #expect(try String(contentsOfFile: file, encoding: .utf8) == text, "\(name) was changed")
+        }
+        let zero = try await home.conn(["--config", "/dev/zero", "config", "show"])
+        #expect(zero.exitCode == 78 && zero.standardError.contains("1 MiB"), "\(zero.standardError)")
+    }
+
+    @Test("a config file reached through a symlink is judged by the target's mode: 0600 behind a link is quiet, 0644 is warned about")
+    func symlinkedConfigPermissions() async throws {
+        let home = try TemporaryDirectory()
+        let target = try home.write("dotfiles/conn.yaml", "server: http://127.0.0.1:8080\ntoken: t0k3n\n", mode: 0o600)
+        try FileManager.default.createDirectory(atPath: home.path + "/config/conn", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: home.configFile, withDestinationPath: target)
+        let quiet = try await home.conn(["config", "show"])
+        #expect(quiet.exitCode == 0 && !quiet.standardError.contains("readable by others"), "\(quiet.standardError)")
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: target)
+        let warned = try await home.conn(["config", "show"])
+        #expect(warned.standardError.contains("readable by others (mode 644)"), "\(warned.standardError)")
+    }
+
     @Test("a config of aliases nested in aliases (billion laughs, mappings or sequences) is refused with 78 at once, naming the file")
     func aliasBombConfigIsRefused() async throws {
         let home = try TemporaryDirectory()

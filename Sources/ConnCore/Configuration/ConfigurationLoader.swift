@@ -129,10 +129,11 @@ public struct ConfigurationLoader: Sendable {
             }
             return ConfigFileLayer(path: path, exists: false, document: nil, snapshot: nil, warnings: [])
         }
-        guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: path) else {
+        guard !isDirectory.boolValue else {
             throw ConnError.configuration(
                 "config file \(path) cannot be read", hint: "Check that it is a file and that you may read it.")
         }
+        let data = try ConfigFileReader.read(path)
         guard let text = String(data: data, encoding: .utf8) else {
             throw ConnError.configuration("config file \(path) is not UTF-8 text")
         }
@@ -156,8 +157,12 @@ public struct ConfigurationLoader: Sendable {
         return ConfigFileLayer(path: path, exists: true, document: document, snapshot: snapshot, warnings: warnings)
     }
 
+    /// The mode of the file itself: through a symlink (a config kept in a dotfiles repository),
+    /// the target's, which is what others can read; the link's own is always 0777.
     private static func permissions(of path: String) -> Int? {
-        (try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Int(info.st_mode & 0o7777)
     }
 }
 
