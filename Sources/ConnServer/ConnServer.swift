@@ -84,12 +84,35 @@ public final class ConnServer: Sendable {
         let latency = options.faults.latencyMS
         let (host, port) = (options.host, options.port)
         let frozenDate = options.faults.frozenDate ? clock.httpDate() : nil
+        let requestTimeout = TimeAmount(options.requestTimeout)
+        let maxBodyBytes = options.maxBodyBytes
         let server = try builder.buildServer(
             configuration: ServerConfiguration(address: .hostname(host, port: port)),
             eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
             logger: logger
         ) { request, responseWriter, channel in
             if latency > 0 { try await Task.sleep(for: .milliseconds(latency)) }
+            // The body and the answer within requestTimeout of the head, whatever the client
+            // trickles: the connection is closed at the deadline.
+            let deadline = channel.eventLoop.scheduleTask(in: requestTimeout) {
+                logger.debug("closing a connection whose request was not done within the request timeout")
+                channel.close(promise: nil)
+            }
+            defer { deadline.cancel() }
+            // The whole body is read here, before any route answers: a route that answers
+            // without reading it (a missing header) would leave the server draining a trickled
+            // body after the deadline was done. Routes then read it from memory.
+            var request = request
+            do {
+                _ = try await request.collectBody(upTo: maxBodyBytes)
+            } catch {
+                var tooLarge = JSONResponse.make(APIErrorBody(code: "bodyTooLarge", message: "the body is larger than \(maxBodyBytes) bytes"),
+                                                 status: .contentTooLarge)
+                tooLarge.headers[.connection] = "close"
+                try? await responseWriter.write(response: tooLarge.head, body: tooLarge.body)
+                try? await channel.close()
+                return
+            }
             var response: Response
             if portal {
                 response = Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"],

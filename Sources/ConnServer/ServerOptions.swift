@@ -13,14 +13,19 @@ public struct ServerOptions: Sendable {
     public var dataPath: String?
     /// An inbox in seed 003's JSON format to load at start.
     public var seedFile: String?
-    /// Generate this many realistic e-mails in threads at start.
+    /// Generate this many realistic e-mails in threads at start (at most `maximumGenerated`).
     public var generateCount = 0
+    /// The most e-mails `--generate` makes: about 1 GB of memory, past any benchmark's need.
+    public static let maximumGenerated = 1_000_000
     /// The sender of messages posted to /messages.
     public var userEmail = "me@conn.example"
     public var maxBodyBytes = 1024 * 1024
     /// A connection that sends nothing (not even the rest of a request's head) for this long is
     /// closed, so half-sent requests cannot hold the server's connections.
     public var idleTimeout: Duration = .seconds(30)
+    /// A request's body and answer must be done within this long of its head: a client that
+    /// trickles the body a byte a second renews the idle timeout with each byte, not this one.
+    public var requestTimeout: Duration = .seconds(30)
     public var faults = FaultPlan()
 
     public init() {}

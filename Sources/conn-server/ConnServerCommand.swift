@@ -44,6 +44,8 @@ struct ConnServerCommand: AsyncParsableCommand {
     var sessionLifetime = 86_400.0
     @Option(help: ArgumentHelp("Close a connection idle for this many seconds (a half-sent request too).", valueName: "seconds"))
     var idleTimeout = 30.0
+    @Option(help: ArgumentHelp("Close a connection whose request body and answer are not done this many seconds after its head (a trickled body).", valueName: "seconds"))
+    var requestTimeout = 30.0
     @Option(help: ArgumentHelp("Keep the inbox and idempotency records in this SQLite file (default: in memory).", valueName: "path"))
     var data: String?
     @Option(help: ArgumentHelp("Load an inbox document ({\"inbox\":[…]}, as GET /inbox serves it) at start.", valueName: "file")) var seed: String?
@@ -61,6 +63,9 @@ struct ConnServerCommand: AsyncParsableCommand {
     @Flag(help: "Send the start-up moment's Date header on every answer, as a caching proxy does.") var frozenDate = false
     @Flag(name: .shortAndLong, help: "Log every request on stderr.") var verbose = false
 
+    /// A century in milliseconds: the most --skew-ms shifts the server's clock.
+    static let maximumSkewMS: Int64 = 3_155_760_000_000
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port \(port) is not a port (0-65535).") }
         guard (0...1).contains(failRate) else { throw ValidationError("--fail-rate \(failRate) must be between 0 and 1.") }
@@ -77,6 +82,17 @@ struct ConnServerCommand: AsyncParsableCommand {
         guard idleTimeout.isFinite, (0.001...86_400).contains(idleTimeout) else {
             throw ValidationError("--idle-timeout \(idleTimeout) must be between 0.001 and 86400 seconds.")
         }
+        guard requestTimeout.isFinite, (0.001...86_400).contains(requestTimeout) else {
+            throw ValidationError("--request-timeout \(requestTimeout) must be between 0.001 and 86400 seconds.")
+        }
+        // Past these, the server's arithmetic on times would overflow (a signal, not an error).
+        guard latencyMs <= 3_600_000 else { throw ValidationError("--latency-ms \(latencyMs) is more than an hour (3600000).") }
+        guard skewMs.magnitude <= Self.maximumSkewMS.magnitude else {
+            throw ValidationError("--skew-ms \(skewMs) is more than a century (\(Self.maximumSkewMS) ms) either way.")
+        }
+        guard generate <= ServerOptions.maximumGenerated else {
+            throw ValidationError("--generate \(generate) is more than the \(ServerOptions.maximumGenerated) e-mails it makes at most.")
+        }
     }
 
     func run() async throws {
@@ -87,6 +103,7 @@ struct ConnServerCommand: AsyncParsableCommand {
         options.accounts = try resolvedAccounts()
         options.sessionLifetime = .milliseconds(Int64((sessionLifetime * 1000).rounded()))
         options.idleTimeout = .milliseconds(Int64((idleTimeout * 1000).rounded()))
+        options.requestTimeout = .milliseconds(Int64((requestTimeout * 1000).rounded()))
         options.dataPath = data
         options.seedFile = seed
         options.generateCount = generate

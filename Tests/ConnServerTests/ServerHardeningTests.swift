@@ -36,6 +36,43 @@ struct ServerHardeningTests {
         }
     }
 
+    @Test("a request body trickled a byte every 0.2 s, which renews --idle-timeout 1 with each byte, is cut off at --request-timeout 2")
+    func trickledBodyIsClosed() async throws {
+        try await ServerProcess.with(["--idle-timeout", "1", "--request-timeout", "2"]) { url in
+            let trickle = """
+                import socket, sys, time
+                s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+                s.sendall(b"POST /messages HTTP/1.1\\r\\nHost: x\\r\\nContent-Type: application/json\\r\\nContent-Length: 400\\r\\n\\r\\n")
+                start = time.monotonic()
+                try:
+                    for _ in range(400):
+                        s.sendall(b" "); time.sleep(0.2)
+                        s.setblocking(False)
+                        try:
+                            if s.recv(1) == b"": break
+                        except BlockingIOError: pass
+                        s.setblocking(True)
+                except (BrokenPipeError, ConnectionResetError): pass
+                print(round(time.monotonic() - start, 1))
+                """
+            let outcome = try await ConnProcess.run("/usr/bin/python3", ["-c", trickle, String(url.port!)], environment: [:])
+            let seconds = Double(outcome.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)) ?? .infinity
+            // Closed at 2 s (+ the next byte's 0.2 s and room for a loaded machine); the whole body takes 80 s.
+            #expect(seconds < 10, "the trickled body held the connection \(seconds) s: \(outcome.standardError)")
+        }
+    }
+
+    @Test("option values past their bounds are usage errors (64), never a signal: --generate, --skew-ms, --latency-ms, --request-timeout")
+    func optionBounds() async throws {
+        for arguments in [["--generate", "99999999999"], ["--generate", "1000001"], ["--skew-ms", "9223372036854775807"],
+                          ["--skew-ms", "-9223372036854775808"], ["--latency-ms", "9223372036854775807"], ["--request-timeout", "nan"],
+                          ["--request-timeout", "0"]] {
+            let outcome = try await ConnProcess.run(ConnProcess.productsDirectory + "/conn-server", ["--port", "0"] + arguments, environment: [:])
+            #expect(outcome.exitCode == 64, "\(arguments): \(outcome.exitCode) \(outcome.standardError.prefix(300))")
+            #expect(outcome.standardError.contains(arguments[0]), "\(arguments): \(outcome.standardError.prefix(300))")
+        }
+    }
+
     @Test("the bearer scheme is case-insensitive; the token is not")
     func bearerSchemeAnyCase() async throws {
         try await ServerProcess.with(["--token", "Tok3n"]) { url in
