@@ -1,6 +1,7 @@
 import ArgumentParser
 import ConnCommandKit
 import ConnCore
+import ConnProtocol
 import Foundation
 
 extension ClockMethod: ExpressibleByArgument {}
@@ -45,7 +46,7 @@ public struct ClockOffsetCommand: ConnCommand {
     @Option(help: ArgumentHelp("Time between exchanges: 100ms, 1s, or 0 for back to back.", valueName: "duration"))
     var interval: NonNegativeDuration = "100ms"
 
-    @Option(help: ArgumentHelp("For http-date: the URL whose Date header to read (default: the server's health resource).", valueName: "url"))
+    @Option(help: ArgumentHelp("For http-date (and auto, which then uses http-date): the URL whose Date header to read (default: the server's health resource); other methods refuse it.", valueName: "url"))
     var url: String?
 
     @Option(name: .customLong("ntp-server"), help: ArgumentHelp("For sntp: the NTP server, host or host:port.", valueName: "host"))
@@ -70,6 +71,12 @@ public struct ClockOffsetCommand: ConnCommand {
             throw ValidationError("--ntp-server '\(ntpServer)' is not host or host:port with a port from 1 to 65535, e.g. pool.ntp.org or 127.0.0.1:1123.")
         }
         if let url, let problem = BackEndEndpoint.serverURLProblem(url) { throw ValidationError("--url '\(URLUserinfo.redacted(url))' \(problem).") }
+        if url != nil, ![.auto, .httpDate].contains(method) {
+            throw ValidationError("--url is read by --method http-date (and auto, which then uses it); --method \(method.rawValue) measures against \(method == .sntp ? "--ntp-server" : "the configured server") and would ignore it.")
+        }
+        if let convert, Self.parseTimestamp(convert) == nil {
+            throw ValidationError("--convert '\(convert)' is neither milliseconds since the epoch nor an ISO 8601 time from 1970 to 9999, e.g. 1795380311432 or 2026-11-22T20:01:02.345Z.")
+        }
     }
 
     public func run(in context: CommandContext) async throws {
@@ -117,7 +124,9 @@ public struct ClockOffsetCommand: ConnCommand {
 
     static func parseTimestamp(_ text: String) -> Date? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if let milliseconds = Double(trimmed), milliseconds.isFinite { return Date(timeIntervalSince1970: milliseconds / 1000) }
-        return JSONOutput.date(fromTimestamp: trimmed)
+        let date = Double(trimmed).map { Date(timeIntervalSince1970: $0 / 1000) } ?? JSONOutput.date(fromTimestamp: trimmed)
+        // Within what a back end may send (WireTime): 1970 to the year 9999.
+        guard let date, WireTime.isPlausible(date.timeIntervalSince1970 * 1000) else { return nil }
+        return date
     }
 }

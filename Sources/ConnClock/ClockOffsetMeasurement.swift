@@ -39,6 +39,9 @@ struct ClockOffsetMeasurement {
             return try finish(taken, method: .ws, source: wsURL.absoluteString, resolution: WireTime.resolutionMS(of: taken.flatMap { [$0.t2, $0.t3] }))
         case .httpDate:
             return try await httpDate(clock)
+        case .auto where url != nil:
+            // A URL given is a URL to read: only the Date header method reads one.
+            return try await httpDate(clock)
         case .json, .auto:
             let timeURL = try context.requireBackEnd().url(for: .time)
             do {
@@ -78,8 +81,11 @@ struct ClockOffsetMeasurement {
             guard let value = Int(text), (1...65_535).contains(value) else { return nil }
             return value
         }
-        if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
+        if text.contains("[") || text.contains("]") {
+            // Brackets hold an IPv6 address, whole: `[::1`, `[zz]` are malformed.
+            guard text.hasPrefix("["), let close = text.firstIndex(of: "]") else { return nil }
             let host = String(text[text.index(after: text.startIndex)..<close])
+            guard IPLiteral.isIPv6(host) else { return nil }
             let rest = text[text.index(after: close)...]
             if rest.isEmpty { return (host, defaultPort) }
             guard rest.hasPrefix(":"), let value = port(rest.dropFirst()) else { return nil }

@@ -1,3 +1,5 @@
+import ConnCore
+
 /// One request/answer exchange: t1 sent and t4 received on this device's clock, t2 received and
 /// t3 sent on the back end's, all in milliseconds since the epoch.
 public struct ClockSample: Sendable, Equatable, Codable {
@@ -50,5 +52,24 @@ public enum ClockFilter {
         return ClockEstimate(
             offsetMS: best.offset + resolutionMS / 2, uncertaintyMS: minimumDelay / 2 + resolutionMS / 2,
             rttMS: best.t4 - best.t1, jitterMS: jitter, used: accepted.count, total: samples.count)
+    }
+}
+
+extension ClockSample {
+    /// The server's two times must belong to this exchange: set (after 1970), in order, and no
+    /// further apart than the whole round trip took here (1 ms of slack for whole-millisecond
+    /// times). `{"t2":0,"t3":0}`, a reply that claims to have been sent before it was received,
+    /// or one that claims more processing time than the round trip are not measurements.
+    func checkServerTimesFitTheExchange(from source: String) throws {
+        guard t2 > 0, t3 > 0 else {
+            throw ConnError.dataError(.badTimeAnswer, "\(source) answered t2 \(t2), t3 \(t3): a clock that is not set is no measurement")
+        }
+        let processing = t3 - t2
+        let roundTrip = t4 - t1
+        guard processing >= 0, processing <= roundTrip + 1 else {
+            throw ConnError.dataError(
+                .badTimeAnswer,
+                "\(source) answered t2 \(t2), t3 \(t3): \(processing) ms between receiving and answering does not fit in the \(roundTrip) ms the exchange took here")
+        }
     }
 }

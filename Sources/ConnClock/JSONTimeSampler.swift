@@ -61,7 +61,9 @@ struct JSONTimeSampler {
         mutating func sample() async throws -> ClockSample {
             let exchange = try await exchange()
             let time = try sampler.time(in: exchange.response, from: url)
-            return ClockSample(t1: exchange.t1, t2: time.t2, t3: time.t3, t4: exchange.t4)
+            let sample = ClockSample(t1: exchange.t1, t2: time.t2, t3: time.t3, t4: exchange.t4)
+            try sample.checkServerTimesFitTheExchange(from: url.absoluteString)
+            return sample
         }
 
         /// One exchange on the open connection; a kept-alive connection the server closed

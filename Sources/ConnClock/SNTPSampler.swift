@@ -72,6 +72,17 @@ struct SNTPSampler {
         guard answer[1] != 0 else {
             throw ConnError.temporary(.ntpKissOfDeath, "the NTP server \(host) refused to answer (kiss-o'-death \(Self.kissCode(answer[12..<16])))")
         }
+        // A server that says its own clock is not synchronised (leap indicator 3, stratum 16 or
+        // more) or sends no transmit time is not a clock to measure against, as sntp and chrony judge.
+        guard answer[0] >> 6 != 3 else {
+            throw ConnError.dataError(.badNTPAnswer, "the NTP server \(host) says its clock is not synchronised (leap indicator 3)")
+        }
+        guard answer[1] < 16 else {
+            throw ConnError.dataError(.badNTPAnswer, "the NTP server \(host) says its clock is not synchronised (stratum \(answer[1]))")
+        }
+        guard answer[40..<48].contains(where: { $0 != 0 }), answer[32..<40].contains(where: { $0 != 0 }) else {
+            throw ConnError.dataError(.badNTPAnswer, "the NTP answer from \(host) has no receive or transmit time")
+        }
         return ClockSample(t1: t1, t2: Self.milliseconds(Array(answer[32..<40])), t3: Self.milliseconds(Array(answer[40..<48])), t4: t4)
     }
 

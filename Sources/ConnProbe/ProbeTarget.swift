@@ -53,6 +53,7 @@ public struct ProbeTarget: Sendable, Equatable {
         }
         guard !input.isEmpty else { throw bad("empty") }
         if containsSchemeSeparator(input) {
+            if let problem = IPLiteral.bracketProblem(inURL: input) { throw bad(String(problem.dropFirst("has ".count))) }
             guard let url = URL(string: input), let scheme = url.scheme?.lowercased() else { throw bad("not a valid URL") }
             guard scheme == "http" || scheme == "https" else { throw bad("only http and https URLs can be probed") }
             guard let host = url.host, !host.isEmpty else { throw bad("the URL has no host") }

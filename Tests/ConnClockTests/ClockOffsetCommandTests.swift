@@ -79,6 +79,41 @@ struct ClockOffsetCommandTests {
         expectWithinBound(json, truth: 1234, "sntp")
     }
 
+    @Test("an NTP server that says its clock is not synchronised (leap indicator 3, stratum 16) or sends no transmit time: 65, nothing stored",
+          arguments: [NTPResponder.Fault.unsynchronised, .stratum16, .zeroTransmit])
+    func sntpUnsynchronisedIsRefused(_ fault: NTPResponder.Fault) async throws {
+        let ntp = try NTPResponder(skewMS: 0, fault: fault)
+        defer { ntp.close() }
+        let (outcome, _) = try await measure(["--method", "sntp", "--ntp-server", "127.0.0.1:\(ntp.port)"])
+        #expect(outcome.exitCode == 65, "\(fault): \(outcome.exitCode) \(outcome.standardError)")
+        #expect(outcome.standardError.contains("not synchronised") || outcome.standardError.contains("no receive or transmit time"),
+                "\(outcome.standardError)")
+        let converted = try await ConnProcess.run(ConnProcess.connPath, ["clock-offset", "--convert", "1795380311432"], environment: home.environment)
+        #expect(converted.exitCode == 69, "a refused measurement was stored: \(converted.standardOutput)")
+    }
+
+    @Test("/time answers that are not measurements: 0 and 0, t3 before t2, more processing time than the round trip: 65",
+          arguments: [#"{"t2":0,"t3":0}"#, #"{"t2":{now},"t3":1000}"#, #"{"t2":1000000,"t3":{now}}"#])
+    func timeAnswersOutsideTheExchange(_ body: String) async throws {
+        try await BadServer.with([.answer("GET", "/time", status: 200, body: body)]) { server in
+            let outcome = try await ConnProcess.run(ConnProcess.connPath, ["clock-offset", "--method", "json", "--samples", "2", "--server", server.url.absoluteString],
+                                                    environment: home.environment)
+            #expect(outcome.exitCode == 65, "\(body): \(outcome.exitCode) \(outcome.standardError)")
+            #expect(outcome.standardError.contains("answered t2"), "\(outcome.standardError)")
+        }
+    }
+
+    @Test("--convert past the dates a back end may send, and --url with a method that does not read it: 64")
+    func checkedValues() async throws {
+        for arguments in [["--convert", "99999999999999999999999"], ["--convert=-5"], ["--convert", "0001-01-01T00:00:00Z"], ["--convert", "nan"],
+                          ["--url", "http://127.0.0.1:1/", "--method", "json"], ["--url", "http://127.0.0.1:1/", "--method", "sntp"],
+                          ["--url", "http://127.0.0.1:1/", "--method", "ws"], ["--method", "sntp", "--ntp-server", "[::1"],
+                          ["--url", "http://[zz]:80/"]] {
+            let outcome = try await ConnProcess.run(ConnProcess.connPath, ["clock-offset"] + arguments, environment: home.environment)
+            #expect(outcome.exitCode == 64, "\(arguments): \(outcome.exitCode) \(outcome.standardError)")
+        }
+    }
+
     @Test("added latency widens the bound but keeps it honest")
     func latencyKeepsTheBoundHonest() async throws {
         try await ServerProcess.with(["--skew-ms", "1234", "--latency-ms", "40"]) { url in

@@ -16,7 +16,7 @@ struct NTPServerAddressTests {
     }
 
     @Test("a port that is not 1-65535 is refused, not silently replaced by 123", arguments: [
-        "host:abc", "host:0", "host:65536", "host:", ":123", "[::1]:x", "[::1]x", "",
+        "host:abc", "host:0", "host:65536", "host:", ":123", "[::1]:x", "[::1]x", "", "[::1", "[zz]", "[zz]:123", "::1]",
     ])
     func invalid(text: String) {
         #expect(ClockOffsetMeasurement.hostAndPort(text, defaultPort: 123) == nil)

@@ -39,6 +39,9 @@ struct ProbeTargetTests {
         ("[nope]:80", "not an IPv6 address"),
         ("bad host:80", "not a valid host name"),
         ("-x.example", "not a valid host name"),
+        ("http://[zz]:80/", "malformed IPv6 address in brackets"),
+        ("http://[:::1]:80/", "malformed IPv6 address in brackets"),
+        ("https://[::1/", "malformed IPv6 address in brackets"),
     ])
     func rejectsWithAMessageNamingTheInput(_ text: String, _ fragment: String) {
         let error = #expect(throws: ConnError.self) { try ProbeTarget.parse(text) }

@@ -7,8 +7,20 @@ public final class NTPResponder: @unchecked Sendable {
     private let descriptor: Int32
     private let skewMS: Double
 
-    public init(skewMS: Double) throws {
+    /// A reply a hostile or broken server sends instead of a good one.
+    public enum Fault: Sendable {
+        /// Leap indicator 3: "my clock is not synchronised".
+        case unsynchronised
+        /// Stratum 16: the same, said the other way.
+        case stratum16
+        /// A transmit timestamp of 0 (read as 1900: −58 years ± 68 years).
+        case zeroTransmit
+    }
+    private let fault: Fault?
+
+    public init(skewMS: Double, fault: Fault? = nil) throws {
         self.skewMS = skewMS
+        self.fault = fault
         let descriptor = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
         guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
         var address = sockaddr_in()
@@ -45,6 +57,12 @@ public final class NTPResponder: @unchecked Sendable {
             reply.replaceSubrange(24..<32, with: buffer[40..<48])  // originate = the client's transmit
             reply.replaceSubrange(32..<40, with: receive)
             reply.replaceSubrange(40..<48, with: Self.timestamp(Date().timeIntervalSince1970 * 1000 + skewMS))
+            switch fault {
+            case .unsynchronised: reply[0] = 0b11_100_100
+            case .stratum16: reply[1] = 16
+            case .zeroTransmit: reply.replaceSubrange(40..<48, with: [UInt8](repeating: 0, count: 8))
+            case nil: break
+            }
             _ = withUnsafePointer(to: &peer) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { sendto(descriptor, reply, reply.count, 0, $0, peerLength) }
             }

@@ -47,7 +47,7 @@ public struct BackEndEndpoint: Sendable, Equatable {
     }
 
     static func absoluteURL(_ text: String) -> URL? {
-        guard let components = URLComponents(string: text), let scheme = components.scheme,
+        guard IPLiteral.bracketProblem(inURL: text) == nil, let components = URLComponents(string: text), let scheme = components.scheme,
             ["http", "https", "ws", "wss"].contains(scheme.lowercased()),
             let host = components.host, !host.isEmpty, components.port.map(isValidPort) ?? true,
             components.user == nil, components.password == nil
@@ -61,6 +61,7 @@ public struct BackEndEndpoint: Sendable, Equatable {
     /// Why `text` is not a usable server URL, as the end of a sentence about it; nil when it is one.
     public static func serverURLProblem(_ text: String) -> String? {
         if URLUserinfo.isPresent(in: text) { return URLUserinfo.problem }
+        if let problem = IPLiteral.bracketProblem(inURL: text) { return problem }
         if let port = URLComponents(string: text)?.port, !isValidPort(port) {
             return "has a port (\(port)) out of range (1-65535)"
         }

@@ -24,4 +24,20 @@ public enum IPLiteral {
         let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         return isIPv4(bare) || isIPv6(bare)
     }
+
+    /// What is wrong with the brackets in a URL's host, if anything: `http://[zz]:80/` and
+    /// `http://[:::1]/` are malformed IPv6 literals (a usage error), not names to look up.
+    public static func bracketProblem(inURL text: String) -> String? {
+        guard let schemeEnd = text.range(of: "://") else { return nil }
+        let rest = text[schemeEnd.upperBound...]
+        var authority = rest[..<(rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex)]
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        guard authority.contains("[") || authority.contains("]") else { return nil }
+        guard authority.hasPrefix("["), let close = authority.firstIndex(of: "]"),
+            isIPv6(String(authority[authority.index(after: authority.startIndex)..<close]))
+        else {
+            return "has a malformed IPv6 address in brackets ('\(authority.prefix(80))'): one is written [2001:db8::1]"
+        }
+        return nil
+    }
 }
