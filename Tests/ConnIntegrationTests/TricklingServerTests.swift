@@ -72,9 +72,11 @@ struct TricklingServerTests {
             try await expectCutOff(["clock-offset", "--method", "ws", "--samples", "1"], server: server)
 
             // The link: disconnected (not initializing) once its first attempt hit the deadline.
+            // (watch's --timeout is this same network deadline, so the watch is ended from outside.)
             let home = try TemporaryDirectory()
-            let (watched, _) = try await conn(["watch", "--json", "--no-internet", "--until", "online", "--timeout", "\(Self.timeout + 6)s"],
-                                              server: server, home: home)
+            let environment = home.environment.merging(["CONN_SERVER": server.url.absoluteString, "CONN_TIMEOUT": "\(Self.timeout)s"]) { $1 }
+            let watched = try await ConnProcess.run("/usr/bin/timeout", ["-s", "TERM", "\(Self.timeout + 8)", ConnProcess.connPath,
+                                                                         "watch", "--json", "--no-internet"], environment: environment)
             let linkGaveUp = watched.standardOutput.split(separator: "\n").contains {
                 $0.contains(#""type":"connectionState""#) && $0.contains(#""isInitializing":false"#)
             }
