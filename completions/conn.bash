@@ -568,13 +568,13 @@ _conn_outbox() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    list|show|flush|resend|delete)
+    list|show|flush|resend|retarget|delete)
         # Offer subcommand argument completions
         "_conn_outbox_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'list show flush resend delete' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'list show flush resend retarget delete' -- "${cur}"))
         ;;
     esac
 }
@@ -736,6 +736,48 @@ _conn_outbox_resend() {
     case "${positional_number}" in
     *)
         __conn_add_completions -W "$(__conn_custom_complete ---completion outbox resend -- positional@0 "${COMP_CWORD}" "$(__conn_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
+}
+
+_conn_outbox_retarget() {
+    repeating_flags=()
+    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--server --profile --config --format --timeout --color)
+    __conn_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--server')
+        return
+        ;;
+    '--profile')
+        __conn_add_completions -W "$(__conn_custom_complete ---completion outbox retarget -- --profile "${COMP_CWORD}" "$(__conn_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--config')
+        __conn_add_completions -o plusdirs -fX '!*.@(yaml|yml)'
+        return
+        ;;
+    '--format')
+        __conn_add_completions -W 'text'$'\n''json'$'\n''prometheus'
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--color')
+        __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    *)
+        __conn_add_completions -W "$(__conn_custom_complete ---completion outbox retarget -- positional@0 "${COMP_CWORD}" "$(__conn_cursor_index_in_current_word)")"
         return
         ;;
     esac

@@ -248,6 +248,11 @@ struct AgentLoop {
             outbox.failed = counts[.failed] ?? 0
         }
         outbox.pausedBecause = (try? store.pause())??.message
+        // Messages for other servers are not this agent's to send: counted apart, by server.
+        let origin = Origin(backEnd.url(for: .messages))?.description
+        if let elsewhere = try? store.waitingElsewhere(than: origin), !elsewhere.isEmpty {
+            outbox.waitingForOtherServers = elsewhere
+        }
         return outbox
     }
 }

@@ -11,6 +11,9 @@ public struct AgentStatus: Codable, Sendable, TextRenderable {
         public var pending = 0, sending = 0, sent = 0, failed = 0
         /// Why delivery is paused (the server refused the credentials), or nil.
         public var pausedBecause: String?
+        /// Messages waiting for servers other than the agent's, by origin (they are among
+        /// `pending`; this agent does not send them); nil when there are none.
+        public var waitingForOtherServers: [String: Int]?
     }
 
     public struct Delivery: Codable, Sendable, Equatable {
@@ -95,6 +98,10 @@ public struct AgentStatus: Codable, Sendable, TextRenderable {
         var outboxLine = "outbox: \(outbox.pending) waiting, \(outbox.sending) being sent, \(outbox.failed) failed, \(outbox.sent) sent"
         if let paused = outbox.pausedBecause { outboxLine += style.red(" — paused: \(clean(paused))") }
         lines.append(outboxLine)
+        if let elsewhere = outbox.waitingForOtherServers {
+            let list = elsewhere.sorted { $0.key < $1.key }.map { "\($0.value) for \(clean($0.key))" }.joined(separator: ", ")
+            lines.append("  of those, waiting for their own servers (not sent by this agent): \(list)")
+        }
         if let delivery = lastDelivery {
             lines.append("last delivery: \(age(delivery.at)), \(delivery.sent) sent, \(delivery.retrying) retrying, \(delivery.failed) failed"
                 + (delivery.error.map { " (\(clean($0)))" } ?? ""))

@@ -66,8 +66,9 @@ public struct OutboxFlushWorker: Sendable {
                         try await deliverer.flushOnce(.ids(asked.handedOver, ignoringBackoff: true), tally: &tally)
                     }
                     try await deliverer.flushOnce(.due(ignoringBackoff: asked.ignoringBackoff), tally: &tally)
-                    pass = Pass(tally: tally, waiting: try store.waitingCount(),
-                                nextDue: try store.nextWakeUp(respectingBackoff: true))
+                    // Messages for other servers wait for theirs: they are not this worker's to count.
+                    pass = Pass(tally: tally, waiting: try store.waitingCount(for: deliverer.target.origin),
+                                nextDue: try store.nextWakeUp(respectingBackoff: true, for: deliverer.target.origin))
                 } catch {
                     pass = Pass(tally: tally, waiting: 0, failure: "\(error)")
                 }

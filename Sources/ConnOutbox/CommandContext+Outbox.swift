@@ -17,3 +17,10 @@ extension CommandContext {
     /// The pid of the agent that runs for this database, or nil (asked of the kernel's lock).
     public var runningAgent: Int32? { AgentLock.holder(agentPlace) }
 }
+
+extension CommandContext {
+    /// The origin of the server configured now (`https://host:443`), to compare with a message's.
+    var configuredOrigin: String? {
+        configuration.backEnd.flatMap { Origin($0.url(for: .messages))?.description }
+    }
+}

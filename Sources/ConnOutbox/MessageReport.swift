@@ -5,8 +5,14 @@ import Foundation
 /// One outbox message as commands print it. JSON keys are part of the output contract.
 public struct MessageReport: Encodable, TextRenderable, Sendable {
     public let id: String
-    /// The same as `id`: sent on every attempt so the server stores the message once.
+    /// Sent on every attempt so the server stores the message once: the id at the server it was
+    /// queued for; after `outbox retarget`, a key of its own for each other server.
     public let idempotencyKey: String
+    /// The origin it is delivered to, and only to (`https://host:443`); nil until a server is known.
+    public let server: String?
+    public let messagesUrl: String?
+    /// The profile in effect when it was queued.
+    public let profile: String?
     public let to: String
     public let subject: String
     public let text: String?
@@ -29,15 +35,20 @@ public struct MessageReport: Encodable, TextRenderable, Sendable {
     /// The running agent, which will make the next attempt (text only: a script asks
     /// `conn agent status`). Nil: nothing will try again on its own.
     public var agentPID: Int32?
+    /// The origin configured now (text only): a message for another one says so.
+    public var configuredServer: String?
 
     private enum CodingKeys: String, CodingKey {
-        case id, idempotencyKey, to, subject, text, responseToUid, state, displayState, failureReason, lastErrorCode, lastError,
-             attempts, createdAt, nextAttemptAt, sentAt, serverUid, attemptLog, actions
+        case id, idempotencyKey, server, messagesUrl, profile, to, subject, text, responseToUid, state, displayState, failureReason,
+             lastErrorCode, lastError, attempts, createdAt, nextAttemptAt, sentAt, serverUid, attemptLog, actions
     }
 
     public init(_ message: OutboxMessage, includeText: Bool = false, attemptLog: [OutboxAttempt]? = nil) {
         id = message.id
-        idempotencyKey = message.id
+        idempotencyKey = message.idempotencyKey
+        server = message.origin
+        messagesUrl = message.messagesURL
+        profile = message.profile
         to = message.to
         subject = message.subject
         text = includeText ? message.text : nil
@@ -65,7 +76,15 @@ public struct MessageReport: Encodable, TextRenderable, Sendable {
         var lines = ["\(style.bold(String(id.prefix(8))))  \(stateText(style: style))  to \(clean(to))  \(clean(subject))"]
         if let serverUid { lines.append("  server uid \(clean(serverUid))") }
         if state != "sent", let lastError { lines.append("  last error: \(clean(lastError))") }
-        if state == "pending", let nextAttemptAt {
+        // Only a command that knows the configured server (list, show) can tell.
+        let elsewhere = server != nil && configuredServer != nil && server != configuredServer
+        if elsewhere, let server, state == "pending" || state == "sending" {
+            lines.append("  for \(clean(server)), not the server configured now: it waits for its own")
+            lines.append("  send it: conn outbox flush --server \(clean(server))   move it: conn outbox retarget \(id.prefix(8)) --server URL")
+        } else if elsewhere, let server {
+            lines.append("  for \(clean(server))")
+        }
+        if state == "pending", !elsewhere, let nextAttemptAt {
             // Never promise an attempt that nothing will make.
             if let agentPID {
                 let wait = nextAttemptAt.timeIntervalSinceNow

@@ -19,7 +19,7 @@ public struct OutboxCommand: AsyncParsableCommand {
                 .init("conn outbox flush --wait 1m", "Deliver what waits, retrying for up to a minute."),
             ]),
         subcommands: [OutboxListCommand.self, OutboxShowCommand.self, OutboxFlushCommand.self,
-                      OutboxResendCommand.self, OutboxDeleteCommand.self])
+                      OutboxResendCommand.self, OutboxRetargetCommand.self, OutboxDeleteCommand.self])
 
     public init() {}
 }

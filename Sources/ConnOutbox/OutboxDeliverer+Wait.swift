@@ -10,7 +10,7 @@ extension OutboxDeliverer {
         while true {
             guard var message = try store.message(id: id) else { return nil }
             if message.state == .sent || message.state == .failed { return message }
-            let claim = try store.claim(.ids([id]), limit: 1, owner: owner, lease: lease, now: Date())
+            let claim = try store.claim(.ids([id]), for: target, limit: 1, owner: owner, lease: lease, now: Date())
             if let claimed = claim.messages.first {
                 let outcome = await attempt(claimed)
                 try store.record([(claimed, outcome)], owner: owner, now: Date())

@@ -8,7 +8,10 @@ import Foundation
 public struct OutboxDeliverer: Sendable {
     public let store: OutboxStore
     public let transport: HTTPTransport
+    /// The configured server's messages URL: messages for its origin are taken, and posted to
+    /// the URL each was queued for (on that origin), or this one.
     public let url: URL
+    public let target: OutboxTarget
     public let owner: LeaseOwner
     /// Requests in flight at once.
     public var concurrency: Int
@@ -19,6 +22,8 @@ public struct OutboxDeliverer: Sendable {
         self.store = store
         self.transport = transport
         self.url = url
+        // The URL comes from a checked configuration (an http(s) URL with a host).
+        self.target = OutboxTarget(messagesURL: url) ?? OutboxTarget(messagesURL: URL(string: "http://invalid.invalid/")!)!
         self.owner = owner
         self.concurrency = max(1, concurrency)
         self.requestTimeout = requestTimeout
@@ -39,13 +44,15 @@ public struct OutboxDeliverer: Sendable {
         let submission = MessageSubmission(to: message.to, subject: message.subject, text: message.text, responseToUid: message.responseToUid)
         do {
             let body = try JSONEncoder().encode(submission)
+            // Its own URL, on the origin it was claimed for; never another server's.
+            let destination = message.messagesURL.flatMap(URL.init(string:)).flatMap { Origin($0)?.description == target.origin ? $0 : nil } ?? url
             let response = try await transport.send(HTTPExchangeRequest(
-                method: .POST, url: url,
+                method: .POST, url: destination,
                 headers: [("Content-Type", "application/json"), ("Accept", "application/json"),
-                          (ConnProtocol.idempotencyKeyHeader, message.id)],
+                          (ConnProtocol.idempotencyKeyHeader, message.idempotencyKey)],
                 // The acceptance echoes the message, so it may be as large as the message.
                 body: body, timeout: requestTimeout, maxResponseBytes: 2 * body.count + (64 << 10), redirects: RedirectPolicy.none))
-            return DeliveryOutcome.classify(response, submission: submission, key: message.id, now: Date())
+            return DeliveryOutcome.classify(response, submission: submission, key: message.idempotencyKey, now: Date())
         } catch {
             return DeliveryOutcome.classify(error)
         }
@@ -64,7 +71,7 @@ public struct OutboxDeliverer: Sendable {
     public func flushOnce(_ scope: OutboxStore.ClaimScope, tally: inout FlushTally, afterBatch: ((FlushTally) -> Void)? = nil) async throws {
         let passStart = Date()
         while true {
-            let claim = try store.claim(scope, notAttemptedSince: passStart, limit: batchSize, owner: owner, lease: lease, now: Date())
+            let claim = try store.claim(scope, for: target, notAttemptedSince: passStart, limit: batchSize, owner: owner, lease: lease, now: Date())
             tally.expired += claim.expired
             if let pause = claim.pause {
                 tally.pause = pause

@@ -52,22 +52,26 @@ public struct OutboxFlushCommand: ConnCommand {
         let deadline = wait.map { start + $0.duration }
         let line = ProgressLine(context)
         defer { line.finish() }
-        let total = line.isEnabled ? (try? store.waitingCount()) ?? 0 : 0
+        let messagesURL = backEnd.url(for: .messages)
+        guard let target = OutboxTarget(messagesURL: messagesURL) else {
+            throw ConnError.configuration("the messages resource \(messagesURL.absoluteString) is not an http or https URL")
+        }
+        let total = line.isEnabled ? (try? store.waitingCount(for: target.origin)) ?? 0 : 0
         let showProgress: (FlushTally) -> Void = { tally in
             line.update("delivering: \(tally.sent) sent, \(tally.rejected + tally.expired) failed, \(max(0, total - tally.sent - tally.rejected - tally.expired)) waiting")
         }
         if line.isEnabled { showProgress(FlushTally()) }
         let tally = try await HTTPTransport.with(configuration: context.configuration, logger: context.logger) { transport in
-            let deliverer = OutboxDeliverer(store: store, transport: transport, url: backEnd.url(for: .messages),
+            let deliverer = OutboxDeliverer(store: store, transport: transport, url: messagesURL,
                                             concurrency: concurrency, requestTimeout: context.configuration.timeout)
             var tally = FlushTally()
             try await deliverer.flushOnce(.due(ignoringBackoff: true), tally: &tally, afterBatch: line.isEnabled ? showProgress : nil)
-            while let deadline, tally.pause == nil, try store.waitingCount() > 0, clock.now < deadline {
-                let wakeUp = try store.nextWakeUp(respectingBackoff: true) ?? Date()
+            while let deadline, tally.pause == nil, try store.waitingCount(for: target.origin) > 0, clock.now < deadline {
+                let wakeUp = try store.nextWakeUp(respectingBackoff: true, for: target.origin) ?? Date()
                 let pause = min(max(wakeUp.timeIntervalSinceNow, 0.05), 1.0, clock.now.duration(to: deadline).seconds)
                 if context.terminal.standardErrorIsTerminal, let error = tally.lastRetryError {
                     line.finish()
-                    context.printer.note("\(try store.waitingCount()) waiting (\(TerminalSanitizer.sanitize(error, keepNewlines: false))); next try in \(Int((pause * 1000).rounded())) ms")
+                    context.printer.note("\(try store.waitingCount(for: target.origin)) waiting (\(TerminalSanitizer.sanitize(error, keepNewlines: false))); next try in \(Int((pause * 1000).rounded())) ms")
                 }
                 try await Task.sleep(for: .milliseconds(Int64(pause * 1000)))
                 try await deliverer.flushOnce(.due(ignoringBackoff: false), tally: &tally, afterBatch: line.isEnabled ? showProgress : nil)
@@ -76,9 +80,15 @@ public struct OutboxFlushCommand: ConnCommand {
         }
         line.finish()
         let counts = try store.counts()
-        let report = FlushReport(tally: tally, waiting: (counts[.pending] ?? 0) + (counts[.sending] ?? 0),
+        let elsewhere = try store.waitingElsewhere(than: target.origin)
+        var report = FlushReport(tally: tally, waiting: try store.waitingCount(for: target.origin),
                                  failed: counts[.failed] ?? 0, elapsedMs: start.duration(to: clock.now).milliseconds)
+        report.waitingForOtherServers = elsewhere.isEmpty ? nil : elsewhere
         try context.printer.emit(report)
+        if !elsewhere.isEmpty {
+            let list = elsewhere.sorted { $0.key < $1.key }.map { "\($0.value) for \($0.key)" }.joined(separator: ", ")
+            context.printer.note("not sent here, waiting for their own servers: \(list); `conn outbox flush --server URL` delivers them, `conn outbox retarget` moves one")
+        }
         if let pause = tally.pause {
             throw ConnError(code: .authRefused, message: "the server refused the credentials: \(TerminalSanitizer.sanitize(pause.message, keepNewlines: false)); the queue is paused",
                             hint: "Fix the token (CONN_TOKEN or `token:` in the config file); then `conn outbox resend --failed`.", exitStatus: .permission)
@@ -106,6 +116,8 @@ struct FlushReport: Encodable, TextRenderable {
     let failed: Int
     let paused: Bool
     let elapsedMs: Double
+    /// Messages waiting for servers other than this one, by origin (nil when there are none).
+    var waitingForOtherServers: [String: Int]?
 
     init(tally: FlushTally, waiting: Int, failed: Int, elapsedMs: Double) {
         attempted = tally.attempted

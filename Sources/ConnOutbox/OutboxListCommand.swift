@@ -26,7 +26,12 @@ public struct OutboxListCommand: ConnCommand {
         try store.expireOverdue(now: Date())
         let messages = try store.list(states: state.isEmpty ? nil : state)
         let agent = context.runningAgent
-        try context.printer.emit(OutboxListReport(messages: messages.map { var report = MessageReport($0); report.agentPID = agent; return report },
+        try context.printer.emit(OutboxListReport(messages: messages.map {
+            var report = MessageReport($0)
+            report.agentPID = agent
+            report.configuredServer = context.configuredOrigin
+            return report
+        },
                                                   pause: try store.pause()))
     }
 }

@@ -43,6 +43,15 @@ public struct OutboxMessage: Sendable, Equatable {
     public var sentAt: Date?
     public var serverUid: String?
     public var serverDateTime: String?
+    /// The server it is for (`OutboxTarget.origin`); nil for a message queued with no server
+    /// configured (or by an older conn), until a deliverer claims it.
+    public var origin: String?
+    public var messagesURL: String?
+    public var profile: String?
+    public var queuedOrigin: String?
+
+    /// What the server it is for sees as the Idempotency-Key.
+    public var idempotencyKey: String { OutboxTarget.idempotencyKey(id: id, origin: origin, queuedOrigin: queuedOrigin) }
 
     /// The first eight characters: what people type and read.
     public var shortID: String { String(id.prefix(8)) }
@@ -58,7 +67,8 @@ public struct OutboxMessage: Sendable, Equatable {
 
     static let columns = """
         id, toAddress, subject, text, responseToUid, createdAt, state, failureReason, lastErrorCode, lastError, \
-        attempts, nextAttemptAt, notBefore, leaseOwner, leaseExpiresAt, sentAt, serverUid, serverDateTime
+        attempts, nextAttemptAt, notBefore, leaseOwner, leaseExpiresAt, sentAt, serverUid, serverDateTime, \
+        origin, messagesURL, profile, queuedOrigin
         """
 
     init(row: Row) {
@@ -80,6 +90,10 @@ public struct OutboxMessage: Sendable, Equatable {
         sentAt = (row["sentAt"] as Double?).map(Date.init(timeIntervalSince1970:))
         serverUid = row["serverUid"]
         serverDateTime = row["serverDateTime"]
+        origin = row["origin"]
+        messagesURL = row["messagesURL"]
+        profile = row["profile"]
+        queuedOrigin = row["queuedOrigin"]
     }
 }
 

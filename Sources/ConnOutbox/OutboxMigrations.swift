@@ -55,5 +55,19 @@ public enum OutboxMigrations {
             try UserinfoRedaction.redact(db, table: "outboxMessage", column: "lastError", keyColumn: "id")
             try UserinfoRedaction.redact(db, table: "outboxAttempt", column: "detail", keyColumn: "rowid")
         },
+        // Each message is for one server (`OutboxTarget`). Rows from before have none: they are
+        // bound to the server of the first deliverer that claims them, as they were delivered then.
+        DatabaseMigration("outbox.v3.target") { db in
+            try db.alter(table: "outboxMessage") { table in
+                /// `https://host:443`: the origin the message is delivered to, and only to.
+                table.add(column: "origin", .text)
+                table.add(column: "messagesURL", .text)
+                /// The profile in effect when it was queued (for people reading the list).
+                table.add(column: "profile", .text)
+                /// The origin it was first queued for: its id is the Idempotency-Key there.
+                table.add(column: "queuedOrigin", .text)
+            }
+            try db.create(index: "outboxMessage_origin", on: "outboxMessage", columns: ["origin", "state"])
+        },
     ]
 }

@@ -27,6 +27,7 @@ public struct OutboxShowCommand: ConnCommand {
         try store.expireOverdue(now: Date())
         let message = try store.resolve([id])[0]
         var report = MessageReport(message, includeText: true, attemptLog: try store.attempts(id: message.id))
+        report.configuredServer = context.configuredOrigin
         report.agentPID = context.runningAgent
         try context.printer.emit(report)
     }

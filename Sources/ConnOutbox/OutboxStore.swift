@@ -38,9 +38,10 @@ public struct OutboxStore: Sendable {
             let leaseUntil = owner.map { _ in now.addingTimeInterval(lease.seconds).timeIntervalSince1970 }
             try db.execute(literal: """
                 INSERT INTO outboxMessage(id, toAddress, subject, text, responseToUid, createdAt, state, attempts, nextAttemptAt,
-                                          lastAttemptAt, leaseOwner, leaseExpiresAt)
+                                          lastAttemptAt, leaseOwner, leaseExpiresAt, origin, messagesURL, profile, queuedOrigin)
                 VALUES (\(id), \(draft.to), \(draft.subject), \(draft.text), \(draft.responseToUid), \(nowSeconds), \(state),
-                        \(owner == nil ? 0 : 1), \(nowSeconds), \(owner == nil ? nil : nowSeconds), \(owner?.description), \(leaseUntil))
+                        \(owner == nil ? 0 : 1), \(nowSeconds), \(owner == nil ? nil : nowSeconds), \(owner?.description), \(leaseUntil),
+                        \(draft.target?.origin), \(draft.target?.messagesURL), \(draft.profile), \(draft.target?.origin))
                 """)
             if let owner { try Self.logAttemptStart(db, id: id, number: 1, owner: owner, now: now) }
             return try Self.fetch(db, id: id)!
@@ -68,13 +69,16 @@ public struct OutboxStore: Sendable {
     /// Leases up to `limit` messages to `owner` and logs the start of an attempt for each.
     /// With `notAttemptedSince`, messages attempted since then are left alone: one pass of a
     /// flush tries each message once, however fast the failures come back.
-    public func claim(_ scope: ClaimScope, notAttemptedSince passStart: Date? = nil, limit: Int, owner: LeaseOwner, lease: Duration, now: Date) throws -> Claim {
+    /// Only messages for `target`'s origin are taken (and those with none yet, which become its).
+    public func claim(_ scope: ClaimScope, for target: OutboxTarget, notAttemptedSince passStart: Date? = nil, limit: Int, owner: LeaseOwner,
+                      lease: Duration, now: Date) throws -> Claim {
         try database.writer.write { db in
             if let pause = try activePause(db) { return Claim(messages: [], pause: pause, expired: 0) }
             let expired = try expireOverdue(db, now: now)
             let nowSeconds = now.timeIntervalSince1970
-            var filter = "state = :pending AND (notBefore IS NULL OR notBefore <= :now)"
-            var arguments: [String: (any DatabaseValueConvertible)?] = ["pending": OutboxMessage.State.pending, "now": nowSeconds, "limit": limit]
+            var filter = "state = :pending AND (notBefore IS NULL OR notBefore <= :now) AND (origin IS NULL OR origin = :origin)"
+            var arguments: [String: (any DatabaseValueConvertible)?] = ["pending": OutboxMessage.State.pending, "now": nowSeconds, "limit": limit,
+                                                                       "origin": target.origin]
             if let passStart {
                 filter += " AND (lastAttemptAt IS NULL OR lastAttemptAt < :passStart)"
                 arguments["passStart"] = passStart.timeIntervalSince1970
@@ -91,18 +95,20 @@ public struct OutboxStore: Sendable {
                 db, sql: "SELECT id FROM outboxMessage WHERE \(filter) ORDER BY createdAt LIMIT :limit",
                 arguments: StatementArguments(arguments))
             if ids.count < limit {
-                ids += try reclaimable(db, scope: scope, owner: owner, now: now, limit: limit - ids.count)
+                ids += try reclaimable(db, scope: scope, origin: target.origin, owner: owner, now: now, limit: limit - ids.count)
             }
             let leaseUntil = now.addingTimeInterval(lease.seconds).timeIntervalSince1970
             let update = try db.cachedStatement(sql: """
                 UPDATE outboxMessage SET state = :sending, leaseOwner = :owner, leaseExpiresAt = :leaseUntil, lastAttemptAt = :now,
-                attempts = attempts + 1
+                attempts = attempts + 1, origin = COALESCE(origin, :origin), messagesURL = COALESCE(messagesURL, :messagesURL),
+                queuedOrigin = COALESCE(queuedOrigin, :origin)
                 WHERE id = :id RETURNING attempts
                 """)
             var messages: [OutboxMessage] = []
             for id in ids {
                 let arguments: StatementArguments = ["sending": OutboxMessage.State.sending, "owner": owner.description,
-                                                     "leaseUntil": leaseUntil, "now": nowSeconds, "id": id]
+                                                     "leaseUntil": leaseUntil, "now": nowSeconds, "id": id,
+                                                     "origin": target.origin, "messagesURL": target.messagesURL]
                 guard let number = try Int.fetchOne(update, arguments: arguments) else { continue }
                 try Self.logAttemptStart(db, id: id, number: number, owner: owner, now: now)
                 if let message = try Self.fetch(db, id: id) { messages.append(message) }
@@ -112,8 +118,11 @@ public struct OutboxStore: Sendable {
     }
 
     /// Messages leased by a deliverer that is gone: its lease expired, or it died on this host.
-    private func reclaimable(_ db: Database, scope: ClaimScope, owner: LeaseOwner, now: Date, limit: Int) throws -> [String] {
-        var query: SQL = "SELECT id, leaseOwner, leaseExpiresAt FROM outboxMessage WHERE state = \(OutboxMessage.State.sending) AND leaseOwner IS NOT \(owner.description)"
+    private func reclaimable(_ db: Database, scope: ClaimScope, origin: String, owner: LeaseOwner, now: Date, limit: Int) throws -> [String] {
+        var query: SQL = """
+            SELECT id, leaseOwner, leaseExpiresAt FROM outboxMessage WHERE state = \(OutboxMessage.State.sending) \
+            AND leaseOwner IS NOT \(owner.description) AND (origin IS NULL OR origin = \(origin))
+            """
         if case .ids(let ids, _) = scope {
             query += " AND id IN (SELECT value FROM json_each(\(try Self.jsonArray(ids))))"
         }
@@ -350,6 +359,36 @@ public struct OutboxStore: Sendable {
 
     /// Deletes messages (and their audit log). One being sent right now is refused: deleting it
     /// would not stop the request already on its way.
+    /// Moves messages to `target` (the user said so: `outbox retarget`): from now on they are
+    /// delivered there, with that server's own Idempotency-Key, and due at once. A sent message
+    /// stays where it went; one being sent cannot move mid-request.
+    public func retarget(_ ids: [String], to target: OutboxTarget, now: Date) throws -> [OutboxMessage] {
+        try database.writer.write { db in
+            var moved: [OutboxMessage] = []
+            for id in ids {
+                guard let message = try Self.fetch(db, id: id) else { continue }
+                if message.state == .sent {
+                    throw ConnError.usage("message \(message.shortID) was sent to \(message.origin ?? "its server") already; it cannot move",
+                                          hint: "Send a new message to the other server instead.")
+                }
+                if message.state == .sending, Self.leaseIsLive(holder: message.leaseOwner, expiresAt: message.leaseExpiresAt, now: now) {
+                    throw ConnError.temporary(.messageBeingSent, "message \(message.shortID) is being sent right now; it cannot move",
+                                              hint: "Wait for the attempt to end; if it fails, move it then.")
+                }
+                try db.execute(literal: """
+                    UPDATE outboxMessage SET origin = \(target.origin), messagesURL = \(target.messagesURL),
+                    queuedOrigin = COALESCE(queuedOrigin, origin, \(target.origin)),
+                    nextAttemptAt = \(now.timeIntervalSince1970), notBefore = NULL,
+                    state = CASE state WHEN \(OutboxMessage.State.sending) THEN \(OutboxMessage.State.pending) ELSE state END,
+                    leaseOwner = NULL, leaseExpiresAt = NULL
+                    WHERE id = \(id)
+                    """)
+                if let updated = try Self.fetch(db, id: id) { moved.append(updated) }
+            }
+            return moved
+        }
+    }
+
     public func delete(_ ids: [String], now: Date) throws -> [OutboxMessage] {
         try database.writer.write { db in
             var deleted: [OutboxMessage] = []
@@ -404,22 +443,39 @@ public struct OutboxStore: Sendable {
 extension OutboxStore {
     /// When something may next become deliverable: a pending message's due time (its backoff
     /// and the server's Retry-After) or a lease running out. Nil when nothing is waiting.
-    public func nextWakeUp(respectingBackoff: Bool) throws -> Date? {
+    /// Only messages for `origin` count (and those with no server yet): a deliverer must not
+    /// wake for a message it will not take.
+    public func nextWakeUp(respectingBackoff: Bool, for origin: String) throws -> Date? {
         try database.writer.read { db in
             let due = respectingBackoff ? "MAX(nextAttemptAt, COALESCE(notBefore, 0))" : "COALESCE(notBefore, 0)"
             let seconds = try SQLRequest<Double?>(literal: """
                 SELECT MIN(t) FROM (
-                  SELECT \(sql: due) AS t FROM outboxMessage WHERE state = \(OutboxMessage.State.pending)
-                  UNION ALL SELECT leaseExpiresAt FROM outboxMessage WHERE state = \(OutboxMessage.State.sending))
+                  SELECT \(sql: due) AS t FROM outboxMessage WHERE state = \(OutboxMessage.State.pending) AND (origin IS NULL OR origin = \(origin))
+                  UNION ALL SELECT leaseExpiresAt FROM outboxMessage WHERE state = \(OutboxMessage.State.sending) AND (origin IS NULL OR origin = \(origin)))
                 """).fetchOne(db) ?? nil
             return seconds.map(Date.init(timeIntervalSince1970:))
         }
     }
 
-    /// How many messages are still on their way (pending or being sent).
-    public func waitingCount() throws -> Int {
+    /// How many messages are still on their way (pending or being sent): for `origin` (and
+    /// those with no server yet), or all of them.
+    public func waitingCount(for origin: String? = nil) throws -> Int {
         try database.writer.read { db in
-            try SQLRequest<Int>(literal: "SELECT COUNT(*) FROM outboxMessage WHERE state IN \([OutboxMessage.State.pending, .sending])").fetchOne(db) ?? 0
+            var query: SQL = "SELECT COUNT(*) FROM outboxMessage WHERE state IN \([OutboxMessage.State.pending, .sending])"
+            if let origin { query += " AND (origin IS NULL OR origin = \(origin))" }
+            return try SQLRequest<Int>(literal: query).fetchOne(db) ?? 0
+        }
+    }
+
+    /// Messages waiting for each server other than `origin`: they wait for their own.
+    public func waitingElsewhere(than origin: String?) throws -> [String: Int] {
+        try database.writer.read { db in
+            let rows = try SQLRequest<Row>(literal: """
+                SELECT origin, COUNT(*) AS count FROM outboxMessage
+                WHERE state IN \([OutboxMessage.State.pending, .sending]) AND origin IS NOT NULL AND origin IS NOT \(origin)
+                GROUP BY origin
+                """).fetchAll(db)
+            return Dictionary(uniqueKeysWithValues: rows.map { ($0["origin"] as String, $0["count"] as Int) })
         }
     }
 }

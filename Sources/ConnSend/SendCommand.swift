@@ -77,7 +77,10 @@ public struct SendCommand: ConnCommand {
             context.printer.note("nothing sent: the message was empty")
             return
         }
-        let draft = OutboxDraft(to: recipients, subject: subject, text: body, responseToUid: responseToUid)
+        // The message is for the server configured now, and for no other.
+        let target = context.configuration.backEnd.flatMap { OutboxTarget(messagesURL: $0.url(for: .messages)) }
+        let draft = OutboxDraft(to: recipients, subject: subject, text: body, responseToUid: responseToUid, target: target,
+                                profile: context.configuration.profile)
         var store = try context.openOutbox()
         if let wait { store.fitBackoff(within: wait.duration) }
         let clock = ContinuousClock()

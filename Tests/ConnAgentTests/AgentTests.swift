@@ -330,6 +330,10 @@ struct AgentTests {
             kill(agent.process.processIdentifier, SIGHUP)
             let reloaded = try #require(try await agent.await { $0["type"] as? String == "reloaded" })
             #expect((reloaded["detail"] as? String)?.contains(url.absoluteString) == true, "\(reloaded)")
+            // The message is for the server it was queued for; moved to the new one on purpose,
+            // the reloaded agent (woken by retarget) delivers it there.
+            let id = try #require((try await home.conn(["outbox", "list", "--json"]).json()["messages"] as? [[String: Any]])?.first?["id"] as? String)
+            #expect(try await home.conn(["outbox", "retarget", id]).exitCode == 0)
             #expect(try await waitUntil(30) { try await outboxStates() == ["sent"] }, "\(agent.events)")
             #expect(try await ServerInbox.subjects(url).filter { $0 == "moved" }.count == 1)
             // The control socket answers again, from the loop over the new configuration.
@@ -378,7 +382,10 @@ struct AgentTests {
         let small = try await BackgroundServer.start(["--port", String(port), "--data", home.path + "/small.sqlite", "--seed", try seed("kept", 1, text: "t")])
         #expect(try await home.conn(["inbox", "fetch"], server: small.url).exitCode == 0)
         let closed = URL(string: "http://127.0.0.1:\(try HTTPPorts.closed())")!
-        #expect(try await home.conn(["send", "--to", "ann@conn.example", "--subject", "still delivered", "--text", "t"], server: closed).exitCode == 0)
+        let queued = try await home.conn(["send", "--to", "ann@conn.example", "--subject", "still delivered", "--text", "t", "--json"], server: closed)
+        let id = try #require(try queued.json()["id"] as? String)
+        // Queued for the closed port; moved to the agent's server (same port for small and big).
+        #expect(try await home.conn(["outbox", "retarget", id], server: small.url).exitCode == 0)
         await small.stop()
         let big = try await BackgroundServer.start(["--port", String(port), "--data", home.path + "/big.sqlite",
                                                     "--seed", try seed("big", 3000, text: String(repeating: "x", count: 500))])
@@ -408,8 +415,9 @@ struct AgentTests {
     @Test("a server that refuses the token: delivery pauses, agent status says why, the agent keeps running")
     func refusedToken() async throws {
         try await ServerProcess.with(["--token", "right-token"]) { url in
-            let closed = URL(string: "http://127.0.0.1:\(try HTTPPorts.closed())")!
-            #expect(try await home.conn(["send", "--to", "ann@conn.example", "--subject", "held", "--text", "t"], server: closed).exitCode == 0)
+            // Queued while the server refuses (the send's own attempt is refused too), for this server.
+            #expect(try await home.conn(["send", "--to", "ann@conn.example", "--subject", "held", "--text", "t"], server: url,
+                                        env: ["CONN_TOKEN": "wrong-token"]).exitCode != 64)
             let agent = try agent(url, ["CONN_TOKEN": "wrong-token"])
             let paused = try await waitUntil(30) {
                 let status = try await home.conn(["agent", "status", "--json"], server: url)

@@ -133,7 +133,9 @@ struct JSONContractTests {
         // The agent's log: run for two seconds against a server, with a message to deliver, then
         // SIGTERM (`timeout --preserve-status`: the agent's own exit, 0).
         try await ServerProcess.with { server in
-            _ = try await home.conn(["send", "--to", "ann@conn.example", "--subject", "s", "--text", "t"], server: closed)
+            let queued = try await home.conn(["send", "--to", "ann@conn.example", "--subject", "s", "--text", "t", "--json"], server: closed)
+            // Queued for the closed port; moved to this server so the agent has it to deliver.
+            if let id = try? queued.json()["id"] as? String { _ = try await home.conn(["outbox", "retarget", id], server: server) }
             let environment = home.environment.merging(["CONN_SERVER": server.absoluteString]) { $1 }
             let agent = try await ConnProcess.run("/usr/bin/timeout", ["--preserve-status", "-s", "TERM", "2", ConnProcess.connPath, "agent", "--json", "--no-internet", "--interval", "1s"],
                                                   environment: environment)

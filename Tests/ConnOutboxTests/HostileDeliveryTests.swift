@@ -30,23 +30,26 @@ struct HostileDeliveryTests {
     @Test("a portal's 200 HTML page is not delivery: the message stays queued (portal), then the real server gets it once")
     func portalPage() async throws {
         let page = "<html><body><form action=/login>Accept the terms</form></body></html>"
+        var queued: [String] = []
         try await BadServer.with([.answer(nil, "*", status: 200, contentType: "text/html", body: page)]) { portal in
-            _ = try await expectQueued(portal.url, code: "portal")
+            queued.append(try await expectQueued(portal.url, code: "portal"))
             #expect(try portal.requests().filter { $0.method == "POST" }.count == 1)
         }
         // conn-server's own portal mode, and a 2xx JSON answer that accepts nothing.
         let portalServer = try await BackgroundServer.start(["--portal"])
-        _ = try await expectQueued(portalServer.url, code: "portal")
+        queued.append(try await expectQueued(portalServer.url, code: "portal"))
         try await BadServer.with([.answer("POST", "/messages", status: 200, body: #"{"ok":true}"#)]) { liar in
-            _ = try await expectQueued(liar.url, code: "unprovenDelivery")
+            queued.append(try await expectQueued(liar.url, code: "unprovenDelivery"))
         }
         // The answer for another message (a replaying proxy's cache) proves nothing either.
         let other = #"{"uid":"m1","dateTime":"x","message":{"uid":"m1","from":"a@b.cc","to":"ada@example.com","subject":"another","text":"the text","responseToUid":"","dateTime":"x"}}"#
         try await BadServer.with([.answer("POST", "/messages", status: 201, body: other)]) { liar in
-            _ = try await expectQueued(liar.url, code: "unprovenDelivery")
+            queued.append(try await expectQueued(liar.url, code: "unprovenDelivery"))
         }
 
+        // Each was queued for the server that lied; the real one gets them once they are moved there.
         let server = try await BackgroundServer.start()
+        #expect(try await home.conn(["outbox", "retarget"] + queued, server: server.url).exitCode == 0)
         let flushed = try await home.conn(["outbox", "flush", "--json"], server: server.url)
         #expect(flushed.exitCode == 0, "\(flushed.standardError)")
         #expect(try flushed.json()["sent"] as? Int == 4)

@@ -19,19 +19,20 @@ struct OutboxStoreTests {
 
     static let draft = OutboxDraft(to: "ada@example.com", subject: "hello", text: "body", responseToUid: nil)
     static let alive = LeaseOwner.current
+    static let target = OutboxTarget(messagesURL: URL(string: "http://127.0.0.1:8080/messages")!)!
     static let otherAlive = LeaseOwner(host: LeaseOwner.current.host, pid: 1, startTime: LeaseOwner.startTime(of: 1) ?? "?")
 
     @Test("a claimed message is leased to one deliverer; others cannot take it while the holder lives")
     func leasesAreExclusive() throws {
         let now = Date()
         let message = try store.enqueue(Self.draft, now: now)
-        let first = try store.claim(.due(ignoringBackoff: true), limit: 10, owner: Self.alive, lease: .seconds(60), now: now)
+        let first = try store.claim(.due(ignoringBackoff: true), for: Self.target, limit: 10, owner: Self.alive, lease: .seconds(60), now: now)
         #expect(first.messages.map(\.id) == [message.id])
         #expect(first.messages[0].state == .sending && first.messages[0].attempts == 1)
-        let second = try store.claim(.due(ignoringBackoff: true), limit: 10, owner: Self.otherAlive, lease: .seconds(60), now: now)
+        let second = try store.claim(.due(ignoringBackoff: true), for: Self.target, limit: 10, owner: Self.otherAlive, lease: .seconds(60), now: now)
         #expect(second.messages.isEmpty)
         // After the lease runs out, it can be taken over.
-        let later = try store.claim(.due(ignoringBackoff: true), limit: 10, owner: Self.otherAlive, lease: .seconds(60), now: now.addingTimeInterval(61))
+        let later = try store.claim(.due(ignoringBackoff: true), for: Self.target, limit: 10, owner: Self.otherAlive, lease: .seconds(60), now: now.addingTimeInterval(61))
         #expect(later.messages.map(\.id) == [message.id])
         #expect(later.messages[0].attempts == 2)
     }
@@ -41,7 +42,7 @@ struct OutboxStoreTests {
         let now = Date()
         let dead = LeaseOwner(host: LeaseOwner.current.host, pid: Self.alive.pid, startTime: "gone/0")
         let message = try store.enqueue(Self.draft, now: now, leaseTo: dead, lease: .seconds(600))
-        let claim = try store.claim(.due(ignoringBackoff: false), limit: 10, owner: Self.alive, lease: .seconds(60), now: now)
+        let claim = try store.claim(.due(ignoringBackoff: false), for: Self.target, limit: 10, owner: Self.alive, lease: .seconds(60), now: now)
         #expect(claim.messages.map(\.id) == [message.id])
         let log = try store.attempts(id: message.id)
         #expect(log.map(\.outcome) == ["started", "started"])
@@ -56,22 +57,22 @@ struct OutboxStoreTests {
         var stored = try #require(try store.message(id: message.id))
         #expect(stored.state == .pending && stored.lastErrorCode == "http503")
         #expect(stored.nextAttemptAt >= now && stored.nextAttemptAt <= now.addingTimeInterval(1.001))
-        let manual = try store.claim(.due(ignoringBackoff: true), limit: 1, owner: Self.alive, lease: .seconds(60), now: now)
+        let manual = try store.claim(.due(ignoringBackoff: true), for: Self.target, limit: 1, owner: Self.alive, lease: .seconds(60), now: now)
         #expect(manual.messages.count == 1)
         try store.record([(manual.messages[0], .retry(code: "http429", message: "slow down", status: 429, retryAfter: .seconds(30)))], owner: Self.alive, now: now)
         stored = try #require(try store.message(id: message.id))
         #expect(stored.notBefore.map { abs($0.timeIntervalSince(now) - 30) < 0.01 } == true)
-        #expect(try store.claim(.due(ignoringBackoff: true), limit: 1, owner: Self.alive, lease: .seconds(60), now: now.addingTimeInterval(29)).messages.isEmpty)
-        #expect(try store.claim(.due(ignoringBackoff: true), limit: 1, owner: Self.alive, lease: .seconds(60), now: now.addingTimeInterval(31)).messages.count == 1)
+        #expect(try store.claim(.due(ignoringBackoff: true), for: Self.target, limit: 1, owner: Self.alive, lease: .seconds(60), now: now.addingTimeInterval(29)).messages.isEmpty)
+        #expect(try store.claim(.due(ignoringBackoff: true), for: Self.target, limit: 1, owner: Self.alive, lease: .seconds(60), now: now.addingTimeInterval(31)).messages.count == 1)
     }
 
     @Test("one pass tries each message once however fast failures come back")
     func onePassOneAttempt() throws {
         let start = Date()
         _ = try store.enqueue(Self.draft, now: start)
-        let claim = try store.claim(.due(ignoringBackoff: true), notAttemptedSince: start, limit: 5, owner: Self.alive, lease: .seconds(60), now: start.addingTimeInterval(0.01))
+        let claim = try store.claim(.due(ignoringBackoff: true), for: Self.target, notAttemptedSince: start, limit: 5, owner: Self.alive, lease: .seconds(60), now: start.addingTimeInterval(0.01))
         try store.record([(claim.messages[0], .retry(code: "refused", message: "down", status: nil, retryAfter: nil))], owner: Self.alive, now: start.addingTimeInterval(0.02))
-        #expect(try store.claim(.due(ignoringBackoff: true), notAttemptedSince: start, limit: 5, owner: Self.alive, lease: .seconds(60), now: start.addingTimeInterval(0.03)).messages.isEmpty)
+        #expect(try store.claim(.due(ignoringBackoff: true), for: Self.target, notAttemptedSince: start, limit: 5, owner: Self.alive, lease: .seconds(60), now: start.addingTimeInterval(0.03)).messages.isEmpty)
     }
 
     @Test("messages older than the expiry fail as expired, keeping the last error")
@@ -93,7 +94,7 @@ struct OutboxStoreTests {
         let waiting = try store.enqueue(Self.draft, now: now)
         try store.record([(refused, .auth(code: "unauthorized", message: "401: bad token", status: 401))], owner: Self.alive, now: now)
         #expect(try store.message(id: refused.id)?.failureReason == .auth)
-        let paused = try store.claim(.due(ignoringBackoff: true), limit: 10, owner: Self.alive, lease: .seconds(60), now: now)
+        let paused = try store.claim(.due(ignoringBackoff: true), for: Self.target, limit: 10, owner: Self.alive, lease: .seconds(60), now: now)
         #expect(paused.pause?.message == "401: bad token" && paused.messages.isEmpty)
         // What is stored is an HMAC under this database's random key: not the token, not a bare
         // hash of it, and not the same value in another database for the same token.
@@ -107,7 +108,7 @@ struct OutboxStoreTests {
         #expect(otherStored.split(separator: "|").first != stored.split(separator: "|").first)
         // The same database with a new token: the pause is lifted, the refused message is back.
         let renewed = OutboxStore(database: store.database, expiry: .seconds(3600), token: "new-secret")
-        let claim = try renewed.claim(.due(ignoringBackoff: true), limit: 10, owner: Self.alive, lease: .seconds(60), now: now)
+        let claim = try renewed.claim(.due(ignoringBackoff: true), for: Self.target, limit: 10, owner: Self.alive, lease: .seconds(60), now: now)
         #expect(Set(claim.messages.map(\.id)) == [refused.id, waiting.id])
         #expect(claim.pause == nil)
     }

@@ -324,6 +324,8 @@ struct SendAndOutboxTests {
         let waiting = try #require(threadJSON["outbox"] as? [[String: Any]])
         #expect(waiting.map { $0["id"] as? String } == [id] && waiting.first?["state"] as? String == "pending")
 
+        // It was queued for the server that was down: moved to this one on purpose, then sent.
+        #expect(try await home.conn(["outbox", "retarget", id], server: server.url).exitCode == 0)
         #expect(try await home.conn(["outbox", "flush"], server: server.url).exitCode == 0)
         #expect(try await home.conn(["inbox", "fetch"], server: server.url).exitCode == 0)
         let after = try (try await home.conn(["inbox", "thread", "1", "--json"])).json()

@@ -139,7 +139,7 @@ struct WatchCommandTests {
     @Test("SIGTERM while a delivery is in flight: 143 after the attempt is recorded; the message is pending again")
     func signalDuringDelivery() async throws {
         let closed = URL(string: "http://127.0.0.1:\(try HTTPPorts.closed())")!
-        let queued = try await ConnProcess.run(ConnProcess.connPath, ["send", "--to", "ann@conn.example", "--subject", "held", "--text", "hello"],
+        let queued = try await ConnProcess.run(ConnProcess.connPath, ["send", "--to", "ann@conn.example", "--subject", "held", "--text", "hello", "--json"],
                                                environment: environment(closed))
         #expect(queued.exitCode == 0, "\(queued.standardError)")
         // The POST gets a status line, then one byte a second: it stays in flight.
@@ -149,6 +149,10 @@ struct WatchCommandTests {
                             body: String(repeating: " ", count: 120), trickle: .init(bytes: 1, intervalMs: 1000)),
         ]
         try await BadServer.with(routes) { server in
+            // Queued for the closed port: moved to this server, whose watch then delivers it.
+            let moved = try await ConnProcess.run(ConnProcess.connPath, ["outbox", "retarget", "--json"] + [try queued.json()["id"] as? String ?? ""],
+                                                  environment: environment(server.url))
+            #expect(moved.exitCode == 0, "\(moved.standardError)")
             let watcher = try WatchProcess(ConnProcess.connPath, ["watch", "--json", "--no-internet", "--no-link", "--interval", "500ms", "--flush-outbox"],
                                            environment: environment(server.url))
             var posted = false
