@@ -69,7 +69,12 @@ public enum CommandRunner {
             // Ctrl-C in `conn repl`: the person knows; the command has printed its last line.
             return ExitStatus.temporaryFailure.rawValue
         } catch {
-            let connError = StorageFailure.describe(error, path: configuration.paths.databaseFile) ?? classify(error)
+            var connError = StorageFailure.describe(error, path: configuration.paths.databaseFile) ?? classify(error)
+            // Refused without the token conn kept back for another server: say which, and why.
+            if connError.code == .authRefused, let withheld = configuration.withheldToken {
+                connError.message += ": \(withheld.explanation)"
+                connError.hint = withheld.hint
+            }
             context.printer.error(connError)
             return connError.exitStatus.rawValue
         }

@@ -19,6 +19,13 @@ struct ConfigReport: Encodable, TextRenderable {
     /// Always `<redacted>` when a token is set; never the token itself.
     let token: String?
     let tokenSet: Bool
+    /// A token kept back because it belongs to another server: which, and whence.
+    let tokenWithheld: Withheld?
+
+    struct Withheld: Encodable {
+        let issuedFor: String
+        let source: String
+    }
     /// The profile's `conn login` (never its token), and whether its token is the one in use.
     let signIn: SignInSummary?
 
@@ -57,6 +64,7 @@ struct ConfigReport: Encodable, TextRenderable {
         email = configuration.email
         token = configuration.redactedToken
         tokenSet = configuration.token != nil
+        tokenWithheld = configuration.withheldToken.map { Withheld(issuedFor: $0.issuedFor, source: $0.source) }
         signIn = configuration.signIn.map { signIn in
             var inUse = false
             if case .signIn? = configuration.sources["token"] { inUse = true }
@@ -87,6 +95,9 @@ struct ConfigReport: Encodable, TextRenderable {
 
     private var tokenText: String {
         let note = signIn?.note.map { "; " + $0 } ?? ""
+        if !tokenSet, let tokenWithheld {
+            return "(not sent: it is for \(tokenWithheld.issuedFor))"
+        }
         guard tokenSet else { return "(none)" + note }
         if signIn?.inUse == true, let signIn { return "(signed in as \(signIn.email), token hidden)" }
         return "(set, hidden)" + note

@@ -124,6 +124,40 @@ struct CredentialScopeTests {
             #expect(report["source"] as? String == server.url.absoluteString + "/v2/inbox")
         }
     }
+
+    @Test("a token in the config file belongs to the file's server: --server or CONN_SERVER naming another origin (another host, http for https) does not get it; a refusal then says why (77); CONN_TOKEN goes with the server given beside it")
+    func fileTokenStaysWithItsServer() async throws {
+        try await withServers(Self.thirdPartyRoutes) { server, third, home in
+            try home.write("config/conn/config.yaml", "server: https://api.example.com\ntoken: \(Self.token)\n")
+            let environment = home.environment
+            // --server and CONN_SERVER at the third party: asked, never with the token.
+            _ = try await ConnProcess.run(ConnProcess.connPath, ["--server", third.url.absoluteString, "inbox", "fetch"], environment: environment)
+            _ = try await ConnProcess.run(ConnProcess.connPath, ["probe"], environment: environment.merging(["CONN_SERVER": third.url.absoluteString]) { $1 })
+            try expectAskedWithoutToken(third, "--server/CONN_SERVER with a file token")
+            let shown = try await ConnProcess.run(ConnProcess.connPath, ["--server", third.url.absoluteString, "config", "show"], environment: environment)
+            #expect(!shown.standardOutput.contains("<redacted>"), "config show claims a token: \(shown.standardOutput)")
+        }
+        // A server that wants the token refuses the request: 77, naming where the token belongs.
+        try await ServerProcess.with(["--token", Self.token]) { url in
+            let home = try TemporaryDirectory()
+            try home.write("config/conn/config.yaml", "server: https://api.example.com\ntoken: \(Self.token)\n")
+            let refused = try await ConnProcess.run(ConnProcess.connPath, ["--server", url.absoluteString, "inbox", "fetch"], environment: home.environment)
+            #expect(refused.exitCode == 77, "\(refused.exitCode) \(refused.standardError)")
+            #expect(refused.standardError.contains("issued for https://api.example.com:443") && refused.standardError.contains("conn login"),
+                    "\(refused.standardError)")
+            // The same host over http is another origin: a token for https is never sent in clear.
+            try home.write("config/conn/config.yaml", "server: https://127.0.0.1:\(url.port!)\ntoken: \(Self.token)\n")
+            let downgraded = try await ConnProcess.run(ConnProcess.connPath, ["--server", url.absoluteString, "inbox", "fetch"], environment: home.environment)
+            #expect(downgraded.exitCode == 77, "\(downgraded.standardError)")
+            // The file's own server, and CONN_TOKEN named with another server: the token goes.
+            try home.write("config/conn/config.yaml", "server: \(url.absoluteString)\ntoken: \(Self.token)\n")
+            #expect(try await ConnProcess.run(ConnProcess.connPath, ["inbox", "fetch"], environment: home.environment).exitCode == 0)
+            try home.write("config/conn/config.yaml", "server: https://api.example.com\n")
+            let named = try await ConnProcess.run(ConnProcess.connPath, ["--server", url.absoluteString, "inbox", "fetch"],
+                                                  environment: home.environment.merging(["CONN_TOKEN": Self.token]) { $1 })
+            #expect(named.exitCode == 0, "\(named.standardError)")
+        }
+    }
 }
 
 /// A password written into a URL is refused wherever a URL is taken, and never echoed: not in the

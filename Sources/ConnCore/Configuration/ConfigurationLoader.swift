@@ -86,6 +86,19 @@ public struct ConfigurationLoader: Sendable {
                 sources[setting.key] = .defaultValue
             }
         }
+        // A token written in the config file belongs to the server the file names (for this
+        // profile, else at the top): a `--server` or CONN_SERVER naming another origin does not get
+        // it, so a typo or a pasted URL cannot hand it to whoever listens there. A token given in
+        // CONN_TOKEN or on the command line goes with the server given with it.
+        if case .file = sources["token"], configuration.token != nil, let effective = backEnd?.baseURL,
+            let (fileServerText, _) = try layers.fileString(["server"], profile: profile),
+            let fileServer = BackEndEndpoint.parseServerURL(fileServerText), let issuedFor = Origin(fileServer),
+            let effectiveOrigin = Origin(effective), issuedFor != effectiveOrigin
+        {
+            configuration.token = nil
+            configuration.withheldToken = WithheldToken(issuedFor: issuedFor.description, server: effectiveOrigin.description,
+                                                        source: sources["token"]!.description)
+        }
         // `conn login`'s token, when no token is configured: only for the server that granted it,
         // and only until it expires.
         let signInFile = SignIn.file(paths: paths, profile: profile)
@@ -95,6 +108,13 @@ public struct ConfigurationLoader: Sendable {
                 if configuration.token == nil, let server = backEnd?.baseURL, signIn.isFor(server: server), signIn.expiresAt > Date() {
                     configuration.token = signIn.token
                     sources["token"] = .signIn(email: signIn.email)
+                    configuration.withheldToken = nil
+                } else if configuration.token == nil, configuration.withheldToken == nil, let server = backEnd?.baseURL,
+                    !signIn.isFor(server: server), let effective = Origin(server),
+                    let issuedFor = URL(string: signIn.server).flatMap(Origin.init)
+                {
+                    configuration.withheldToken = WithheldToken(issuedFor: issuedFor.description, server: effective.description,
+                                                                source: "conn login as \(signIn.email)")
                 }
             }
         } catch let error as ConnError {
@@ -201,6 +221,12 @@ struct ConfigurationLayers {
         if let content = environmentResult.value?.content, case .string(let text) = content, !text.isEmpty {
             return (text, .environment(environmentResult.encodedKey))
         }
+        return try fileString(components, profile: profile)
+    }
+
+    /// The config file's own value (the profile's section first), whatever the flags and the
+    /// environment say.
+    func fileString(_ components: [String], profile: String?) throws -> (String, ValueSource)? {
         guard let snapshot = file.snapshot else { return nil }
         var candidates: [[String]] = [components]
         if let profile { candidates.insert(["profiles", profile] + components, at: 0) }

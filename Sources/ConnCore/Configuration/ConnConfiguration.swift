@@ -57,6 +57,9 @@ public struct ConnConfiguration: Sendable {
         backEnd?.url(for: resource) ?? standaloneResources[resource]
     }
 
+    /// A token that is not used because it belongs to another server than the one in effect.
+    public var withheldToken: WithheldToken?
+
     /// The token bound to the configured server's origin: the only way a request gets it.
     public var credentials: Credentials? { Credentials(token: token, server: backEnd?.baseURL) }
 
