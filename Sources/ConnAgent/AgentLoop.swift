@@ -182,7 +182,7 @@ struct AgentLoop {
                 case .answerStatus:
                     var answer = machine.status
                     answer.outbox = outboxCounts()
-                    answer.clockOffset = try? StoredOffset.load(from: inboxDatabase)
+                    answer.clockOffset = try? StoredOffset.load(from: inboxDatabase, for: backEnd.baseURL)
                     reply?.resume(returning: (try? JSONOutput.encode(answer)) ?? #"{"error":"internal"}"#)
                 case .answer(let text):
                     reply?.resume(returning: text)

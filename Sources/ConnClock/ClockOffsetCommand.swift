@@ -82,7 +82,7 @@ public struct ClockOffsetCommand: ConnCommand {
     public func run(in context: CommandContext) async throws {
         let database = try context.openDatabase()
         if let convert {
-            let conversion = try Self.convert(convert, database: database)
+            let conversion = try Self.convert(convert, database: database, server: context.configuration.backEnd?.baseURL)
             try context.printer.emit(conversion)
             if context.configuration.format == .text { context.printer.note(conversion.derivation) }
             return
@@ -108,9 +108,13 @@ public struct ClockOffsetCommand: ConnCommand {
     }
 
     /// Converts a back-end timestamp with the stored offset: device = back end − offset.
-    static func convert(_ text: String, database: LocalDatabase) throws -> ConversionReport {
-        guard let stored = try StoredOffset.load(from: database) else {
-            throw ConnError.unavailable(.noOffset, "no clock offset has been measured yet", hint: "Run `conn clock-offset` once while the server is reachable.")
+    /// The offset is the configured server's own (with no server configured, the latest of any).
+    static func convert(_ text: String, database: LocalDatabase, server: URL?) throws -> ConversionReport {
+        let stored = try server.map { try StoredOffset.load(from: database, for: $0) } ?? StoredOffset.load(from: database)
+        guard let stored else {
+            let whose = server.flatMap { Origin($0)?.description }.map { " for \($0)" } ?? ""
+            throw ConnError.unavailable(.noOffset, "no clock offset has been measured yet\(whose)",
+                                        hint: "Run `conn clock-offset` once while the server is reachable.")
         }
         guard let backEndTime = parseTimestamp(text) else {
             throw ConnError.usage("--convert '\(text)' is neither milliseconds since the epoch nor an ISO 8601 time",
@@ -119,7 +123,8 @@ public struct ClockOffsetCommand: ConnCommand {
         let state = ConnectionState.connected(backEndTimeOffsetMs: Int(stored.offsetMs.rounded()))
         let deviceTime = state.deviceDate(for: backEndTime)!
         return ConversionReport(backEndTime: backEndTime, deviceTime: deviceTime, offsetMs: stored.offsetMs, uncertaintyMs: stored.uncertaintyMs,
-                                offsetMeasuredAt: stored.measuredAt, offsetAgeSeconds: Date().timeIntervalSince(stored.measuredAt), method: stored.method)
+                                offsetMeasuredAt: stored.measuredAt, offsetAgeSeconds: Date().timeIntervalSince(stored.measuredAt), method: stored.method,
+                                offsetOf: stored.owner)
     }
 
     static func parseTimestamp(_ text: String) -> Date? {

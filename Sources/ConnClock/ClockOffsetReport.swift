@@ -44,6 +44,8 @@ struct ConversionReport: Encodable, TextRenderable {
     let offsetMeasuredAt: Date
     let offsetAgeSeconds: Double
     let method: String
+    /// Whose clock the offset is of: the configured server's origin (or the source measured).
+    let offsetOf: String
 
     /// One value on stdout, so `$(conn clock-offset --convert T)` is the device time alone; how it
     /// was derived is `derivation`, for stderr.
@@ -52,6 +54,6 @@ struct ConversionReport: Encodable, TextRenderable {
     }
 
     var derivation: String {
-        "back-end time \(JSONOutput.timestamp(backEndTime)) − offset \(ClockOffsetReport.signed(offsetMs)) ms ±\(ClockOffsetReport.number(uncertaintyMs)) ms, measured \(TimeFormatting.ago(seconds: offsetAgeSeconds)) by \(method)"
+        "back-end time \(JSONOutput.timestamp(backEndTime)) − offset \(ClockOffsetReport.signed(offsetMs)) ms ±\(ClockOffsetReport.number(uncertaintyMs)) ms, the offset of \(offsetOf), measured \(TimeFormatting.ago(seconds: offsetAgeSeconds)) by \(method)"
     }
 }

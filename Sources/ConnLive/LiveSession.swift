@@ -142,7 +142,7 @@ public final class LiveSession: Sendable {
         var link = parts.link
         if let store = parts.database, let url = link?.url.absoluteString {
             metrics?.update { snapshot in
-                if snapshot.clockOffsetMs == nil, let stored = try? StoredOffset.load(from: store) {
+                if snapshot.clockOffsetMs == nil, let server = URL(string: url), let stored = try? StoredOffset.load(from: store, for: server) {
                     (snapshot.clockOffsetMs, snapshot.clockUncertaintyMs) = (stored.offsetMs, stored.uncertaintyMs)
                 }
             }

@@ -438,9 +438,9 @@ struct AgentTests {
         try await ServerProcess.with(["--skew-ms", "5000"]) { url in
             let agent = try agent(url)
             _ = try #require(try await agent.await { ($0["connectionState"] as? [String: Any])?["status"] as? String == "connected" })
-            // Offline conversion: no server is asked (a closed port is configured).
-            let closed = URL(string: "http://127.0.0.1:\(try HTTPPorts.closed())")!
-            let converted = try await home.conn(["clock-offset", "--json", "--convert", "2026-11-23T10:00:05.000Z"], server: closed)
+            // The offset is this server's own (a closed port's would be none: each server has its
+            // own, ClockOffsetCommandTests.offsetPerServer); converting asks no server.
+            let converted = try await home.conn(["clock-offset", "--json", "--convert", "2026-11-23T10:00:05.000Z"], server: url)
             #expect(converted.exitCode == 0, "\(converted.standardError)")
             let object = try converted.json()
             #expect(object["method"] as? String == "ws")

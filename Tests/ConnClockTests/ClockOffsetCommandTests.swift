@@ -1,3 +1,4 @@
+import ConnCore
 import ConnTestSupport
 import Foundation
 import Testing
@@ -112,6 +113,31 @@ struct ClockOffsetCommandTests {
             let outcome = try await ConnProcess.run(ConnProcess.connPath, ["clock-offset"] + arguments, environment: home.environment)
             #expect(outcome.exitCode == 64, "\(arguments): \(outcome.exitCode) \(outcome.standardError)")
         }
+    }
+
+    @Test("each server's offset is its own: --convert for A uses A's, for B B's, and a server never measured has none (69)")
+    func offsetPerServer() async throws {
+        let a = try await BackgroundServer.start(["--skew-ms", "5000"])
+        let b = try await BackgroundServer.start(["--skew-ms", "-3000"])
+        for server in [a, b] {
+            let (measured, _) = try await measure(["--method", "json", "--samples", "3"], server: server.url)
+            #expect(measured.exitCode == 0, "\(measured.standardError)")
+        }
+        // Back-end time 1795380311432 ms: the device time is that minus the server's offset.
+        func converted(_ server: URL) async throws -> (ProcessOutcome, Double?) {
+            let (outcome, json) = try await measure(["--convert", "1795380311432"], server: server)
+            let device = (json["deviceTime"] as? String).flatMap { JSONOutput.date(fromTimestamp: $0) }
+            return (outcome, device.map { $0.timeIntervalSince1970 * 1000 })
+        }
+        let (forA, deviceA) = try await converted(a.url)
+        #expect(abs((deviceA ?? 0) - (1_795_380_311_432 - 5000)) < 200, "\(forA.standardOutput) \(forA.standardError)")
+        let (forB, deviceB) = try await converted(b.url)
+        #expect(abs((deviceB ?? 0) - (1_795_380_311_432 + 3000)) < 200, "\(forB.standardOutput) \(forB.standardError)")
+        #expect(try forB.json()["offsetOf"] as? String == "http://127.0.0.1:\(b.port)")
+        let (never, _) = try await converted(URL(string: "http://127.0.0.1:\(try HTTPPorts.closed())")!)
+        #expect(never.exitCode == 69 && never.standardError.contains("no clock offset has been measured yet for"), "\(never.standardError)")
+        await a.stop()
+        await b.stop()
     }
 
     @Test("added latency widens the bound but keeps it honest")

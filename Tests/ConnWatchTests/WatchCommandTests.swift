@@ -27,8 +27,9 @@ struct WatchCommandTests {
         _ = try #require(try await watcher.await { ($0["connectionState"] as? [String: Any])?["status"] as? String == "connected" && $0["type"] as? String == "connectionState" })
         let killedAt = Date()
         server.signal(SIGKILL)
-        // With a 60 s interval only the socket closing can make this quick.
-        let down = try #require(try await watcher.await(5, Self.change(to: "serverUnreachable")), "port \(server.port): \(watcher.events)")
+        // With a 60 s interval only the socket closing can make this come within 15 s (the
+        // bound is room for a loaded machine, not a speed goal: bench/ measures that).
+        let down = try #require(try await watcher.await(15, Self.change(to: "serverUnreachable")), "port \(server.port): \(watcher.events)")
         // Refused, or — when the look caught the server dying between accepting and answering —
         // a connection closed without an answer.
         #expect(["refused", "unexpectedBody"].contains(down["reason"] as? String ?? ""), "\(down)")
@@ -38,7 +39,6 @@ struct WatchCommandTests {
         #expect(since >= killedAt.addingTimeInterval(-0.01) && since <= Date())
         #expect((down["interface"] as? [String: Any])?["kind"] as? String == "loopback")
         #expect(down["ipv4"] as? Bool == false && down["ipv6"] is NSNull)
-        #expect(Date().timeIntervalSince(killedAt) < 3)
         #expect((down["connectionState"] as? [String: Any])?["status"] as? String == "disconnected")
         await server.stop()
         let restarted = try await BackgroundServer.start(["--port", String(server.port)])
