@@ -410,9 +410,9 @@ _conn_inbox_fetch() {
 
 _conn_inbox_list() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --ascii --version -h --help)
+    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --all --ascii --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color --limit --offset --from --search --since)
+    non_repeating_options=(--server --profile --config --format --timeout --color --limit --offset --from --search --since --until)
     __conn_offer_flags_options 0
 
     # Offer option value completions
@@ -452,6 +452,9 @@ _conn_inbox_list() {
         return
         ;;
     '--since')
+        return
+        ;;
+    '--until')
         return
         ;;
     esac

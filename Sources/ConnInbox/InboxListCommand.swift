@@ -10,28 +10,42 @@ public struct InboxListCommand: ConnCommand {
         commandName: "list", abstract: "List conversations from the cache, newest first (works offline).",
         discussion: HelpText.discussion(
             "",
-            exitCodes: "0 listed; 69 the cache is empty (run conn inbox fetch); 64 a bad --limit, --offset or --since",
+            exitCodes: "0 listed; 69 the cache is empty (run conn inbox fetch); 64 a bad --limit, --offset, --since or --until",
             examples: [
                 .init("conn inbox list", "The 20 newest conversations."),
                 .init("conn inbox list --from ann@ --since yesterday --json", "Conversations with a message from ann since yesterday, as JSON."),
+                .init("conn inbox list --since 7d --all", "Every conversation active in the last seven days."),
             ]))
 
     @OptionGroup public var global: GlobalOptions
 
     @Option(help: "How many conversations to show.") var limit = 20
+    @Flag(help: "Show every conversation that matches (no --limit).") var all = false
     @Flag(help: "Only ASCII in the text (- and ... for · and …), as without a UTF-8 locale.") var ascii = false
     @Option(help: "How many to skip first.") var offset = 0
     @Option(help: ArgumentHelp("Only conversations with a message from this address (part of it is enough).", valueName: "address")) var from: String?
     @Option(help: ArgumentHelp("Only conversations whose subject or text contains this.", valueName: "text")) var search: String?
-    @Option(help: ArgumentHelp("Only conversations active since this date (ISO 8601, RFC 2822, today, yesterday).", valueName: "date")) var since: String?
+    @Option(help: ArgumentHelp("Only conversations active since then: a date (ISO 8601, RFC 2822, today, yesterday) or a time ago (7d, 36h, 90m).", valueName: "when")) var since: String?
+    @Option(help: ArgumentHelp("Only conversations last active before then: a date or a time ago, as --since.", valueName: "when")) var until: String?
 
     public init() {}
 
     public func validate() throws {
         guard limit > 0, offset >= 0 else { throw ValidationError("--limit must be positive and --offset not negative.") }
-        if let since, DateTimeText.parse(since, relativeTo: Date()) == nil {
-            throw ValidationError("--since '\(since)' is not a date; use 2026-11-01, 2026-11-01T10:00:00Z or yesterday.")
+        for (option, value) in [("--since", since), ("--until", until)] {
+            if let value, Self.moment(value, now: Date()) == nil {
+                throw ValidationError("\(option) '\(value)' is neither a date nor a time ago; use 2026-11-01, 2026-11-01T10:00:00Z, yesterday, 7d or 36h.")
+            }
         }
+    }
+
+    /// A date as conn reads dates, or a time ago as conn reads durations (with its unit: `7d`,
+    /// `36h`; a bare number would be a year or seconds, so it is taken as a date only).
+    static func moment(_ text: String, now: Date) -> Date? {
+        if let date = DateTimeText.parse(text, relativeTo: now) { return date }
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard trimmed.last?.isLetter == true, let ago = DurationParser.parse(trimmed) else { return nil }
+        return now.addingTimeInterval(-ago.seconds)
     }
 
     public func run(in context: CommandContext) async throws {
@@ -49,8 +63,13 @@ public struct InboxListCommand: ConnCommand {
             conditions.append("EXISTS (SELECT 1 FROM inboxMessage m WHERE m.threadRoot = c.rootUid AND (m.subject LIKE ? ESCAPE '\\' OR m.text LIKE ? ESCAPE '\\'))")
             arguments += ["%" + Self.escapeLike(search) + "%", "%" + Self.escapeLike(search) + "%"]
         }
-        if let since, let date = DateTimeText.parse(since, relativeTo: Date()) {
+        let now = Date()
+        if let since, let date = Self.moment(since, now: now) {
             conditions.append("c.lastSortKey >= ?")
+            arguments += [date.timeIntervalSince1970]
+        }
+        if let until, let date = Self.moment(until, now: now) {
+            conditions.append("c.lastSortKey < ?")
             arguments += [date.timeIntervalSince1970]
         }
         let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
@@ -58,8 +77,12 @@ public struct InboxListCommand: ConnCommand {
             SELECT \(ConversationRecord.columns), \(ConversationRecord.lastDateColumn) FROM inboxConversation c
             \(filter) ORDER BY lastSortKey DESC, rootUid LIMIT ? OFFSET ?
             """
-        let statementArguments = arguments + [limit, offset]
-        let rows = try cache.database.writer.read { db in try Row.fetchAll(db, sql: sql, arguments: statementArguments) }
+        let statementArguments = arguments + [all ? -1 : limit, offset]
+        let filterArguments = arguments
+        let (rows, total) = try cache.database.writer.read { db in
+            (try Row.fetchAll(db, sql: sql, arguments: statementArguments),
+             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM inboxConversation c \(filter)", arguments: filterArguments) ?? 0)
+        }
         let conversations = rows.map(ConversationRecord.init(row:))
         let age = Date().timeIntervalSince(last.at)
         if context.configuration.format == .text {
@@ -70,10 +93,15 @@ public struct InboxListCommand: ConnCommand {
             let held = try cache.requestedURL(), held != configured {
             context.printer.warning("the cache holds the inbox of \(held), not of the configured \(configured); `conn inbox fetch` replaces it")
         }
-        var list = ConversationList(conversations: conversations, cacheFetchedAt: last.at, cacheSource: last.source)
+        var list = ConversationList(conversations: conversations, total: total, cacheFetchedAt: last.at, cacheSource: last.source)
         list.width = TerminalSize.columns(environment: context.environment)
         list.ascii = ascii || !context.terminal.isUTF8
         try context.printer.emit(list)
+        // A list never hides what it leaves out.
+        if context.configuration.format == .text, conversations.count < total {
+            let shown = conversations.isEmpty ? "none" : "\(offset + 1)–\(offset + conversations.count)"
+            context.printer.note("\(shown) of \(total) conversations — `--limit N`, `--offset N` or `--all` for the others")
+        }
     }
 
     static func escapeLike(_ text: String) -> String {
@@ -83,6 +111,8 @@ public struct InboxListCommand: ConnCommand {
 
 struct ConversationList: Encodable, TextRenderable {
     let conversations: [ConversationRecord]
+    /// How many conversations match, of which `conversations` are the page shown.
+    let total: Int
     let cacheFetchedAt: Date
     let cacheSource: String
     /// The text's layout (not in JSON): the terminal's width, and ASCII only where the locale
@@ -90,7 +120,7 @@ struct ConversationList: Encodable, TextRenderable {
     var width = 80
     var ascii = false
 
-    private enum CodingKeys: String, CodingKey { case conversations, cacheFetchedAt, cacheSource }
+    private enum CodingKeys: String, CodingKey { case conversations, total, cacheFetchedAt, cacheSource }
 
     func renderText(style: TextStyle) -> String {
         if conversations.isEmpty { return "no conversations match\n" }

@@ -159,6 +159,26 @@ struct InboxCommandTests {
         let none = try #require(try (try await conn(["list", "--json", "--search", "no such words here"])).json()["conversations"] as? [[String: Any]])
         #expect(none.isEmpty)
         #expect(try await conn(["list", "--since", "whenever"]).exitCode == 64)
+
+        // The list says what it leaves out: the total in JSON, "of N" on stderr in text.
+        let paged = try await conn(["list", "--json", "--limit", "5"])
+        let total = try #require(try paged.json()["total"] as? Int)
+        #expect(total > 5, "\(paged.standardOutput.prefix(200))")
+        let text = try await conn(["list", "--limit", "5", "--offset", "5"])
+        #expect(text.standardError.contains("6–10 of \(total) conversations") && text.standardError.contains("--all"), "\(text.standardError)")
+        let everything = try #require(try (try await conn(["list", "--json", "--all"])).json()["conversations"] as? [[String: Any]])
+        #expect(everything.count == total)
+        let allText = try await conn(["list", "--all"])
+        #expect(!allText.standardError.contains(" of \(total) conversations"), "\(allText.standardError)")
+        // A time ago, as every duration in conn: 7d, 36h; a unit it does not know is refused.
+        for when in ["7d", "36h", "90m", "yesterday"] {
+            #expect(try await conn(["list", "--since", when]).exitCode == 0, "--since \(when)")
+            #expect(try await conn(["list", "--until", when, "--json"]).exitCode == 0, "--until \(when)")
+        }
+        #expect(try await conn(["list", "--since", "7x"]).exitCode == 64)
+        let recent = try #require(try (try await conn(["list", "--json", "--all", "--since", "3650d"])).json()["total"] as? Int)
+        let older = try #require(try (try await conn(["list", "--json", "--all", "--until", "3650d"])).json()["total"] as? Int)
+        #expect(recent + older == total, "\(recent) + \(older) != \(total)")
     }
 
     @Test func fetchWithoutAServerIsAClearError() async throws {
