@@ -37,6 +37,9 @@ public struct MessageReport: Encodable, TextRenderable, Sendable {
     public var agentPID: Int32?
     /// The origin configured now (text only): a message for another one says so.
     public var configuredServer: String?
+    /// Text is the id alone (`conn send` of a message left queued: the one stderr line says the
+    /// rest, and `id=$(conn send …)` gets the id).
+    public var idOnly = false
 
     private enum CodingKeys: String, CodingKey {
         case id, idempotencyKey, server, messagesUrl, profile, to, subject, text, responseToUid, state, displayState, failureReason,
@@ -72,6 +75,7 @@ public struct MessageReport: Encodable, TextRenderable, Sendable {
     }
 
     public func renderText(style: TextStyle) -> String {
+        if idOnly { return id + "\n" }
         let clean = { (text: String) in TerminalSanitizer.sanitize(text, keepNewlines: false) }
         var lines = ["\(style.bold(String(id.prefix(8))))  \(stateText(style: style))  to \(clean(to))  \(clean(subject))"]
         if let serverUid { lines.append("  server uid \(clean(serverUid))") }

@@ -19,7 +19,9 @@ public struct SendCommand: ConnCommand {
             --file, or standard input; on a terminal without them, $VISUAL or $EDITOR (else vi) \
             opens on a private temporary file that shows To, Subject and the message answered \
             (quoted, from the inbox cache); lines starting with # are left out, and a message \
-            left empty sends nothing (exit 0).
+            left empty sends nothing (exit 0). A message sent is shown with the server's uid; one \
+            left queued prints its id alone on stdout (`id=$(conn send …)`) and one line on \
+            stderr saying why and who will deliver it.
             """,
             exitCodes: """
                 0 without --wait, once the message is safely queued (sent or not; the output says \
@@ -89,7 +91,9 @@ public struct SendCommand: ConnCommand {
         guard let backEnd = context.configuration.backEnd else {
             let message = try store.enqueue(draft, now: Date())
             context.printer.warning("no server is configured: message \(message.shortID) is queued; set one (--server, CONN_SERVER or `server:` in \(context.configuration.configFile)) and run `conn outbox flush`")
-            try context.printer.emit(MessageReport(message))
+            var report = MessageReport(message)
+            report.idOnly = true
+            try context.printer.emit(report)
             if wait != nil { throw ConnError.configuration("--wait needs a server to deliver to") }
             return
         }
@@ -125,6 +129,8 @@ public struct SendCommand: ConnCommand {
         if agent != nil { _ = AgentClient.ask(.wake(handingOver: [message.id]), at: context.agentPlace) }
         var report = MessageReport(message)
         report.agentPID = agent
+        // Queued, not sent: stdout is the id alone; the one line on stderr says why and who sends it.
+        report.idOnly = (message.state == .pending || message.state == .sending) && wait == nil
         try context.printer.emit(report)
         try explain(message, context: context, waited: wait != nil, agent: agent)
     }
