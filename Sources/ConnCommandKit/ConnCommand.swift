@@ -74,6 +74,10 @@ public enum CommandRunner {
             if connError.code == .authRefused, let withheld = configuration.withheldToken {
                 connError.message += ": \(withheld.explanation)"
                 connError.hint = withheld.hint
+            } else if connError.code == .authRefused, configuration.credentials == nil {
+                // Nothing was sent: "check the token" would send the person looking for one.
+                connError.message += ": no token was sent, and this server wants one"
+                connError.hint = "Sign in (conn login), or give a token with CONN_TOKEN or `token:` in the config file."
             }
             context.printer.error(connError)
             return connError.exitStatus.rawValue

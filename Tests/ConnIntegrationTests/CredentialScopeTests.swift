@@ -149,6 +149,11 @@ struct CredentialScopeTests {
             try home.write("config/conn/config.yaml", "server: https://127.0.0.1:\(url.port!)\ntoken: \(Self.token)\n")
             let downgraded = try await ConnProcess.run(ConnProcess.connPath, ["--server", url.absoluteString, "inbox", "fetch"], environment: home.environment)
             #expect(downgraded.exitCode == 77, "\(downgraded.standardError)")
+            // No token at all: the refusal says none was sent, not "check the token".
+            let none = try TemporaryDirectory()
+            let anonymous = try await ConnProcess.run(ConnProcess.connPath, ["--server", url.absoluteString, "inbox", "fetch"], environment: none.environment)
+            #expect(anonymous.exitCode == 77 && anonymous.standardError.contains("no token was sent") && anonymous.standardError.contains("conn login"),
+                    "\(anonymous.standardError)")
             // The file's own server, and CONN_TOKEN named with another server: the token goes.
             try home.write("config/conn/config.yaml", "server: \(url.absoluteString)\ntoken: \(Self.token)\n")
             #expect(try await ConnProcess.run(ConnProcess.connPath, ["inbox", "fetch"], environment: home.environment).exitCode == 0)
