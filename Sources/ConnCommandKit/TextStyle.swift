@@ -17,6 +17,11 @@ public struct TextStyle: Sendable {
         TimeFormatting.moment(date, utc: utc, milliseconds: milliseconds)
     }
 
+    /// A date as a list shows it: short, in the reader's zone (see `TimeFormatting.forPeople`).
+    public func forPeople(_ date: Date, now: Date = Date()) -> String {
+        TimeFormatting.forPeople(date, now: now, utc: utc)
+    }
+
     public func bold(_ text: String) -> String { wrap(text, "1") }
     public func dim(_ text: String) -> String { wrap(text, "2") }
     public func red(_ text: String) -> String { wrap(text, "31") }

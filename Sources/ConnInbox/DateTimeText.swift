@@ -8,6 +8,12 @@ import Foundation
 /// Foundation's parsers and Calendar were a fifth of a 100,000-message fetch. Other ISO 8601
 /// forms fall back to Foundation.
 public enum DateTimeText {
+    /// "Today", "yesterday", "now": read as of the fetch, so their time of day is not the
+    /// message's; shown as the server wrote them.
+    public static func isRelativeWord(_ text: String) -> Bool {
+        ["now", "just now", "today", "yesterday"].contains(text.trimmingCharacters(in: .whitespaces).lowercased())
+    }
+
     public static func parse(_ text: String, relativeTo now: Date) -> Date? {
         var bytes = Array(text.utf8)
         while let last = bytes.last, isBlank(last) { bytes.removeLast() }

@@ -128,7 +128,9 @@ struct ConversationList: Encodable, TextRenderable {
         return conversations.map { conversation in
             let clean = { TerminalSanitizer.sanitize($0, keepNewlines: false) }
             let count = conversation.messageCount > 1 ? " (\(conversation.messageCount))" : ""
-            let date = FittedText.cut(clean(conversation.lastDateTime), to: max(10, width / 3), ellipsis: ellipsis)
+            // Local and short where the server's text is a date; its own words otherwise.
+            let shown = conversation.lastDate.flatMap { DateTimeText.isRelativeWord(conversation.lastDateTime) ? nil : style.forPeople($0) }
+            let date = FittedText.cut(shown ?? clean(conversation.lastDateTime), to: max(10, width / 3), ellipsis: ellipsis)
             // The subject gives way first, so the count and the date stay on the line.
             let subject = FittedText.cut(clean(conversation.subject.isEmpty ? "(no subject)" : conversation.subject),
                                    to: width - 1 - count.count - 2 - date.count, ellipsis: ellipsis)

@@ -128,7 +128,9 @@ struct ThreadReport: Encodable, TextRenderable {
         let line = { (text: String) in TerminalSanitizer.sanitize(text, keepNewlines: false) }
         let ellipsis = ascii ? "..." : "…"
         let from = line(message.from)
-        let details = "\(line(message.dateTime)) \(dot) uid \(line(message.uid))"
+        // The full local date and time where the server's text is a date; its own words otherwise.
+        let when = message.date.flatMap { DateTimeText.isRelativeWord(message.dateTime) ? nil : style.moment($0) } ?? line(message.dateTime)
+        let details = "\(when) \(dot) uid \(line(message.uid))"
         let flags = message.flags.isEmpty ? "" : "  [\(message.flags.joined(separator: ", "))]"
         let recipients = line(message.to).components(separatedBy: ", ")
         let fixed = from.count + arrow.count + 2

@@ -71,4 +71,24 @@ struct TimeFormattingTests {
         #expect(TimeFormatting.moment(date, utc: true) == "2026-11-18 11:06:40 UTC")
         #expect(TimeFormatting.moment(date, utc: true, milliseconds: true) == "2026-11-18 11:06:40.123 UTC")
     }
+
+    @Test("dates for people: the time today, the weekday this week, day and month this year, the year before; in the zone given or UTC")
+    func forPeople() throws {
+        let tokyo = try #require(TimeZone(identifier: "Asia/Tokyo"))
+        // Now: Wednesday 2026-11-25 12:00 in Tokyo (03:00 UTC).
+        let now = Date(timeIntervalSince1970: 1_795_575_600)
+        func shown(_ secondsBefore: Double, utc: Bool = false) -> String {
+            TimeFormatting.forPeople(now.addingTimeInterval(-secondsBefore), now: now, utc: utc, timeZone: tokyo)
+        }
+        #expect(shown(3600) == "11:00")
+        #expect(shown(2 * 86_400) == "Mon 12:00")
+        #expect(shown(6 * 86_400) == "Thu 12:00")
+        #expect(shown(8 * 86_400) == "17 Nov")
+        #expect(shown(330 * 86_400) == "30 Dec 2025")
+        #expect(shown(3600, utc: true) == "02:00 UTC")
+        // 23:30 UTC on 1 January is already the 2nd in Tokyo.
+        let lateNewYear = Date(timeIntervalSince1970: 1_735_774_200)
+        #expect(TimeFormatting.forPeople(lateNewYear, now: now, timeZone: tokyo) == "2 Jan 2025")
+        #expect(TimeFormatting.forPeople(lateNewYear, now: now, utc: true, timeZone: tokyo) == "1 Jan 2025")
+    }
 }

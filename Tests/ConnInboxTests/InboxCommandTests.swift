@@ -181,6 +181,35 @@ struct InboxCommandTests {
         #expect(recent + older == total, "\(recent) + \(older) != \(total)")
     }
 
+    @Test("dates for people: list and thread in the reader's zone (TZ Asia/Tokyo, America/St_Johns) or UTC; relative words as the server wrote them")
+    func datesInTheReadersZone() async throws {
+        let seed = try home.write("dated.json", """
+            {"inbox": [{"uid": "n1", "from": "a@b.cc", "to": "me@x.cc", "subject": "late new year", "text": "t", "responseToUid": "",
+                        "dateTime": "Wed, 01 Jan 2025 23:30:00 +0000"},
+                       {"uid": "t1", "from": "a@b.cc", "to": "me@x.cc", "subject": "said today", "text": "t", "responseToUid": "",
+                        "dateTime": "Today"}]}
+            """)
+        try await ServerProcess.with(["--seed", seed]) { url in
+            let fetched = try await conn(["fetch"], env: ["CONN_SERVER": url.absoluteString])
+            #expect(fetched.exitCode == 0, "\(fetched.standardError)")
+        }
+        func line(_ subject: String, _ env: [String: String], _ extra: [String] = []) async throws -> String {
+            let listed = try await conn(["list", "--all"] + extra, env: env)
+            return listed.standardOutput.split(separator: "\n").first { $0.hasPrefix(subject) }.map(String.init) ?? listed.standardOutput
+        }
+        #expect(try await line("late new year", ["TZ": "Asia/Tokyo"]).hasSuffix("2 Jan 2025"))
+        #expect(try await line("late new year", ["TZ": "America/St_Johns"]).hasSuffix("1 Jan 2025"))
+        #expect(try await line("late new year", ["TZ": "Asia/Tokyo"], ["--utc"]).hasSuffix("1 Jan 2025"))
+        #expect(try await line("said today", ["TZ": "Asia/Tokyo"]).hasSuffix("Today"))
+        let thread = try await conn(["thread", "n1"], env: ["TZ": "Asia/Tokyo"])
+        #expect(thread.standardOutput.contains("2025-01-02 08:30:00 +0900"), "\(thread.standardOutput)")
+        let utc = try await conn(["thread", "n1", "--utc"], env: ["TZ": "America/St_Johns"])
+        #expect(utc.standardOutput.contains("2025-01-01 23:30:00 UTC"), "\(utc.standardOutput)")
+        // JSON keeps the server's text and the instant, whatever the zone.
+        let json = try await conn(["thread", "n1", "--json"], env: ["TZ": "Asia/Tokyo"])
+        #expect(json.standardOutput.contains("Wed, 01 Jan 2025 23:30:00 +0000"), "\(json.standardOutput)")
+    }
+
     @Test func fetchWithoutAServerIsAClearError() async throws {
         var outcome = try await conn(["fetch"])
         #expect(outcome.exitCode == 78)

@@ -108,6 +108,29 @@ public enum TimeFormatting {
     /// A moment for a person: "2026-11-23 14:05:09 +0100" in the local zone (the TZ variable's,
     /// else the system's), or "2026-11-23 13:05:09 UTC" with `utc`; with `milliseconds`,
     /// "14:05:09.123" (for events a fraction of a second apart).
+    /// A date as a list shows it, short and in the reader's zone (TZ; UTC with `--utc`): the
+    /// time alone today, the weekday and time within the last six days, "3 Nov" this year,
+    /// "3 Nov 2025" before (and for dates ahead beyond today).
+    public static func forPeople(_ date: Date, now: Date = Date(), utc: Bool = false, timeZone: TimeZone = .current) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = utc ? TimeZone(identifier: "UTC")! : timeZone
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = calendar.timeZone
+        let today = calendar.startOfDay(for: now)
+        let zone = utc ? " 'UTC'" : ""
+        if calendar.isDate(date, inSameDayAs: now) {
+            formatter.dateFormat = "HH:mm" + zone
+        } else if date < today, date >= calendar.date(byAdding: .day, value: -6, to: today)! {
+            formatter.dateFormat = "EEE HH:mm" + zone
+        } else if calendar.component(.year, from: date) == calendar.component(.year, from: now) {
+            formatter.dateFormat = "d MMM"
+        } else {
+            formatter.dateFormat = "d MMM yyyy"
+        }
+        return formatter.string(from: date)
+    }
+
     public static func moment(_ date: Date, utc: Bool = false, milliseconds: Bool = false, timeZone: TimeZone = .current) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
