@@ -584,7 +584,7 @@ _conn_outbox() {
 
 _conn_outbox_list() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
+    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --all --version -h --help)
     repeating_options=(--state)
     non_repeating_options=(--server --profile --config --format --timeout --color)
     __conn_offer_flags_options 0
@@ -1141,7 +1141,7 @@ _conn_config_get() {
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __conn_add_completions -W 'server'$'\n''format'$'\n''color'$'\n''timeout'$'\n''outboxExpiry'$'\n''insecure'$'\n''utc'$'\n''email'$'\n''token'$'\n''pluginsWithToken'$'\n''profile'$'\n''resources.health'$'\n''resources.inbox'$'\n''resources.messages'$'\n''resources.time'$'\n''resources.ws'$'\n''resources.session'
+        __conn_add_completions -W 'server'$'\n''format'$'\n''color'$'\n''timeout'$'\n''outboxExpiry'$'\n''outboxKeepSent'$'\n''insecure'$'\n''utc'$'\n''email'$'\n''token'$'\n''pluginsWithToken'$'\n''profile'$'\n''resources.health'$'\n''resources.inbox'$'\n''resources.messages'$'\n''resources.time'$'\n''resources.ws'$'\n''resources.session'
         return
         ;;
     esac
@@ -1183,7 +1183,7 @@ _conn_config_set() {
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __conn_add_completions -W 'server'$'\n''format'$'\n''color'$'\n''timeout'$'\n''outboxExpiry'$'\n''insecure'$'\n''utc'$'\n''email'$'\n''token'$'\n''pluginsWithToken'$'\n''profile'$'\n''resources.health'$'\n''resources.inbox'$'\n''resources.messages'$'\n''resources.time'$'\n''resources.ws'$'\n''resources.session'
+        __conn_add_completions -W 'server'$'\n''format'$'\n''color'$'\n''timeout'$'\n''outboxExpiry'$'\n''outboxKeepSent'$'\n''insecure'$'\n''utc'$'\n''email'$'\n''token'$'\n''pluginsWithToken'$'\n''profile'$'\n''resources.health'$'\n''resources.inbox'$'\n''resources.messages'$'\n''resources.time'$'\n''resources.ws'$'\n''resources.session'
         return
         ;;
     esac

@@ -101,7 +101,8 @@ struct AgentLoop {
         // A database this user may read but not write opens without complaint, and every
         // delivery would then fail: find out now, with one small write (77 "read-only").
         if reused == nil { try database.setMetaValue("agent.startedAt", JSONOutput.timestamp(Date())) }
-        store = OutboxStore(database: database, expiry: context.configuration.outboxExpiry, token: context.configuration.token)
+        store = OutboxStore(database: database, expiry: context.configuration.outboxExpiry, keepSent: context.configuration.outboxKeepSent,
+                            token: context.configuration.token)
         inboxDatabase = database
     }
 

@@ -17,7 +17,7 @@ enum ConfigFileTemplate {
     static var reference: String {
         var lines = ["# Every setting, with its default:"]
         let examples: [String: String] = [
-            "format": "text", "color": "auto", "timeout": "10s", "outboxExpiry": "24h", "insecure": "false",
+            "format": "text", "color": "auto", "timeout": "10s", "outboxExpiry": "24h", "outboxKeepSent": "7d", "insecure": "false",
             "utc": "false", "pluginsWithToken": "name,other",
         ]
         for setting in ConfigSetting.all where setting.key != "email" && setting.key != "token" {

@@ -53,6 +53,7 @@ public struct ConfigGetCommand: ConnCommand {
         case "color": return configuration.color.rawValue
         case "timeout": return DurationParser.text(for: configuration.timeout)
         case "outboxExpiry": return DurationParser.text(for: configuration.outboxExpiry)
+        case "outboxKeepSent": return DurationParser.text(for: configuration.outboxKeepSent)
         case "insecure": return configuration.insecure ? "true" : "false"
         case "utc": return configuration.utc ? "true" : "false"
         case "pluginsWithToken": return configuration.pluginsWithToken.isEmpty ? nil : configuration.pluginsWithToken.joined(separator: ",")

@@ -43,6 +43,7 @@ struct ConfigReport: Encodable, TextRenderable {
     let insecure: Bool
     let utc: Bool
     let outboxExpirySeconds: Double
+    let outboxKeepSentSeconds: Double
     /// The plugins that get the token in CONN_TOKEN.
     let pluginsWithToken: [String]
     let databaseFile: String
@@ -88,6 +89,7 @@ struct ConfigReport: Encodable, TextRenderable {
         insecure = configuration.insecure
         utc = configuration.utc
         outboxExpirySeconds = configuration.outboxExpiry.seconds
+        outboxKeepSentSeconds = configuration.outboxKeepSent.seconds
         pluginsWithToken = configuration.pluginsWithToken
         databaseFile = configuration.paths.databaseFile
         sources = configuration.sources.mapValues { Source(kind: $0.kind, detail: $0.description) }
@@ -121,6 +123,7 @@ struct ConfigReport: Encodable, TextRenderable {
             ("insecure", insecure ? "true" : "false", sources["insecure"]?.detail),
             ("utc", utc ? "true" : "false", sources["utc"]?.detail),
             ("outboxExpiry", TimeFormatting.duration(seconds: outboxExpirySeconds), sources["outboxExpiry"]?.detail),
+            ("outboxKeepSent", TimeFormatting.duration(seconds: outboxKeepSentSeconds), sources["outboxKeepSent"]?.detail),
             ("pluginsWithToken", pluginsWithToken.isEmpty ? "(none)" : pluginsWithToken.joined(separator: ", "), sources["pluginsWithToken"]?.detail),
             ("config", configFile + (configFileExists ? "" : " (not found; defaults apply)"), nil),
             ("database", databaseFile, nil),

@@ -10,7 +10,8 @@ public struct OutboxListCommand: ConnCommand {
         discussion: HelpText.discussion(
             "",
             examples: [
-                .init("conn outbox list", "Every message, its state and last error."),
+                .init("conn outbox list", "What waits and what failed, with the last error."),
+                .init("conn outbox list --all", "Sent messages too (kept for outboxKeepSent, 7 days by default)."),
                 .init("conn outbox list --state pending --json", "What still waits, for a script."),
             ]))
 
@@ -19,20 +20,30 @@ public struct OutboxListCommand: ConnCommand {
     @Option(help: ArgumentHelp("Only messages in this state: pending, sending, sent, failed (repeatable).", valueName: "state"))
     var state: [OutboxMessage.State] = []
 
+    @Flag(help: "Sent messages too (without --state, the list shows what waits and what failed).")
+    var all = false
+
     public init() {}
 
     public func run(in context: CommandContext) async throws {
         let store = try context.openOutbox()
         try store.expireOverdue(now: Date())
-        let messages = try store.list(states: state.isEmpty ? nil : state)
+        // What needs attention by default; sent messages on request, and counted when left out.
+        let states: [OutboxMessage.State]? = !state.isEmpty ? state : all ? nil : [.pending, .sending, .failed]
+        let messages = try store.list(states: states)
+        let sentNotShown = states.map { $0.contains(.sent) } ?? true ? 0 : (try store.counts()[.sent] ?? 0)
         let agent = context.runningAgent
-        try context.printer.emit(OutboxListReport(messages: messages.map {
+        var report = OutboxListReport(messages: messages.map {
             var report = MessageReport($0)
             report.agentPID = agent
             report.configuredServer = context.configuredOrigin
             return report
-        },
-                                                  pause: try store.pause()))
+        }, pause: try store.pause())
+        report.sentNotShown = sentNotShown
+        try context.printer.emit(report)
+        if context.configuration.format == .text, sentNotShown > 0, state.isEmpty {
+            context.printer.note("\(sentNotShown) sent message\(sentNotShown == 1 ? "" : "s") not shown — `--all` (kept for \(TimeFormatting.duration(context.configuration.outboxKeepSent)))")
+        }
     }
 }
 
@@ -42,13 +53,15 @@ struct OutboxListReport: Encodable, TextRenderable {
     let messages: [MessageReport]
     /// Set while the queue is paused because the server refused the credentials.
     let pause: AuthPause?
+    /// Sent messages left out of `messages` (`outbox list` without --all or --state).
+    var sentNotShown = 0
 
     func renderText(style: TextStyle) -> String {
         var text = ""
         if let pause {
             text += style.red("paused") + ": the server refused the credentials (\(TerminalSanitizer.sanitize(pause.message, keepNewlines: false))); fix the token, or run `conn outbox resend --failed`\n"
         }
-        if messages.isEmpty { return text + "the outbox is empty\n" }
+        if messages.isEmpty { return text + (sentNotShown > 0 ? "nothing waits, nothing failed\n" : "the outbox is empty\n") }
         return text + messages.map { $0.renderText(style: style) }.joined()
     }
 }

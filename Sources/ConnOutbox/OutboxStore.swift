@@ -9,6 +9,8 @@ public struct OutboxStore: Sendable {
     public let database: LocalDatabase
     /// Messages not delivered within this time after being queued fail as expired.
     public var expiry: Duration
+    /// Sent messages older than this (by their sending) are pruned.
+    public var keepSent: Duration
     public var backoff: Backoff
     /// The configured token, kept in memory only: an auth pause stores its HMAC fingerprint.
     let token: String?
@@ -19,9 +21,11 @@ public struct OutboxStore: Sendable {
         backoff.cap = min(backoff.cap, wait / 4)
     }
 
-    public init(database: LocalDatabase, expiry: Duration, token: String?, backoff: Backoff = .standard) {
+    public init(database: LocalDatabase, expiry: Duration, keepSent: Duration = .seconds(7 * 86_400), token: String?,
+                backoff: Backoff = .standard) {
         self.database = database
         self.expiry = expiry
+        self.keepSent = keepSent
         self.backoff = backoff
         self.token = token
     }
@@ -219,6 +223,10 @@ public struct OutboxStore: Sendable {
     }
 
     private func expireOverdue(_ db: Database, now: Date) throws -> Int {
+        // Sent messages are kept for `keepSent`, then pruned with their attempts (cascade).
+        try db.execute(literal: """
+            DELETE FROM outboxMessage WHERE state = \(OutboxMessage.State.sent) AND sentAt <= \(now.addingTimeInterval(-keepSent.seconds).timeIntervalSince1970)
+            """)
         let cutoff = now.addingTimeInterval(-expiry.seconds).timeIntervalSince1970
         let notice = "not delivered within \(TimeFormatting.duration(expiry))"
         try db.execute(literal: """

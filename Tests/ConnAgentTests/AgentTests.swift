@@ -19,7 +19,7 @@ struct AgentTests {
     }
 
     func outboxStates() async throws -> [String] {
-        let listed = try await home.conn(["outbox", "list", "--json"])
+        let listed = try await home.conn(["outbox", "list", "--json", "--all"])
         return (try listed.json()["messages"] as? [[String: Any]] ?? []).compactMap { $0["state"] as? String }
     }
 
@@ -335,7 +335,7 @@ struct AgentTests {
             #expect((reloaded["detail"] as? String)?.contains(url.absoluteString) == true, "\(reloaded)")
             // The message is for the server it was queued for; moved to the new one on purpose,
             // the reloaded agent (woken by retarget) delivers it there.
-            let id = try #require((try await home.conn(["outbox", "list", "--json"]).json()["messages"] as? [[String: Any]])?.first?["id"] as? String)
+            let id = try #require((try await home.conn(["outbox", "list", "--json", "--all"]).json()["messages"] as? [[String: Any]])?.first?["id"] as? String)
             #expect(try await home.conn(["outbox", "retarget", id]).exitCode == 0)
             #expect(try await waitUntil(30) { try await outboxStates() == ["sent"] }, "\(agent.events)")
             #expect(try await ServerInbox.subjects(url).filter { $0 == "moved" }.count == 1)

@@ -30,7 +30,7 @@ struct ConfigurationLoaderTests {
     /// with its key and source named.
     static let samples: [String: (good: String, bad: String?)] = [
         "format": ("json", "xml"), "color": ("never", "sometimes"), "timeout": ("2.5", "soon"),
-        "outboxExpiry": ("7d", "-1s"), "insecure": ("yes", "maybe"), "utc": ("true", "gmt"), "email": ("me@example.com", nil),
+        "outboxExpiry": ("7d", "-1s"), "outboxKeepSent": ("30d", "forever"), "insecure": ("yes", "maybe"), "utc": ("true", "gmt"), "email": ("me@example.com", nil),
         "token": ("tok", nil), "pluginsWithToken": ("deploy, sync", nil),
     ]
 

@@ -217,7 +217,7 @@ struct URLUserinfoTests {
         #expect(planted.exitCode == 0, "\(planted.standardError)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: database)).range(of: Data(Self.password.utf8)) != nil, "the planted rows are not in the file")
 
-        let listed = try await home.conn(["outbox", "list", "--json"], env: ["CONN_SERVER": "http://127.0.0.1:1"])
+        let listed = try await home.conn(["outbox", "list", "--json", "--all"], env: ["CONN_SERVER": "http://127.0.0.1:1"])
         #expect(listed.exitCode == 0, "\(listed.standardError)")
         #expect(!listed.standardOutput.contains(Self.password), "\(listed.standardOutput)")
         #expect(listed.standardOutput.contains("http://***@127.0.0.1:1/messages"), "\(listed.standardOutput)")

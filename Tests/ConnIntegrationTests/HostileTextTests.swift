@@ -87,7 +87,7 @@ struct HostileTextTests {
     }
 
     static func firstOutboxID(_ environment: [String: String]) async throws -> String {
-        let listed = try await ConnProcess.run(ConnProcess.connPath, ["outbox", "list", "--json"], environment: environment)
+        let listed = try await ConnProcess.run(ConnProcess.connPath, ["outbox", "list", "--json", "--all"], environment: environment)
         let messages = try #require(try listed.json()["messages"] as? [[String: Any]])
         return try #require(messages.first?["id"] as? String)
     }

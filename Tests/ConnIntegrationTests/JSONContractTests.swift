@@ -57,7 +57,7 @@ struct JSONContractTests {
                 Case(arguments: ["send", "--json", "--to", "ann@conn.example", "--subject", "queued", "--text", "t"], schema: "outbox-message", exitCode: 0, server: closed),
                 Case(arguments: ["send", "--json", "--to", "not an address", "--subject", "s", "--text", "t"], schema: nil, exitCode: 64, server: server),
                 Case(arguments: ["send", "--json", "--to", "a@b.cc", "--subject", "s", "--file", home.path + "/no-such-file"], schema: nil, exitCode: 66, server: server),
-                Case(arguments: ["outbox", "list", "--json"], schema: "outbox-list", exitCode: 0),
+                Case(arguments: ["outbox", "list", "--json", "--all"], schema: "outbox-list", exitCode: 0),
                 Case(arguments: ["outbox", "flush", "--json"], schema: "outbox-flush", exitCode: 0, server: server),
                 Case(arguments: ["outbox", "flush", "--json"], schema: nil, exitCode: 78),
                 Case(arguments: ["outbox", "show", "--json", "ffffffff"], schema: nil, exitCode: 69),
@@ -81,7 +81,7 @@ struct JSONContractTests {
                 Case(arguments: ["config", "show", "--json", "--config", home.path + "/missing.yaml"], schema: nil, exitCode: 78),
             ], home: home)
             // Messages that exist: show, the thread, delete.
-            let listed = try await home.conn(["outbox", "list", "--json"])
+            let listed = try await home.conn(["outbox", "list", "--json", "--all"])
             let messages = try #require(try listed.json()["messages"] as? [[String: Any]])
             let id = try #require(messages.last?["id"] as? String)
             let inbox = try await home.conn(["inbox", "list", "--json"])

@@ -59,7 +59,7 @@ struct TricklingServerTests {
             let (flushed, flushTook) = try await conn(["outbox", "flush"], server: server, home: home)
             #expect(flushed.exitCode == 75 && flushed.standardError.contains("within \(Self.timeout)s"), "\(flushed.standardError)")
             #expect(flushTook < .seconds(Self.timeout) + Self.grace, "outbox flush ran \(flushTook)")
-            let (listed, _) = try await conn(["outbox", "list", "--json"], server: server, home: home)
+            let (listed, _) = try await conn(["outbox", "list", "--json", "--all"], server: server, home: home)
             #expect(listed.standardOutput.contains(#""state":"pending""#) && listed.standardOutput.contains(#""lastErrorCode":"timeout""#),
                     "the message was lost: \(listed.standardOutput)")
         }

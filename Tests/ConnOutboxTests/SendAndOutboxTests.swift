@@ -13,7 +13,7 @@ struct SendAndOutboxTests {
 
 
     func outbox() async throws -> [[String: Any]] {
-        let listed = try await home.conn(["outbox", "list", "--json"])
+        let listed = try await home.conn(["outbox", "list", "--json", "--all"])
         #expect(listed.exitCode == 0, "\(listed.standardError)")
         return try #require(try listed.json()["messages"] as? [[String: Any]])
     }
@@ -36,6 +36,27 @@ struct SendAndOutboxTests {
         #expect(UUID(uuidString: id) != nil && report["idempotencyKey"] as? String == id)
         let inbox = try await server.inbox()
         #expect(inbox.count == 1 && inbox[0]["subject"] as? String == "hello")
+    }
+
+    @Test("sent messages leave the default list (counted on stderr, --all shows them) and are pruned after outboxKeepSent")
+    func sentMessagesAreKeptThenPruned() async throws {
+        let server = try await BackgroundServer.start()
+        let sent = try await home.conn(Self.send("kept a while"), server: server.url)
+        #expect(try sent.json()["state"] as? String == "sent", "\(sent.standardOutput)")
+        let plain = try await home.conn(["outbox", "list"], server: server.url)
+        #expect(!plain.standardOutput.contains("kept a while") && plain.standardError.contains("1 sent message not shown — `--all`"),
+                "\(plain.standardOutput) \(plain.standardError)")
+        let json = try await home.conn(["outbox", "list", "--json"], server: server.url)
+        #expect(try json.json()["sentNotShown"] as? Int == 1 && (try json.json()["messages"] as? [Any])?.isEmpty == true)
+        let all = try await home.conn(["outbox", "list", "--all"], server: server.url)
+        #expect(all.standardOutput.contains("kept a while"))
+        // Kept for a second only: gone at the next look, with its attempts.
+        try await Task.sleep(for: .milliseconds(1500))
+        let pruned = try await home.conn(["outbox", "list", "--all", "--json"], server: server.url, env: ["CONN_OUTBOX_KEEP_SENT": "1s"])
+        #expect((try pruned.json()["messages"] as? [Any])?.isEmpty == true, "\(pruned.standardOutput)")
+        let kept = try await home.conn(["config", "get", "outboxKeepSent"])
+        #expect(kept.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) == "7d", "\(kept.standardOutput)")
+        await server.stop()
     }
 
     @Test("server down: queued (exit 0, says so), then delivered by flush once the server is up")

@@ -97,7 +97,7 @@ struct SendEditorTests {
         let missingScreen = try missing.screen().replacingOccurrences(of: "\n", with: "")  // long lines wrap
         #expect(missingScreen.contains("set VISUAL or EDITOR"), "\(missingScreen)")
 
-        let queued = try await home.conn(["outbox", "list", "--json"], server: server.url)
+        let queued = try await home.conn(["outbox", "list", "--json", "--all"], server: server.url)
         let messages = try queued.json()["messages"] as? [Any]
         #expect(messages?.isEmpty == true, "\(queued.standardOutput)")
         #expect(try await server.inbox().isEmpty)

@@ -32,7 +32,7 @@ struct ServerBindingTests {
 
         let listed = try await home.conn(["outbox", "list"], server: b.url)
         #expect(listed.standardOutput.contains("for http://127.0.0.1:\(reservation.port), not the server configured now"), "\(listed.standardOutput)")
-        let json = try await home.conn(["outbox", "list", "--json"], server: b.url)
+        let json = try await home.conn(["outbox", "list", "--json", "--all"], server: b.url)
         let message = try #require((try json.json()["messages"] as? [[String: Any]])?.first)
         #expect(message["server"] as? String == "http://127.0.0.1:\(reservation.port)")
         #expect(message["messagesUrl"] as? String == serverA.absoluteString + "/messages" && message["profile"] as? String == "default")

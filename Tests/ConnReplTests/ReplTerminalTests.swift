@@ -234,7 +234,7 @@ struct ReplScriptTests {
 
             send --to ann@conn.example --subject 'from the repl' --text "two words"
             bogus-command
-            outbox list --json
+            outbox list --json --all
             probe 127.0.0.1:1
             """
         let outcome = try await ConnProcess.run(ConnProcess.connPath, ["repl"], environment: environment, input: script)

@@ -125,7 +125,7 @@ struct WatchCommandTests {
         #expect(await watcher.stop() == 143)
         let subjects = try await server.inbox().compactMap { $0["subject"] as? String }.filter { $0.hasPrefix("queued ") }
         #expect(subjects.sorted() == (1...5).map { "queued \($0)" })
-        let list = try await ConnProcess.run(ConnProcess.connPath, ["outbox", "list", "--json"], environment: environment(url))
+        let list = try await ConnProcess.run(ConnProcess.connPath, ["outbox", "list", "--json", "--all"], environment: environment(url))
         let messages = try #require((try JSONSerialization.jsonObject(with: Data(list.standardOutput.utf8)) as? [String: Any])?["messages"] as? [[String: Any]])
         let states = messages.compactMap { $0["state"] as? String }
         #expect(states == Array(repeating: "sent", count: 5))
@@ -165,7 +165,7 @@ struct WatchCommandTests {
             #expect(await watcher.stop() == 143)
             #expect(watcher.events.last?["type"] as? String == "stopped", "\(watcher.events)")
         }
-        let list = try await ConnProcess.run(ConnProcess.connPath, ["outbox", "list", "--json"], environment: environment(closed))
+        let list = try await ConnProcess.run(ConnProcess.connPath, ["outbox", "list", "--json", "--all"], environment: environment(closed))
         let message = try #require(((try JSONSerialization.jsonObject(with: Data(list.standardOutput.utf8)) as? [String: Any])?["messages"] as? [[String: Any]])?.first)
         #expect(message["state"] as? String == "pending", "\(message)")
         let id = try #require(message["id"] as? String)

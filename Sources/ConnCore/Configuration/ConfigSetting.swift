@@ -25,6 +25,8 @@ public struct ConfigSetting: Sendable {
         .duration("timeout", \.timeout, help: "the deadline of each network operation (as --timeout)",
                   hint: "Use seconds (10, 2.5) or a unit: 500ms, 5s, 2m."),
         .duration("outboxExpiry", \.outboxExpiry, help: "how long the outbox keeps trying a message (24h)", hint: "Use a unit: 30m, 24h, 7d."),
+        .duration("outboxKeepSent", \.outboxKeepSent, help: "how long a sent message stays in the outbox before it is pruned (7d)",
+                  hint: "Use a unit: 30m, 24h, 7d."),
         .flag("insecure", \.insecure, help: "true: accept TLS certificates that do not verify (as --insecure)"),
         .flag("utc", \.utc, help: "true: times in text in UTC, not local time (as --utc; JSON is always UTC)"),
         .text("email", \.email, help: "your address, the sender of what you send", emptyIsUnset: false),

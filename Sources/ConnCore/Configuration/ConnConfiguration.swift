@@ -32,6 +32,8 @@ public struct ConnConfiguration: Sendable {
     public var utc = false
     /// How long the outbox keeps retrying a message before marking it failed(expired).
     public var outboxExpiry: Duration = .seconds(24 * 3600)
+    /// How long a sent message stays in the outbox (for `outbox list --all`) before it is pruned.
+    public var outboxKeepSent: Duration = .seconds(7 * 24 * 3600)
     /// The plugins (by name, as in `conn NAME`) that get the token in `CONN_TOKEN`; others never do.
     public var pluginsWithToken: [String] = []
     public var paths: ConnPaths
