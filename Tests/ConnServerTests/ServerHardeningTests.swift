@@ -57,8 +57,8 @@ struct ServerHardeningTests {
                 """
             let outcome = try await ConnProcess.run("/usr/bin/python3", ["-c", trickle, String(url.port!)], environment: [:])
             let seconds = Double(outcome.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)) ?? .infinity
-            // Closed at 2 s (+ the next byte's 0.2 s and room for a loaded machine); the whole body takes 80 s.
-            #expect(seconds < 10, "the trickled body held the connection \(seconds) s: \(outcome.standardError)")
+            // Closed at 2 s (+ the next byte's 0.2 s and much room for a loaded machine); the whole body takes 80 s.
+            #expect(seconds < 25, "the trickled body held the connection \(seconds) s: \(outcome.standardError)")
         }
     }
 
