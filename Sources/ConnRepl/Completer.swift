@@ -1,3 +1,5 @@
+import ConnCommandKit
+
 /// What Tab offers in the REPL: commands, subcommands and options from the command tree, the
 /// REPL's own words, listed option values, and uids and outbox ids from the local database where
 /// an argument takes one.
@@ -32,7 +34,13 @@ public struct Completer: Sendable {
             }
             if word.hasPrefix("-") {
                 let name = String(word.prefix { $0 != "=" })
-                if let option = node.option(named: name), option.takesValue, !word.contains("=") { pendingOption = option }
+                if let option = node.option(named: name), option.takesValue, !word.contains("=") {
+                    pendingOption = option
+                } else if node.option(named: name) == nil, GlobalOptions.optionsTakingValues.contains(name), !word.contains("=") {
+                    // A global option before the command (`--server URL inbox …`): its value is
+                    // not a command word.
+                    pendingOption = CommandTree.Option(names: [name], takesValue: true, valueName: nil, values: [])
+                }
                 continue
             }
             if let child = node.subcommand(word) {

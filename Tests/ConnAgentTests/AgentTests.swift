@@ -447,7 +447,9 @@ struct AgentTests {
             #expect(converted.exitCode == 0, "\(converted.standardError)")
             let object = try converted.json()
             #expect(object["method"] as? String == "ws")
-            #expect(abs((object["offsetMs"] as? Double ?? 0) - 5000) < 100, "\(object)")
+            // The truth (5000 ms) within the bound the link stored with it (a loaded machine
+            // widens the bound; a fixed 100 ms failed once at 116).
+            #expect(abs((object["offsetMs"] as? Double ?? 0) - 5000) <= (object["uncertaintyMs"] as? Double ?? 0) + 1, "\(object)")
             #expect((object["offsetAgeSeconds"] as? Double ?? 99) < 15)
             // agent status says which offset is stored, and how old it is.
             let status = try await home.conn(["agent", "status", "--json"], server: url)

@@ -26,6 +26,11 @@ struct CompleterTests {
         ("in", ["inbox"]),
         ("inbox ", ["list", "thread"]),
         ("inbox t", ["thread"]),
+        // After global options, with and without a value, as a command line starts.
+        ("--json inbox ", ["list", "thread"]),
+        ("--server http://127.0.0.1:8080 inb", ["inbox"]),
+        ("--server=http://127.0.0.1:8080 --json inbox t", ["thread"]),
+        ("--profile staging -v send --r", ["--reply-to"]),
     ])
     func commands(line: String, expected: [String]) {
         #expect(completer.candidates(for: line) == expected)
