@@ -250,7 +250,7 @@ struct AgentLoop {
         }
         outbox.pausedBecause = (try? store.pause())??.message
         // Messages for other servers are not this agent's to send: counted apart, by server.
-        let origin = Origin(backEnd.url(for: .messages))?.description
+        let origin = OutboxTarget(backEnd).origin
         if let elsewhere = try? store.waitingElsewhere(than: origin), !elsewhere.isEmpty {
             outbox.waitingForOtherServers = elsewhere
         }

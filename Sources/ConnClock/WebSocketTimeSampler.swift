@@ -61,7 +61,7 @@ struct WebSocketTimeSampler {
             logger.debug("the WebSocket at \(url.absoluteString) closed with \(error) after the last sample")
         } catch WebSocketConnector.Failure.handshakeTimeout(let target, let limit) {
             throw ConnError.temporary(.timeout, "\(target) did not complete the WebSocket upgrade within \(TimeFormatting.duration(limit))",
-                                      hint: "Raise --timeout, or check that the server is up.")
+                                      hint: HTTPTransport.timeoutHint)
         } catch {
             throw ConnError.unavailable(.webSocketFailed, "the WebSocket at \(url.absoluteString) failed: \(error)",
                                         hint: "Try --method json.")

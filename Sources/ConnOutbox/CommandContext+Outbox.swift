@@ -21,6 +21,6 @@ extension CommandContext {
 extension CommandContext {
     /// The origin of the server configured now (`https://host:443`), to compare with a message's.
     var configuredOrigin: String? {
-        configuration.backEnd.flatMap { Origin($0.url(for: .messages))?.description }
+        configuration.backEnd.map { OutboxTarget($0).origin }
     }
 }

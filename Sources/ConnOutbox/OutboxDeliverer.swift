@@ -22,8 +22,7 @@ public struct OutboxDeliverer: Sendable {
         self.store = store
         self.transport = transport
         self.url = url
-        // The URL comes from a checked configuration (an http(s) URL with a host).
-        self.target = OutboxTarget(messagesURL: url) ?? OutboxTarget(messagesURL: URL(string: "http://invalid.invalid/")!)!
+        self.target = OutboxTarget(messagesURL: url)
         self.owner = owner
         self.concurrency = max(1, concurrency)
         self.requestTimeout = requestTimeout

@@ -52,17 +52,14 @@ public struct OutboxFlushCommand: ConnCommand {
         let deadline = wait.map { start + $0.duration }
         let line = ProgressLine(context)
         defer { line.finish() }
-        let messagesURL = backEnd.url(for: .messages)
-        guard let target = OutboxTarget(messagesURL: messagesURL) else {
-            throw ConnError.configuration("the messages resource \(messagesURL.absoluteString) is not an http or https URL")
-        }
+        let target = OutboxTarget(backEnd)
         let total = line.isEnabled ? (try? store.waitingCount(for: target.origin)) ?? 0 : 0
         let showProgress: (FlushTally) -> Void = { tally in
             line.update("delivering: \(tally.sent) sent, \(tally.rejected + tally.expired) failed, \(max(0, total - tally.sent - tally.rejected - tally.expired)) waiting")
         }
         if line.isEnabled { showProgress(FlushTally()) }
         let tally = try await HTTPTransport.with(configuration: context.configuration, logger: context.logger) { transport in
-            let deliverer = OutboxDeliverer(store: store, transport: transport, url: messagesURL,
+            let deliverer = OutboxDeliverer(store: store, transport: transport, url: backEnd.url(for: .messages),
                                             concurrency: concurrency, requestTimeout: context.configuration.timeout)
             var tally = FlushTally()
             try await deliverer.flushOnce(.due(ignoringBackoff: true), tally: &tally, afterBatch: line.isEnabled ? showProgress : nil)

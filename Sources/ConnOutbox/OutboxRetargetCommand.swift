@@ -36,11 +36,7 @@ public struct OutboxRetargetCommand: ConnCommand {
     }
 
     public func run(in context: CommandContext) async throws {
-        let backEnd = try context.requireBackEnd()
-        let messagesURL = backEnd.url(for: .messages)
-        guard let target = OutboxTarget(messagesURL: messagesURL) else {
-            throw ConnError.configuration("the messages resource \(messagesURL.absoluteString) is not an http or https URL")
-        }
+        let target = OutboxTarget(try context.requireBackEnd())
         let store = try context.openOutbox()
         let chosen = try store.resolve(ids)
         let moved = try store.retarget(chosen.map(\.id), to: target, now: Date())

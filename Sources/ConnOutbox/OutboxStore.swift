@@ -125,7 +125,7 @@ public struct OutboxStore: Sendable {
     private func reclaimable(_ db: Database, scope: ClaimScope, origin: String, owner: LeaseOwner, now: Date, limit: Int) throws -> [String] {
         var query: SQL = """
             SELECT id, leaseOwner, leaseExpiresAt FROM outboxMessage WHERE state = \(OutboxMessage.State.sending) \
-            AND leaseOwner IS NOT \(owner.description) AND (origin IS NULL OR origin = \(origin))
+            AND leaseOwner IS NOT \(owner.description) AND \(Self.takenBy(origin))
             """
         if case .ids(let ids, _) = scope {
             query += " AND id IN (SELECT value FROM json_each(\(try Self.jsonArray(ids))))"
@@ -458,8 +458,8 @@ extension OutboxStore {
             let due = respectingBackoff ? "MAX(nextAttemptAt, COALESCE(notBefore, 0))" : "COALESCE(notBefore, 0)"
             let seconds = try SQLRequest<Double?>(literal: """
                 SELECT MIN(t) FROM (
-                  SELECT \(sql: due) AS t FROM outboxMessage WHERE state = \(OutboxMessage.State.pending) AND (origin IS NULL OR origin = \(origin))
-                  UNION ALL SELECT leaseExpiresAt FROM outboxMessage WHERE state = \(OutboxMessage.State.sending) AND (origin IS NULL OR origin = \(origin)))
+                  SELECT \(sql: due) AS t FROM outboxMessage WHERE state = \(OutboxMessage.State.pending) AND \(Self.takenBy(origin))
+                  UNION ALL SELECT leaseExpiresAt FROM outboxMessage WHERE state = \(OutboxMessage.State.sending) AND \(Self.takenBy(origin)))
                 """).fetchOne(db) ?? nil
             return seconds.map(Date.init(timeIntervalSince1970:))
         }
@@ -470,9 +470,15 @@ extension OutboxStore {
     public func waitingCount(for origin: String? = nil) throws -> Int {
         try database.writer.read { db in
             var query: SQL = "SELECT COUNT(*) FROM outboxMessage WHERE state IN \([OutboxMessage.State.pending, .sending])"
-            if let origin { query += " AND (origin IS NULL OR origin = \(origin))" }
+            if let origin { query += " AND \(Self.takenBy(origin))" }
             return try SQLRequest<Int>(literal: query).fetchOne(db) ?? 0
         }
+    }
+
+    /// The messages a deliverer for `origin` takes: its own, and those with no server yet (which
+    /// become its own when it claims them).
+    static func takenBy(_ origin: String) -> SQL {
+        "(origin IS NULL OR origin = \(origin))"
     }
 
     /// Messages waiting for each server other than `origin`: they wait for their own.

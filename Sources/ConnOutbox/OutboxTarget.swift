@@ -11,10 +11,16 @@ public struct OutboxTarget: Sendable, Equatable {
     public var origin: String
     public var messagesURL: String
 
-    public init?(messagesURL url: URL) {
-        guard let origin = Origin(url) else { return nil }
-        self.origin = origin.description
-        self.messagesURL = url.absoluteString
+    /// The target of `url` (a checked configuration's, so an http(s) or ws(s) URL with a host;
+    /// anything else would be its own origin, written as it is).
+    public init(messagesURL url: URL) {
+        origin = Origin(url)?.description ?? url.absoluteString
+        messagesURL = url.absoluteString
+    }
+
+    /// The configured server's messages resource.
+    public init(_ backEnd: BackEndEndpoint) {
+        self.init(messagesURL: backEnd.url(for: .messages))
     }
 
     /// The Idempotency-Key of message `id` at `origin`: the id itself at the origin it was queued

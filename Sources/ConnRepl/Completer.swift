@@ -34,13 +34,11 @@ public struct Completer: Sendable {
             }
             if word.hasPrefix("-") {
                 let name = String(word.prefix { $0 != "=" })
-                if let option = node.option(named: name), option.takesValue, !word.contains("=") {
-                    pendingOption = option
-                } else if node.option(named: name) == nil, GlobalOptions.optionsTakingValues.contains(name), !word.contains("=") {
-                    // A global option before the command (`--server URL inbox …`): its value is
-                    // not a command word.
-                    pendingOption = CommandTree.Option(names: [name], takesValue: true, valueName: nil, values: [])
-                }
+                // A global option before the command (`--server URL inbox …`) is not in the
+                // tree's node yet: its value is not a command word either.
+                let option = node.option(named: name)
+                    ?? (GlobalOptions.optionsTakingValues.contains(name) ? CommandTree.Option(names: [name], takesValue: true, valueName: nil, values: []) : nil)
+                if let option, option.takesValue, !word.contains("=") { pendingOption = option }
                 continue
             }
             if let child = node.subcommand(word) {

@@ -80,7 +80,7 @@ public struct SendCommand: ConnCommand {
             return
         }
         // The message is for the server configured now, and for no other.
-        let target = context.configuration.backEnd.flatMap { OutboxTarget(messagesURL: $0.url(for: .messages)) }
+        let target = context.configuration.backEnd.map(OutboxTarget.init)
         let draft = OutboxDraft(to: recipients, subject: subject, text: body, responseToUid: responseToUid, target: target,
                                 profile: context.configuration.profile)
         var store = try context.openOutbox()

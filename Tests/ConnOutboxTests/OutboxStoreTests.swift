@@ -19,7 +19,7 @@ struct OutboxStoreTests {
 
     static let draft = OutboxDraft(to: "ada@example.com", subject: "hello", text: "body", responseToUid: nil)
     static let alive = LeaseOwner.current
-    static let target = OutboxTarget(messagesURL: URL(string: "http://127.0.0.1:8080/messages")!)!
+    static let target = OutboxTarget(messagesURL: URL(string: "http://127.0.0.1:8080/messages")!)
     static let otherAlive = LeaseOwner(host: LeaseOwner.current.host, pid: 1, startTime: LeaseOwner.startTime(of: 1) ?? "?")
 
     @Test("a claimed message is leased to one deliverer; others cannot take it while the holder lives")

@@ -25,15 +25,18 @@ public enum URLUserinfo {
     /// Whether a word without a scheme starts with `user:password@` (a colon before the last
     /// `@` of its authority): `alice:pw@host:8080` does, an e-mail address does not.
     public static func hasPasswordWithoutScheme(_ word: String) -> Bool {
+        passwordEnd(inSchemelessWord: word) != nil
+    }
+
+    /// Where the `@` that ends a `user:password` at the start of `word` is; nil when there is none.
+    private static func passwordEnd(inSchemelessWord word: String) -> String.Index? {
         let authorityEnd = word.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? word.endIndex
-        guard let at = word[..<authorityEnd].lastIndex(of: "@") else { return false }
-        return word[..<at].contains(":")
+        guard let at = word[..<authorityEnd].lastIndex(of: "@"), word[..<at].contains(":") else { return nil }
+        return at
     }
 
     private static func redactedWithoutScheme(_ text: String) -> String {
-        guard hasPasswordWithoutScheme(text) else { return text }
-        let authorityEnd = text.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? text.endIndex
-        let at = text[..<authorityEnd].lastIndex(of: "@")!
+        guard let at = passwordEnd(inSchemelessWord: text) else { return text }
         return "***" + text[at...]
     }
 

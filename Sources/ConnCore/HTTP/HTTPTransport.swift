@@ -82,7 +82,7 @@ public final class HTTPTransport: Sendable {
         } catch is Deadline.Expired {
             throw ConnError.temporary(
                 .timeout, "\(exchange.url.absoluteString) did not answer in full within \(TimeFormatting.duration(timeout))",
-                hint: "Raise --timeout, or check that the server is up.")
+                hint: HTTPTransport.timeoutHint)
         }
     }
 
@@ -161,13 +161,16 @@ public final class HTTPTransport: Sendable {
         }
     }
 
+    /// What to do about a deadline that passed, wherever conn reports one.
+    public static let timeoutHint = "Raise --timeout, or check that the server is up."
+
     /// Turns a client error (AsyncHTTPClient's, SwiftNIO's, or a `ChannelHTTPExchange.Failure`)
     /// into what a person needs to know: which URL, what happened.
     public static func describe(_ error: any Error, url: URL, timeout: Duration) -> ConnError {
         let target = url.absoluteString
         switch error {
         case ChannelHTTPExchange.Failure.timeout, ChannelError.connectTimeout:
-            return .temporary(.timeout, "\(target) did not answer within \(TimeFormatting.duration(timeout))", hint: "Raise --timeout, or check that the server is up.")
+            return .temporary(.timeout, "\(target) did not answer within \(TimeFormatting.duration(timeout))", hint: HTTPTransport.timeoutHint)
         case ChannelHTTPExchange.Failure.closedEarly:
             return .temporary(.connectionClosed, "\(target) closed the connection before answering")
         case ChannelHTTPExchange.Failure.tooLarge:
@@ -178,7 +181,7 @@ public final class HTTPTransport: Sendable {
         if let clientError = error as? HTTPClientError {
             switch clientError {
             case .deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout:
-                return .temporary(.timeout, "\(target) did not answer within \(TimeFormatting.duration(timeout))", hint: "Raise --timeout, or check that the server is up.")
+                return .temporary(.timeout, "\(target) did not answer within \(TimeFormatting.duration(timeout))", hint: HTTPTransport.timeoutHint)
             case .remoteConnectionClosed:
                 return .temporary(.connectionClosed, "\(target) closed the connection before answering")
             default:
