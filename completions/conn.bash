@@ -363,13 +363,13 @@ _conn_inbox() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    fetch|list|thread)
+    fetch|list|thread|sources)
         # Offer subcommand argument completions
         "_conn_inbox_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'fetch list thread' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'fetch list thread sources' -- "${cur}"))
         ;;
     esac
 }
@@ -500,6 +500,40 @@ _conn_inbox_thread() {
     case "${positional_number}" in
     1)
         __conn_add_completions -W "$(__conn_custom_complete ---completion inbox thread -- positional@0 "${COMP_CWORD}" "$(__conn_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
+}
+
+_conn_inbox_sources() {
+    repeating_flags=()
+    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--server --profile --config --format --timeout --color)
+    __conn_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--server')
+        return
+        ;;
+    '--profile')
+        __conn_add_completions -W "$(__conn_custom_complete ---completion inbox sources -- --profile "${COMP_CWORD}" "$(__conn_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--config')
+        __conn_add_completions -o plusdirs -fX '!*.@(yaml|yml)'
+        return
+        ;;
+    '--format')
+        __conn_add_completions -W 'text'$'\n''json'$'\n''prometheus'
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--color')
+        __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
     esac

@@ -104,7 +104,7 @@ struct ConversationRecord: Equatable, Encodable {
     }
 
     /// The latest message's parsed time, for a query over the conversation table `c`.
-    static let lastDateColumn = "(SELECT m.parsedTime FROM inboxMessage m WHERE m.threadRoot = c.rootUid AND m.sortKey = c.lastSortKey LIMIT 1)"
+    static let lastDateColumn = "(SELECT m.parsedTime FROM inboxMessage m WHERE m.sourceId = c.sourceId AND m.threadRoot = c.rootUid AND m.sortKey = c.lastSortKey LIMIT 1)"
 
     /// The table's columns, in the order `init(row:)` reads them.
     static let columns = "rootUid, subject, participants, messageCount, lastSortKey, lastDateTime, snippet, missingParent"
@@ -121,7 +121,7 @@ struct ConversationRecord: Equatable, Encodable {
         if row.count > 8, let seconds = row[8] as Double? { lastDate = Date(timeIntervalSince1970: seconds) }
     }
 
-    func insert(with statement: DirectStatement) throws {
+    func insert(with statement: DirectStatement, sourceId: Int64) throws {
         try statement.bind(1, rootUid)
         try statement.bind(2, subject)
         try statement.bind(3, participants.joined(separator: ", "))
@@ -130,6 +130,7 @@ struct ConversationRecord: Equatable, Encodable {
         try statement.bind(6, lastDateTime)
         try statement.bind(7, snippet)
         try statement.bind(8, missingParent ? 1 : 0)
+        try statement.bind(9, sourceId)
         try statement.run()
     }
 }

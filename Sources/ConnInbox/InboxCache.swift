@@ -3,12 +3,9 @@ import ConnProtocol
 import Foundation
 import GRDB
 
-/// The local copy of the inbox: written in one transaction per fetch, read offline.
-///
-/// The cache holds one inbox: the one at the URL that was asked for (`inbox.requested`; the
-/// server may have redirected within its origin, and `inbox.source` is where the inbox really
-/// came from). Fetching another inbox URL — another server, or a moved resource — replaces the
-/// cache instead of merging two servers' uids, and an ETag is sent only to the URL it came from.
+/// The local copies of inboxes: one per inbox resource (`ResourceKey` of the URL asked for),
+/// each written in one transaction per fetch and read offline. Fetching server B's inbox leaves
+/// A's copy as it was; an ETag is sent only to the inbox it came from.
 public struct InboxCache: Sendable {
     public let database: LocalDatabase
 
@@ -19,73 +16,138 @@ public struct InboxCache: Sendable {
         public var new: Int
         public var updated: Int
         public var unchanged: Int
+        /// Records whose uid an earlier record of the same document had: kept, flagged.
+        public var duplicates: Int = 0
+        /// Those uids (the first few), for the summary's text.
+        public var duplicateUids: [String] = []
     }
 
-    static let etagKey = "inbox.etag", fetchedAtKey = "inbox.fetchedAt", sourceKey = "inbox.source", requestedKey = "inbox.requested"
+    /// One cached copy: whose inbox it is and when it was fetched.
+    public struct Source: Sendable, Equatable {
+        public var id: Int64
+        /// ResourceKey of the inbox URL; empty for a copy written before conn kept one per source.
+        public var key: String
+        /// The inbox URL asked for, and where the answer came from (after same-origin redirects).
+        public var requested: String?
+        public var source: String?
+        public var etag: String?
+        public var fetchedAt: Date?
 
-    /// The inbox URL the cache holds.
-    public func requestedURL() throws -> String? {
-        try database.writer.read { db in try Self.requestedURL(db) }
+        /// A copy from an older conn whose server it did not record.
+        public var isUnknown: Bool { key.isEmpty }
+
+        /// What a person is told the copy is of.
+        public var name: String { source ?? requested ?? "an inbox of unknown source" }
+
+        init(row: Row) {
+            id = row["id"]
+            key = row["inboxKey"]
+            requested = row["requested"]
+            source = row["source"]
+            etag = row["etag"]
+            fetchedAt = (row["fetchedAt"] as Double?).map(Date.init(timeIntervalSince1970:))
+        }
     }
 
-    /// Caches written before `inbox.requested` existed fall back to their source.
-    private static func requestedURL(_ db: Database) throws -> String? {
-        try LocalDatabase.metaValue(db, requestedKey) ?? LocalDatabase.metaValue(db, sourceKey)
+    /// The key of an inbox URL as asked for.
+    static func key(of requested: String) -> String {
+        URL(string: requested).map(ResourceKey.of) ?? requested
+    }
+
+    /// The cached copy of the inbox at `url`, if there is one.
+    public func source(of url: String) throws -> Source? {
+        try database.writer.read { db in try Self.source(db, key: Self.key(of: url)) }
+    }
+
+    static func source(_ db: Database, key: String) throws -> Source? {
+        try Row.fetchOne(db, sql: "SELECT * FROM inboxSource WHERE inboxKey = ?", arguments: [key]).map(Source.init(row:))
+    }
+
+    /// Every cached copy, the latest fetched first.
+    public func sources() throws -> [Source] {
+        try database.writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM inboxSource ORDER BY fetchedAt DESC, id DESC").map(Source.init(row:))
+        }
+    }
+
+    /// The copy to read for the inbox at `configured`: its own, else one of an unknown source
+    /// (an older conn's, shown until the next fetch); with no server configured, the latest
+    /// fetched. Nil when there is none of these.
+    public func sourceToRead(configured: String?) throws -> Source? {
+        try database.writer.read { db in
+            if let configured {
+                return try Self.source(db, key: Self.key(of: configured)) ?? Self.source(db, key: "")
+            }
+            return try Row.fetchOne(db, sql: "SELECT * FROM inboxSource ORDER BY fetchedAt DESC, id DESC LIMIT 1").map(Source.init(row:))
+        }
     }
 
     /// The ETag to send with a request for `url`: only one that came from that very inbox.
     public func etag(for url: String) -> String? {
-        guard (try? requestedURL()) == url else { return nil }
-        return try? database.metaValue(Self.etagKey)
+        (try? source(of: url))?.etag
     }
 
-    /// When and from where the cache was last filled, if ever.
-    /// A cached message, for what quotes it (a reply's editor); nil when the cache lacks it.
-    public func message(uid: String) throws -> (from: String, subject: String, text: String)? {
+    /// A cached message of the inbox at `url`, for what quotes it (a reply's editor); nil when
+    /// that copy lacks it.
+    public func message(uid: String, inboxAt url: String) throws -> (from: String, subject: String, text: String)? {
         try database.writer.read { db in
-            try Row.fetchOne(db, sql: "SELECT fromAddress, subject, text FROM inboxMessage WHERE uid = ?", arguments: [uid])
+            try Row.fetchOne(db, sql: """
+                SELECT fromAddress, subject, text FROM inboxMessage
+                WHERE uid = ? AND sourceId = (SELECT id FROM inboxSource WHERE inboxKey = ?)
+                """, arguments: [uid, Self.key(of: url)])
                 .map { (from: $0["fromAddress"], subject: $0["subject"], text: $0["text"]) }
         }
     }
 
-    public func lastFetch() throws -> (at: Date, source: String)? {
-        guard let at = try database.metaValue(Self.fetchedAtKey).flatMap(Double.init), let source = try database.metaValue(Self.sourceKey) else { return nil }
-        return (Date(timeIntervalSince1970: at), source)
+    /// How many messages the copy `sourceId` holds.
+    public func messageCount(sourceId: Int64) throws -> Int {
+        try database.writer.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM inboxMessage WHERE sourceId = ?", arguments: [sourceId]) ?? 0
+        }
     }
 
-    /// Marks a conditional fetch answered 304: the cache is current as of now.
-    public func touch(source: String, at now: Date) throws {
-        try database.writer.write { db in try Self.setMeta(db, [Self.fetchedAtKey: String(now.timeIntervalSince1970), Self.sourceKey: source]) }
+    /// Marks a conditional fetch answered 304: the copy is current as of now.
+    public func touch(requested: String, source: String, at now: Date) throws {
+        try database.writer.write { db in
+            try db.execute(sql: "UPDATE inboxSource SET source = ?, fetchedAt = ? WHERE inboxKey = ?",
+                           arguments: [source, now.timeIntervalSince1970, Self.key(of: requested)])
+        }
     }
 
-    /// Upserts the records by uid, rethreads (a late parent re-links its replies), updates the
-    /// conversations and records the ETag — all in one transaction, so a reader never sees half
-    /// a fetch.
-    /// `requested` is the inbox URL asked for, `source` where the answer came from. A cache of
-    /// another inbox URL is emptied first, in the same transaction.
+    /// Upserts the records by uid into the copy of the inbox `requested`, rethreads (a late
+    /// parent re-links its replies), updates the conversations and records the ETag — all in one
+    /// transaction, so a reader never sees half a fetch. Other inboxes' copies are left alone,
+    /// but for one of an unknown source, which a fetch replaces.
+    /// `requested` is the inbox URL asked for, `source` where the answer came from.
     public func store(_ records: [InboxDocumentReader.Record], etag: String?, requested: String, source: String, at now: Date) throws -> StoreSummary {
         try store(InboxDocument(records: records), etag: etag, requested: requested, source: source, at: now)
     }
 
     public func store(_ document: InboxDocument, etag: String?, requested: String, source: String, at now: Date) throws -> StoreSummary {
         try database.writer.write { db in
-            if let held = try Self.requestedURL(db), held != requested {
-                try db.execute(sql: "DELETE FROM inboxMessage")
-                try db.execute(sql: "DELETE FROM inboxConversation")
-                try db.execute(sql: "DELETE FROM meta WHERE key = ?", arguments: [Self.etagKey])
+            if let unknown = try Self.source(db, key: "") { try Self.remove(unknown.id, db) }
+            let key = Self.key(of: requested)
+            let sourceId: Int64
+            if let held = try Self.source(db, key: key) {
+                sourceId = held.id
+            } else {
+                try db.execute(sql: "INSERT INTO inboxSource(inboxKey) VALUES (?)", arguments: [key])
+                sourceId = db.lastInsertedRowID
             }
-            var merge = try InboxMerge(loadingFrom: db)
+            var merge = try InboxMerge(loadingFrom: db, sourceId: sourceId)
             let summary = merge.apply(document, at: now)
             try merge.write(to: db, at: now)
-            var meta = [Self.fetchedAtKey: String(now.timeIntervalSince1970), Self.sourceKey: source, Self.requestedKey: requested]
-            if let etag { meta[Self.etagKey] = etag }
-            try Self.setMeta(db, meta)
-            if etag == nil { try db.execute(sql: "DELETE FROM meta WHERE key = ?", arguments: [Self.etagKey]) }
+            try db.execute(sql: "UPDATE inboxSource SET requested = ?, source = ?, etag = ?, fetchedAt = ? WHERE id = ?",
+                           arguments: [requested, source, etag, now.timeIntervalSince1970, sourceId])
             return summary
         }
     }
 
-    private static func setMeta(_ db: Database, _ values: [String: String]) throws {
-        for (key, value) in values { try LocalDatabase.setMetaValue(db, key, value) }
+    /// Removes one copy, all of it.
+    private static func remove(_ sourceId: Int64, _ db: Database) throws {
+        for table in ["inboxMessage", "inboxConversation", "inboxDuplicate"] {
+            try db.execute(sql: "DELETE FROM \(table) WHERE sourceId = ?", arguments: [sourceId])
+        }
+        try db.execute(sql: "DELETE FROM inboxSource WHERE id = ?", arguments: [sourceId])
     }
 }

@@ -9,15 +9,16 @@ public struct InboxCommand: AsyncParsableCommand {
         discussion: HelpText.discussion(
             """
             `fetch` needs the server; `list` and `thread` read only the cache and work with no \
-            network at all. Conversations follow responseToUid: a reply whose parent is not cached \
-            hangs under a placeholder, cycles are broken at their oldest message, duplicate uids \
-            are flagged.
+            network at all. The cache keeps a copy per server's inbox, and reads the configured \
+            server's (`sources` lists them). Conversations follow responseToUid: a reply whose parent is not cached \
+            hangs under a placeholder, cycles are broken at their oldest message, and every \
+            record of a uid sent more than once is kept, flagged duplicateUid.
             """,
             examples: [
                 .init("conn inbox fetch && conn inbox list", "Fetch, then the conversations, newest first."),
                 .init("conn inbox thread 42", "The conversation message 42 is in, as a tree."),
             ]),
-        subcommands: [InboxFetchCommand.self, InboxListCommand.self, InboxThreadCommand.self])
+        subcommands: [InboxFetchCommand.self, InboxListCommand.self, InboxThreadCommand.self, InboxSourcesCommand.self])
 
     public init() {}
 }

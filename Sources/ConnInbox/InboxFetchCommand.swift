@@ -67,6 +67,10 @@ struct FetchReport: Encodable, TextRenderable {
     let new: Int
     let updated: Int
     let unchanged: Int
+    /// Records that repeated a uid of an earlier record of the document: kept beside it, flagged.
+    let duplicates: Int
+    /// Those uids, the first five.
+    let duplicateUids: [String]
     let elapsedMs: Double
 
     init(_ outcome: InboxFetcher.Outcome) {
@@ -74,11 +78,18 @@ struct FetchReport: Encodable, TextRenderable {
         notModified = outcome.notModified
         let summary = outcome.summary
         (fetched, new, updated, unchanged) = (summary.fetched, summary.new, summary.updated, summary.unchanged)
+        (duplicates, duplicateUids) = (summary.duplicates, summary.duplicateUids)
         elapsedMs = outcome.elapsedMs
     }
 
     func renderText(style: TextStyle) -> String {
         if notModified { return "inbox unchanged since the last fetch (\(Int(elapsedMs)) ms)\n" }
-        return "fetched \(fetched) messages: \(style.bold("\(new) new")), \(updated) updated, \(unchanged) unchanged (\(Int(elapsedMs)) ms)\n"
+        var text = "fetched \(fetched) messages: \(style.bold("\(new) new")), \(updated) updated, \(unchanged) unchanged (\(Int(elapsedMs)) ms)\n"
+        if duplicates > 0 {
+            let uids = duplicateUids.map { TerminalSanitizer.sanitize($0, keepNewlines: false) }.joined(separator: ", ")
+            text += style.yellow("\(duplicates) of them repeated the uid of an earlier one (uid \(uids)\(duplicates > duplicateUids.count ? ", …" : "")): ")
+                + "kept beside it and flagged duplicateUid in `conn inbox thread`\n"
+        }
+        return text
     }
 }

@@ -53,7 +53,7 @@ public struct InboxFetcher: Sendable {
         let now = Date()
         switch answer {
         case .notModified(let source):
-            try cache.touch(source: source, at: now)
+            try cache.touch(requested: url.absoluteString, source: source, at: now)
             return Outcome(source: source, notModified: true, summary: .init(fetched: 0, new: 0, updated: 0, unchanged: 0),
                            elapsedMs: start.duration(to: clock.now).milliseconds)
         case .records(let document, let etag, let source):

@@ -10,7 +10,7 @@ public struct InboxListCommand: ConnCommand {
         commandName: "list", abstract: "List conversations from the cache, newest first (works offline).",
         discussion: HelpText.discussion(
             "",
-            exitCodes: "0 listed; 69 the cache is empty (run conn inbox fetch); 64 a bad --limit, --offset, --since or --until",
+            exitCodes: "0 listed; 69 no cached copy of the configured server's inbox (run conn inbox fetch); 64 a bad --limit, --offset, --since or --until",
             examples: [
                 .init("conn inbox list", "The 20 newest conversations."),
                 .init("conn inbox list --from ann@ --since yesterday --json", "Conversations with a message from ann since yesterday, as JSON."),
@@ -49,18 +49,15 @@ public struct InboxListCommand: ConnCommand {
     }
 
     public func run(in context: CommandContext) async throws {
-        let cache = InboxCache(database: try context.openDatabase(migrations: InboxMigrations.all))
-        guard let last = try cache.lastFetch() else {
-            throw ConnError.unavailable(.emptyCache, "the inbox cache is empty", hint: "Run `conn inbox fetch` while the server is reachable.")
-        }
-        var conditions: [String] = []
-        var arguments = StatementArguments()
+        let copy = try InboxCopy.open(context, database: try context.openDatabase(migrations: InboxMigrations.all))
+        var conditions = ["c.sourceId = ?"]
+        var arguments: StatementArguments = [copy.source.id]
         if let from {
-            conditions.append("EXISTS (SELECT 1 FROM inboxMessage m WHERE m.threadRoot = c.rootUid AND m.fromAddress LIKE ? ESCAPE '\\')")
+            conditions.append("EXISTS (SELECT 1 FROM inboxMessage m WHERE m.sourceId = c.sourceId AND m.threadRoot = c.rootUid AND m.fromAddress LIKE ? ESCAPE '\\')")
             arguments += ["%" + Self.escapeLike(from) + "%"]
         }
         if let search {
-            conditions.append("EXISTS (SELECT 1 FROM inboxMessage m WHERE m.threadRoot = c.rootUid AND (m.subject LIKE ? ESCAPE '\\' OR m.text LIKE ? ESCAPE '\\'))")
+            conditions.append("EXISTS (SELECT 1 FROM inboxMessage m WHERE m.sourceId = c.sourceId AND m.threadRoot = c.rootUid AND (m.subject LIKE ? ESCAPE '\\' OR m.text LIKE ? ESCAPE '\\'))")
             arguments += ["%" + Self.escapeLike(search) + "%", "%" + Self.escapeLike(search) + "%"]
         }
         let now = Date()
@@ -72,28 +69,23 @@ public struct InboxListCommand: ConnCommand {
             conditions.append("c.lastSortKey < ?")
             arguments += [date.timeIntervalSince1970]
         }
-        let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        let filter = "WHERE " + conditions.joined(separator: " AND ")
         let sql = """
             SELECT \(ConversationRecord.columns), \(ConversationRecord.lastDateColumn) FROM inboxConversation c
             \(filter) ORDER BY lastSortKey DESC, rootUid LIMIT ? OFFSET ?
             """
         let statementArguments = arguments + [all ? -1 : limit, offset]
         let filterArguments = arguments
-        let (rows, total) = try cache.database.writer.read { db in
+        let (rows, total) = try copy.cache.database.writer.read { db in
             (try Row.fetchAll(db, sql: sql, arguments: statementArguments),
              try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM inboxConversation c \(filter)", arguments: filterArguments) ?? 0)
         }
         let conversations = rows.map(ConversationRecord.init(row:))
-        let age = Date().timeIntervalSince(last.at)
         if context.configuration.format == .text {
-            context.printer.note("cache from \(last.source), fetched \(TimeFormatting.ago(seconds: age))")
+            let age = copy.source.fetchedAt.map { ", fetched " + TimeFormatting.ago(seconds: Date().timeIntervalSince($0)) } ?? ""
+            context.printer.note("cache of \(copy.source.name)\(age)")
         }
-        // Offline reading shows what the cache holds, but says so when that is another inbox.
-        if let configured = context.configuration.backEnd?.url(for: .inbox).absoluteString,
-            let held = try cache.requestedURL(), held != configured {
-            context.printer.warning("the cache holds the inbox of \(held), not of the configured \(configured); `conn inbox fetch` replaces it")
-        }
-        var list = ConversationList(conversations: conversations, total: total, cacheFetchedAt: last.at, cacheSource: last.source)
+        var list = ConversationList(conversations: conversations, total: total, cacheFetchedAt: copy.source.fetchedAt, cacheSource: copy.source.source)
         list.width = TerminalSize.columns(environment: context.environment)
         list.ascii = ascii || !context.terminal.isUTF8
         try context.printer.emit(list)
@@ -113,8 +105,9 @@ struct ConversationList: Encodable, TextRenderable {
     let conversations: [ConversationRecord]
     /// How many conversations match, of which `conversations` are the page shown.
     let total: Int
-    let cacheFetchedAt: Date
-    let cacheSource: String
+    let cacheFetchedAt: Date?
+    /// Where the copy was fetched from; null for a copy an older conn wrote without saying.
+    let cacheSource: String?
     /// The text's layout (not in JSON): the terminal's width, and ASCII only where the locale
     /// is not UTF-8.
     var width = 80

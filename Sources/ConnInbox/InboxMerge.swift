@@ -8,6 +8,10 @@ import GRDB
 /// written — each new message once, with its thread columns already computed; an unchanged
 /// message only when a late parent moved it; a conversation only when one of its messages
 /// was written.
+///
+/// A uid the document gives more than once is one message, its first record (replies thread
+/// to it); the later records are kept beside it as copies, and the message is flagged
+/// `duplicateUid` while it has any.
 struct InboxMerge {
     /// What a message's row says about its place in the threads.
     struct ThreadColumns: Equatable {
@@ -46,14 +50,18 @@ struct InboxMerge {
     /// For the messages the cache held before this fetch: the first `cached.count` of `messages`.
     private var cached: [CachedState] = []
     private var indexOf: [String: Int] = [:]
-    private var duplicates: Set<String> = []
-    /// A cached message was flagged as a duplicate uid by an earlier fetch.
-    private var cachedDuplicates = false
+    /// The copy this merge reads and writes (inboxSource.id).
+    private let sourceId: Int64
+    /// The hashes of each uid's stored copies (records after the first), in order.
+    private var cachedCopies: [String: [Int64]] = [:]
+    /// The positions in this fetch's document of each uid's later records, in order.
+    private var incomingCopies: [String: [Int32]] = [:]
     /// This fetch's records.
     private var document = InboxDocument(records: [])
 
-    init(loadingFrom db: Database) throws {
-        let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM inboxMessage") ?? 0
+    init(loadingFrom db: Database, sourceId: Int64) throws {
+        self.sourceId = sourceId
+        let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM inboxMessage WHERE sourceId = ?", arguments: [sourceId]) ?? 0
         messages.reserveCapacity(count)
         cached.reserveCapacity(count)
         // Read through SQLite's C API: a re-fetch loads every cached message's columns, and
@@ -61,19 +69,16 @@ struct InboxMerge {
         // In the table's own order: an ORDER BY made SQLite copy every row into a sorter before
         // returning the first; the rows are put in arrival order here, and most often already are.
         let rows = try DirectStatement(db.makeStatement(sql: """
-            SELECT uid, responseToUid, parsedTime, arrival, sortKey, threadRoot, depth, flags, rawHash FROM inboxMessage
+            SELECT uid, responseToUid, parsedTime, arrival, sortKey, threadRoot, depth, flags, rawHash FROM inboxMessage WHERE sourceId = ?1
             """), in: db)
+        try rows.bind(1, sourceId)
         var inArrivalOrder = true
         while try rows.nextRow() {
             let arrival = Int(rows.int64(3) ?? 0)
             if let last = messages.last, last.arrival >= arrival { inArrivalOrder = false }
             messages.append(Message(uid: rows.text(0), parentUid: rows.text(1), arrival: arrival, parsedTime: rows.double(2)))
-            let flags = rows.text(7)
-            if !flags.isEmpty && flags.utf8.split(separator: UInt8(ascii: ",")).contains(where: { $0.elementsEqual("duplicateUid".utf8) }) {
-                cachedDuplicates = true
-            }
             cached.append(CachedState(columns: ThreadColumns(sortKey: rows.double(4) ?? 0, threadRoot: rows.text(5), depth: Int(rows.int64(6) ?? 0),
-                                                             flags: flags),
+                                                             flags: rows.text(7)),
                                       hash: rows.int64(8)))
         }
         if !inArrivalOrder {
@@ -83,6 +88,9 @@ struct InboxMerge {
         }
         indexOf.reserveCapacity(count)
         for (index, message) in messages.enumerated() { indexOf[message.uid] = index }
+        for row in try Row.fetchAll(db, sql: "SELECT uid, rawHash FROM inboxDuplicate WHERE sourceId = ? ORDER BY uid, copy", arguments: [sourceId]) {
+            cachedCopies[row[0], default: []].append(row[1])
+        }
     }
 
     /// What the cache held for the message at `index`; nil for a new message.
@@ -90,10 +98,11 @@ struct InboxMerge {
         index < cached.count ? cached[index] : nil
     }
 
-    /// Takes in the document's records: new uids are appended in arrival order; a uid seen
-    /// twice is flagged and its later record wins. Counts are per uid.
-    /// An unchanged record (same hash as its cached copy, or as an earlier record for its uid)
-    /// is looked at no further: its fields are never read out of the document.
+    /// Takes in the document's records: new uids are appended in arrival order; a uid's first
+    /// record is its message, later ones its copies. Counts are per uid: a message is unchanged
+    /// when its record and its copies are those cached.
+    /// An unchanged record (same hash as its cached copy) is looked at no further: its fields
+    /// are never read out of the document.
     mutating func apply(_ document: InboxDocument, at now: Date) -> InboxCache.StoreSummary {
         self.document = document
         var summary = InboxCache.StoreSummary(fetched: document.count, new: 0, updated: 0, unchanged: 0)
@@ -114,31 +123,51 @@ struct InboxMerge {
                 summary.new += 1
                 continue
             }
-            let firstTime = !messages[index].seenInDocument
+            if messages[index].seenInDocument {
+                incomingCopies[entry.uid, default: []].append(Int32(position))
+                summary.duplicates += 1
+                if summary.duplicateUids.count < 5, !summary.duplicateUids.contains(entry.uid) { summary.duplicateUids.append(entry.uid) }
+                continue
+            }
             messages[index].seenInDocument = true
-            if !firstTime { duplicates.insert(entry.uid) }
-            let current = messages[index].incoming.map { document.entries[Int($0)].rawHash } ?? cachedState(index)?.hash
-            if current == entry.rawHash {
-                if firstTime { summary.unchanged += 1 }
+            guard cachedState(index)?.hash != entry.rawHash else {
+                summary.unchanged += 1
                 continue
             }
             let threading = document.threading(at: position)
             messages[index].incoming = Int32(position)
             messages[index].parentUid = threading.responseToUid
             messages[index].parsedTime = Self.parseDate(threading.dateTime, now)
-            if firstTime && cachedState(index) != nil { summary.updated += 1 }
+            summary.updated += 1
+        }
+        // A message whose record is unchanged but whose copies are not was updated.
+        for index in messages.indices where messages[index].incoming == nil && messages[index].seenInDocument && copiesChanged(messages[index].uid) {
+            summary.unchanged -= 1
+            summary.updated += 1
         }
         return summary
+    }
+
+    /// The hashes of the copies `uid` has after this fetch: this document's when it gave the
+    /// uid, else those cached.
+    private func copyHashes(_ uid: String, seenInDocument: Bool) -> [Int64] {
+        guard seenInDocument else { return cachedCopies[uid] ?? [] }
+        return (incomingCopies[uid] ?? []).map { document.entries[Int($0)].rawHash }
+    }
+
+    /// Whether this fetch changes the copies of `uid` (a message it gave).
+    private func copiesChanged(_ uid: String) -> Bool {
+        copyHashes(uid, seenInDocument: true) != cachedCopies[uid] ?? []
     }
 
     private static func parseDate(_ text: String, _ now: Date) -> Double? {
         DateTimeText.parse(text, relativeTo: now)?.timeIntervalSince1970
     }
 
-    /// Whether this fetch changes nothing: no new or changed record, and no duplicate uid now or
-    /// flagged before. The threads are then what they were, so there is nothing to compute or write.
+    /// Whether this fetch changes nothing: no new or changed record or copy. The threads are
+    /// then what they were, so there is nothing to compute or write.
     var changesNothing: Bool {
-        duplicates.isEmpty && !cachedDuplicates && messages.allSatisfy { $0.incoming == nil }
+        messages.allSatisfy { $0.incoming == nil && !($0.seenInDocument && copiesChanged($0.uid)) }
     }
 
     /// Threads every message and writes what changed: messages, then conversations.
@@ -149,8 +178,9 @@ struct InboxMerge {
         let layout = ThreadLayout(uids: messages.map(\.uid), parentUids: messages.map(\.parentUid), order: rank, indexOf: indexOf)
         let uid = layout.uid
 
-        let statements = try Statements(db)
+        let statements = try Statements(db, sourceId: sourceId)
         let fetchedAt = now.timeIntervalSince1970
+        let hasCopies = try writeCopies(db)
         // The conversations to rewrite: those a written message is in now, and those one was
         // in before (they lost it); old roots that are roots no more are only removed.
         var rewrite = [Bool](repeating: false, count: layout.nodeCount)
@@ -161,7 +191,7 @@ struct InboxMerge {
                 let message = messages[node]
                 var flags: [String] = []
                 if layout.brokeCycle[node] { flags.append("cycleBroken") }
-                if duplicates.contains(message.uid) { flags.append("duplicateUid") }
+                if hasCopies.contains(message.uid) { flags.append("duplicateUid") }
                 if let parent = layout.parent[node], layout.isPlaceholder(parent) { flags.append("parentMissing") }
                 let columns = ThreadColumns(sortKey: sortKeys[node], threadRoot: rootUid, depth: layout.depth[node], flags: flags.joined(separator: ","))
                 let stored = cachedState(node)?.columns
@@ -181,9 +211,10 @@ struct InboxMerge {
                     try document.withRawText(at: position) { try write.bind(9, text: $0) }
                     try write.bind(10, rawHash)
                     try write.bind(11, fetchedAt)
+                    try write.bind(12, sourceId)
                     try write.run()
                 } else if columns != stored {
-                    try statements.updateThread.execute(arguments: [columns.sortKey, columns.threadRoot, columns.depth, columns.flags, message.uid])
+                    try statements.updateThread.execute(arguments: [columns.sortKey, columns.threadRoot, columns.depth, columns.flags, message.uid, sourceId])
                 } else {
                     continue
                 }
@@ -196,7 +227,7 @@ struct InboxMerge {
         }
         if !cached.isEmpty {
             for root in staleRoots.union(layout.roots.filter { rewrite[$0] }.map(uid)) {
-                try statements.deleteConversation.execute(arguments: [root])
+                try statements.deleteConversation.execute(arguments: [root, sourceId])
             }
         }
         for root in layout.roots where rewrite[root] {
@@ -205,8 +236,26 @@ struct InboxMerge {
                 try messages[node].incoming.map { ConversationRecord.Fields(document.email(at: Int($0))) } ?? statements.cachedFields(of: messages[node].uid)
             }
             let record = ConversationRecord(rootUid: uid(root), members: fields, sortKeys: members.map { sortKeys[$0] }, missingParent: layout.isPlaceholder(root))
-            try record.insert(with: statements.insertConversation)
+            try record.insert(with: statements.insertConversation, sourceId: sourceId)
         }
+    }
+
+    /// Stores the copies of every uid whose copies this fetch changed; returns the uids that
+    /// have copies afterwards (flagged `duplicateUid`).
+    private func writeCopies(_ db: Database) throws -> Set<String> {
+        var hasCopies = Set(cachedCopies.keys)
+        for message in messages where message.seenInDocument && copiesChanged(message.uid) {
+            try db.execute(sql: "DELETE FROM inboxDuplicate WHERE sourceId = ? AND uid = ?", arguments: [sourceId, message.uid])
+            let positions = incomingCopies[message.uid] ?? []
+            for (offset, position) in positions.enumerated() {
+                let entry = document.entries[Int(position)]
+                let raw = document.withRawText(at: Int(position)) { String(decoding: $0, as: UTF8.self) }
+                try db.execute(sql: "INSERT INTO inboxDuplicate(sourceId, uid, copy, raw, rawHash) VALUES (?, ?, ?, ?, ?)",
+                               arguments: [sourceId, message.uid, offset + 2, raw, entry.rawHash])
+            }
+            if positions.isEmpty { hasCopies.remove(message.uid) } else { hasCopies.insert(message.uid) }
+        }
+        return hasCopies
     }
 
     /// Parsed time where known; an undated message sorts just after the last dated message
@@ -235,28 +284,31 @@ struct InboxMerge {
         let insertMessage, updateMessage, insertConversation: DirectStatement
         let updateThread, deleteConversation, selectFields: Statement
 
-        init(_ db: Database) throws {
+        let sourceId: Int64
+
+        init(_ db: Database, sourceId: Int64) throws {
+            self.sourceId = sourceId
             insertMessage = try DirectStatement(db.makeStatement(sql: """
-                INSERT INTO inboxMessage(uid, responseToUid, parsedTime, arrival, sortKey, threadRoot, depth, flags, raw, rawHash, fetchedAt)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+                INSERT INTO inboxMessage(uid, responseToUid, parsedTime, arrival, sortKey, threadRoot, depth, flags, raw, rawHash, fetchedAt, sourceId)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
                 """), in: db)
             // The arrival (?4) stays as it was: a message keeps its place in arrival order.
             updateMessage = try DirectStatement(db.makeStatement(sql: """
                 UPDATE inboxMessage SET responseToUid = ?2, parsedTime = ?3, sortKey = ?5, threadRoot = ?6, depth = ?7, flags = ?8,
                 raw = ?9, rawHash = ?10, fetchedAt = ?11
-                WHERE uid = ?1
+                WHERE uid = ?1 AND sourceId = ?12
                 """), in: db)
-            updateThread = try db.makeStatement(sql: "UPDATE inboxMessage SET sortKey = ?, threadRoot = ?, depth = ?, flags = ? WHERE uid = ?")
-            deleteConversation = try db.makeStatement(sql: "DELETE FROM inboxConversation WHERE rootUid = ?")
+            updateThread = try db.makeStatement(sql: "UPDATE inboxMessage SET sortKey = ?, threadRoot = ?, depth = ?, flags = ? WHERE uid = ? AND sourceId = ?")
+            deleteConversation = try db.makeStatement(sql: "DELETE FROM inboxConversation WHERE rootUid = ? AND sourceId = ?")
             insertConversation = try DirectStatement(db.makeStatement(sql: """
-                INSERT INTO inboxConversation(\(ConversationRecord.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO inboxConversation(\(ConversationRecord.columns), sourceId) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """), in: db)
-            selectFields = try db.makeStatement(sql: "SELECT fromAddress, toAddress, subject, text, dateTime FROM inboxMessage WHERE uid = ?")
+            selectFields = try db.makeStatement(sql: "SELECT fromAddress, toAddress, subject, text, dateTime FROM inboxMessage WHERE uid = ? AND sourceId = ?")
         }
 
         /// The summary fields of a message this fetch did not change.
         func cachedFields(of uid: String) throws -> ConversationRecord.Fields {
-            guard let row = try Row.fetchOne(selectFields, arguments: [uid]) else {
+            guard let row = try Row.fetchOne(selectFields, arguments: [uid, sourceId]) else {
                 throw ConnError.internalError("message \(uid) is in the merge but not in the cache")
             }
             return ConversationRecord.Fields(from: row[0], to: row[1], subject: row[2], text: row[3], dateTime: row[4])

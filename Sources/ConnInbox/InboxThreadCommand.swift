@@ -34,8 +34,9 @@ public struct InboxThreadCommand: ConnCommand {
 
     public func run(in context: CommandContext) async throws {
         let database = try context.openDatabase(migrations: InboxMigrations.all + OutboxMigrations.all)
-        let root = try Self.resolveRoot(uid, in: database)
-        let thread = try ThreadView.load(root: root, from: database)
+        let copy = try InboxCopy.open(context, database: database)
+        let root = try Self.resolveRoot(uid, in: copy.source.id, of: database)
+        let thread = try ThreadView.load(root: root, in: copy.source.id, of: database)
         // Replies written here and not yet delivered belong to the conversation too.
         let outbox = OutboxStore(database: database, expiry: context.configuration.outboxExpiry, token: context.configuration.token)
         let waiting = try outbox.replies(to: thread.messages.map(\.uid)).map(ThreadReport.OutboxReply.init)
@@ -45,22 +46,27 @@ public struct InboxThreadCommand: ConnCommand {
         try context.printer.emit(report)
     }
 
-    /// The conversation root of `text`: an exact uid, an unambiguous uid prefix, or a missing
-    /// parent's uid (a placeholder root).
-    static func resolveRoot(_ text: String, in database: LocalDatabase) throws -> String {
+    /// The conversation root of `text` in the copy `sourceId`: an exact uid, an unambiguous uid
+    /// prefix, or a missing parent's uid (a placeholder root).
+    static func resolveRoot(_ text: String, in sourceId: Int64, of database: LocalDatabase) throws -> String {
         try database.writer.read { db in
-            if let root = try String.fetchOne(db, sql: "SELECT threadRoot FROM inboxMessage WHERE uid = ?", arguments: [text]) { return root }
-            if try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM inboxConversation WHERE rootUid = ?)", arguments: [text]) == true { return text }
+            if let root = try String.fetchOne(db, sql: "SELECT threadRoot FROM inboxMessage WHERE sourceId = ? AND uid = ?", arguments: [sourceId, text]) {
+                return root
+            }
+            if try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM inboxConversation WHERE sourceId = ? AND rootUid = ?)",
+                                 arguments: [sourceId, text]) == true {
+                return text
+            }
             let pattern = InboxListCommand.escapeLike(text) + "%"
             let matches = try Row.fetchAll(db, sql: """
-                SELECT uid, threadRoot FROM inboxMessage WHERE uid LIKE ? ESCAPE '\\'
-                UNION SELECT rootUid, rootUid FROM inboxConversation WHERE missingParent AND rootUid LIKE ? ESCAPE '\\'
+                SELECT uid, threadRoot FROM inboxMessage WHERE sourceId = ? AND uid LIKE ? ESCAPE '\\'
+                UNION SELECT rootUid, rootUid FROM inboxConversation WHERE sourceId = ? AND missingParent AND rootUid LIKE ? ESCAPE '\\'
                 ORDER BY 1 LIMIT 6
-                """, arguments: [pattern, pattern])
+                """, arguments: [sourceId, pattern, sourceId, pattern])
             switch matches.count {
             case 1: return matches[0][1]
             case 0:
-                let empty = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM inboxMessage") == 0
+                let empty = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM inboxMessage WHERE sourceId = ?", arguments: [sourceId]) == 0
                 throw ConnError.unavailable(.noSuchMessage, "no message with uid '\(TerminalSanitizer.sanitize(text))' in the cache",
                                             hint: empty ? "The cache is empty: run `conn inbox fetch`." : "`conn inbox list` shows the conversations and their uids.")
             default:
@@ -87,18 +93,28 @@ struct ThreadView {
         /// `dateTime` read as a date (relative words as of the fetch); nil when it cannot be read.
         let date: Date?
         let flags: [String]
+        /// 2, 3… for the later records of a uid the server sent more than once (kept beside the
+        /// message, which is its first record); null for the message itself.
+        var copy: Int? = nil
     }
     let root: String
     let messages: [Message]  // depth-first, older siblings first
     let byDate: [Message]
 
-    static func load(root: String, from database: LocalDatabase) throws -> ThreadView {
-        let rows = try database.writer.read { db in
-            try Row.fetchAll(db, sql: """
+    static func load(root: String, in sourceId: Int64, of database: LocalDatabase) throws -> ThreadView {
+        let (rows, copyRows) = try database.writer.read { db in
+            (try Row.fetchAll(db, sql: """
                 SELECT uid, responseToUid, fromAddress, toAddress, subject, text, dateTime, sortKey, flags, parsedTime FROM inboxMessage
-                WHERE threadRoot = ? ORDER BY sortKey, arrival
-                """, arguments: [root])
+                WHERE sourceId = ? AND threadRoot = ? ORDER BY sortKey, arrival
+                """, arguments: [sourceId, root]),
+             try Row.fetchAll(db, sql: """
+                SELECT d.uid, d.copy, d.fromAddress, d.toAddress, d.subject, d.text, d.dateTime FROM inboxDuplicate d
+                JOIN inboxMessage m ON m.sourceId = d.sourceId AND m.uid = d.uid
+                WHERE d.sourceId = ? AND m.threadRoot = ? ORDER BY d.uid, d.copy
+                """, arguments: [sourceId, root]))
         }
+        var copies: [String: [Row]] = [:]
+        for row in copyRows { copies[row[0], default: []].append(row) }
         var stored: [String: Row] = [:]
         for row in rows { stored[row[0]] = row }
         let forest = ThreadBuilder.build(rows.enumerated().map { ThreadBuilder.Message(uid: $1[0], parentUid: $1[1], order: $0) })
@@ -114,7 +130,26 @@ struct ThreadView {
                            flags: flags)
         }
         let order = Dictionary(uniqueKeysWithValues: rows.enumerated().map { ($1[0] as String, $0) })
-        let byDate = messages.filter { !$0.placeholder }.sorted { order[$0.uid]! < order[$1.uid]! }
-        return ThreadView(root: root, messages: messages, byDate: byDate)
+        // Each copy after its message's replies, as a later sibling: nothing the server sent is
+        // hidden, and the replies stay under the message they answer.
+        var withCopies: [Message] = []
+        var open: [(depth: Int, copies: [Message])] = []
+        for message in messages {
+            while let last = open.last, last.depth >= message.depth { withCopies += open.removeLast().copies }
+            withCopies.append(message)
+            guard !message.placeholder, let rows = copies[message.uid] else { continue }
+            open.append((message.depth, rows.map { row in
+                let dateTime: String = row[6]
+                return Message(uid: message.uid, parentUid: message.parentUid, depth: message.depth, placeholder: false, from: row[2], to: row[3],
+                               subject: row[4], text: row[5], dateTime: dateTime, date: DateTimeText.parse(dateTime, relativeTo: Date()),
+                               flags: ["duplicateUid"], copy: row[1])
+            }))
+        }
+        while let last = open.popLast() { withCopies += last.copies }
+        // Stable: a copy stays after its message.
+        let byDate = withCopies.filter { !$0.placeholder }.enumerated().sorted {
+            (order[$0.element.uid]!, $0.offset) < (order[$1.element.uid]!, $1.offset)
+        }.map(\.element)
+        return ThreadView(root: root, messages: withCopies, byDate: byDate)
     }
 }

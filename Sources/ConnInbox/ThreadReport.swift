@@ -130,7 +130,7 @@ struct ThreadReport: Encodable, TextRenderable {
         let from = line(message.from)
         // The full local date and time where the server's text is a date; its own words otherwise.
         let when = message.date.flatMap { DateTimeText.isRelativeWord(message.dateTime) ? nil : style.moment($0) } ?? line(message.dateTime)
-        let details = "\(when) \(dot) uid \(line(message.uid))"
+        let details = "\(when) \(dot) uid \(line(message.uid))" + (message.copy.map { " (copy \($0))" } ?? "")
         let flags = message.flags.isEmpty ? "" : "  [\(message.flags.joined(separator: ", "))]"
         let recipients = line(message.to).components(separatedBy: ", ")
         let fixed = from.count + arrow.count + 2

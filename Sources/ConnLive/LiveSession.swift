@@ -109,7 +109,7 @@ public final class LiveSession: Sendable {
 
         var worker: OutboxFlushWorker?
         if let settings = parts.delivery {
-            metrics?.count(outbox: settings.store, inboxMessages: parts.database.map(Self.inboxCounter))
+            metrics?.count(outbox: settings.store, inboxMessages: parts.database.map { Self.inboxCounter($0, inbox: configuration.backEnd?.url(for: .inbox)) })
             worker = OutboxFlushWorker(store: settings.store, url: settings.url, configuration: configuration, logger: logger,
                                          recheck: parts.interval) { pass in
                 metrics?.delivered(pass.tally)
@@ -195,9 +195,16 @@ public final class LiveSession: Sendable {
                                       linkEnabled: parts.linkEnabled, onSnapshot: onSnapshot, onEvent: handle)
     }
 
-    /// Counts the inbox cache's messages (for a scrape).
-    private static func inboxCounter(_ database: LocalDatabase) -> @Sendable () -> Int? {
-        { (try? database.writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM inboxMessage") }) ?? nil }
+    /// Counts the messages of the configured server's inbox copy (for a scrape); 0 before its
+    /// first fetch.
+    private static func inboxCounter(_ database: LocalDatabase, inbox: URL?) -> @Sendable () -> Int? {
+        guard let inbox else { return { nil } }
+        let key = ResourceKey.of(inbox)
+        return {
+            (try? database.writer.read { db in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM inboxMessage WHERE sourceId = (SELECT id FROM inboxSource WHERE inboxKey = ?)", arguments: [key])
+            }) ?? nil
+        }
     }
 
     /// Looks at once; returns once the look has been reported.

@@ -52,7 +52,7 @@ public enum MetricsExposition {
                     [("outcome", outcome)], snapshot.deliveries[outcome] ?? 0)
         }
         if let messages = snapshot.inboxMessages {
-            registry.setGauge("conn_inbox_messages", "Messages in the local inbox cache.", [], Double(messages))
+            registry.setGauge("conn_inbox_messages", "Messages in the local inbox cache of the configured server.", [], Double(messages))
         }
         if let lastSync = snapshot.lastSync {
             registry.setGauge("conn_inbox_last_sync_timestamp_seconds", "When the inbox was last synced successfully (Unix time).",

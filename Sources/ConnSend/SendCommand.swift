@@ -173,10 +173,12 @@ public struct SendCommand: ConnCommand {
 }
 
 extension SendCommand {
-    /// The message answered, from the inbox cache, for the editor to quote (nil when not cached).
+    /// The message answered, from the configured server's inbox copy, for the editor to quote
+    /// (nil when not cached).
     func original(_ uid: String?, context: CommandContext) -> DraftEditor.Original? {
-        guard let uid, let database = try? context.openDatabase(migrations: InboxMigrations.all),
-            let message = try? InboxCache(database: database).message(uid: uid)
+        guard let uid, let inbox = context.configuration.backEnd?.url(for: .inbox).absoluteString,
+            let database = try? context.openDatabase(migrations: InboxMigrations.all),
+            let message = try? InboxCache(database: database).message(uid: uid, inboxAt: inbox)
         else { return nil }
         return DraftEditor.Original(uid: uid, from: message.from, subject: message.subject, text: message.text)
     }

@@ -400,7 +400,8 @@ struct AgentTests {
         #expect(error.contains("space") || error.contains("full"), "\(sync)")
         #expect(try await waitUntil(30) { try await outboxStates() == ["sent"] }, "\(agent.events)")
         #expect(agent.process.isRunning)
-        let listed = try await home.conn(["inbox", "list", "--json"], server: closed)
+        // The copy of this server's inbox (read offline) is the small one, as it was.
+        let listed = try await home.conn(["inbox", "list", "--json"], server: big.url)
         let subjects = (try listed.json()["conversations"] as? [[String: Any]] ?? []).compactMap { $0["subject"] as? String }
         #expect(subjects == ["kept 1"], "\(subjects.prefix(5)) \(listed.standardError)")
         #expect(await agent.stop() == 0)

@@ -9,6 +9,7 @@ import Testing
 /// A fetch writes only what changed. Whatever the sequence of fetches (late parents, updates,
 /// cycles, duplicates, messages that vanish from the server), the cache must end up exactly as
 /// if its threads and conversations had been computed from scratch over everything it holds.
+/// A uid a document repeats is its first record; the later ones are kept as its copies.
 @Suite("Inbox merge")
 struct InboxMergeTests {
     struct StoredMessage {
@@ -67,33 +68,44 @@ struct InboxMergeTests {
             let cache = InboxCache(database: database)
             var everUids: Set<String> = []
             var latestRaw: [String: String] = [:]
+            var latestCopies: [String: [String]] = [:]
             for round in 0..<8 {
                 let json = document(&generator, round: round)
                 let records = try InboxDocumentReader.read(Data(json.utf8), source: "s")
-                _ = try cache.store(records, etag: nil, requested: "s", source: "s", at: Date(timeIntervalSince1970: 1_795_000_000 + Double(round)))
-                for record in records {
-                    everUids.insert(record.email.uid)
-                    latestRaw[record.email.uid] = record.raw
-                }
-                var duplicates: Set<String> = []
+                let summary = try cache.store(records, etag: nil, requested: "s", source: "s", at: Date(timeIntervalSince1970: 1_795_000_000 + Double(round)))
                 var seen: Set<String> = []
-                for record in records where !seen.insert(record.email.uid).inserted { duplicates.insert(record.email.uid) }
-                try check(database, everUids: everUids, latestRaw: latestRaw, duplicates: duplicates, json: json)
-                // The same document again (a re-fetch where nothing changed): the cache stays right.
+                for record in records {
+                    let uid = record.email.uid
+                    everUids.insert(uid)
+                    if seen.insert(uid).inserted {
+                        latestRaw[uid] = record.raw
+                        latestCopies[uid] = []
+                    } else {
+                        latestCopies[uid]!.append(record.raw)
+                    }
+                }
+                #expect(summary.duplicates == records.count - seen.count && summary.new + summary.updated + summary.unchanged == seen.count)
+                try check(database, everUids: everUids, latestRaw: latestRaw, copies: latestCopies.filter { !$0.value.isEmpty }, json: json)
+                // The same document again (a re-fetch where nothing changed): unchanged, and the cache stays right.
                 if Bool.random(using: &generator) {
                     let again = try cache.store(records, etag: nil, requested: "s", source: "s", at: Date(timeIntervalSince1970: 1_795_000_000 + Double(round) + 0.5))
-                    if duplicates.isEmpty { #expect(again.new == 0 && again.updated == 0 && again.unchanged == records.count) }
-                    try check(database, everUids: everUids, latestRaw: latestRaw, duplicates: duplicates, json: json)
+                    #expect(again.new == 0 && again.updated == 0 && again.unchanged == seen.count && again.duplicates == records.count - seen.count, "\(json)")
+                    try check(database, everUids: everUids, latestRaw: latestRaw, copies: latestCopies.filter { !$0.value.isEmpty }, json: json)
                 }
             }
         }
     }
 
-    func check(_ database: LocalDatabase, everUids: Set<String>, latestRaw: [String: String], duplicates: Set<String>, json: String) throws {
+    func check(_ database: LocalDatabase, everUids: Set<String>, latestRaw: [String: String], copies: [String: [String]], json: String) throws {
         let messages = try storedMessages(database)
-        // Nothing lost, nothing twice, the latest version of each.
+        // Nothing lost, nothing twice, the latest version of each, and of its copies.
         #expect(messages.map(\.uid).sorted() == everUids.sorted(), "\(json)")
         for message in messages { #expect(message.raw == latestRaw[message.uid], "\(message.uid)") }
+        let storedCopies = try database.writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT uid, raw FROM inboxDuplicate ORDER BY uid, copy").reduce(into: [String: [String]]()) { $0[$1[0], default: []].append($1[1]) }
+        }
+        #expect(storedCopies == copies, "\(json)")
+        let duplicates = Set(copies.keys)
 
         // Sort keys: parsed time, else just after the last dated message that arrived earlier.
         var lastKnown = -Double.greatestFiniteMagnitude / 2

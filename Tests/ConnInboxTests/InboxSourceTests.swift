@@ -2,9 +2,9 @@ import ConnTestSupport
 import Foundation
 import Testing
 
-/// The cache holds one inbox, the one asked for: fetching another server's inbox replaces it
-/// (never a mix of two servers' uids), an ETag goes only to the inbox it came from, and reading a
-/// cache of another inbox says so.
+/// The cache keeps a copy per inbox: fetching server B leaves A's copy, `list` reads the
+/// configured server's copy only (never another's), an ETag goes only to the inbox it came
+/// from, and `sources` says what is cached.
 @Suite("inbox cache per source")
 struct InboxSourceTests {
     static func inbox(_ emails: [(uid: String, subject: String)]) throws -> String {
@@ -18,19 +18,20 @@ struct InboxSourceTests {
         return Dictionary(uniqueKeysWithValues: conversations.map { ($0["rootUid"] as! String, $0["subject"] as! String) })
     }
 
-    @Test("server A then server B: B's inbox only, A's ETag not sent to B; listing B's cache with A configured warns")
+    @Test("server A then server B: each keeps its copy and its ETag; list reads the configured server's, offline too; another server's is never shown")
     func switchingServers() async throws {
         let home = try TemporaryDirectory()
         let routesA: [BadServer.Route] = [.answer("GET", "/inbox", status: 200, headers: [["ETag", "\"a1\""]],
                                                   body: try Self.inbox([("1", "from A"), ("2", "only on A")]))]
-        // B answers 304 to a conditional request, as a server whose ETag happened to match would.
+        // B gives the same ETag as A: were A's sent to B, B would answer as if it matched.
         let routesB: [BadServer.Route] = [.answer("GET", "/inbox", status: 200, headers: [["ETag", "\"a1\""]],
                                                   body: try Self.inbox([("1", "from B"), ("3", "only on B")]))]
+        var urlA: URL?
+        var urlB: URL?
         try await BadServer.with(routesA) { serverA in
             try await BadServer.with(routesB, host: "127.0.0.2") { serverB in
+                (urlA, urlB) = (serverA.url, serverB.url)
                 #expect(try await home.conn(["inbox", "fetch"], server: serverA.url).exitCode == 0)
-                #expect(try subjects(try await home.conn(["inbox", "list", "--json"], server: serverA.url)) == ["1": "from A", "2": "only on A"])
-
                 let fetchedB = try await home.conn(["inbox", "fetch"], server: serverB.url)
                 #expect(fetchedB.exitCode == 0, "\(fetchedB.standardError)")
                 #expect(try serverB.requests().allSatisfy { $0.header("If-None-Match") == nil }, "A's ETag was sent to B")
@@ -39,15 +40,32 @@ struct InboxSourceTests {
                 let object = try #require(JSONSerialization.jsonObject(with: Data(listedB.standardOutput.utf8)) as? [String: Any])
                 #expect(object["cacheSource"] as? String == serverB.url.absoluteString + "/inbox")
 
-                // Configured for A again, the cache still holds B's inbox: listed, with a warning.
-                let stale = try await home.conn(["inbox", "list"], server: serverA.url)
-                #expect(stale.standardError.contains("holds the inbox of \(serverB.url.absoluteString)/inbox"), "\(stale.standardError)")
-                // Back to A: its own ETag is sent again only once the cache is A's.
-                #expect(try await home.conn(["inbox", "fetch"], server: serverA.url).exitCode == 0)
-                #expect(try serverA.requests().allSatisfy { $0.header("If-None-Match") == nil })
+                // A's copy is still there, and its ETag goes to A (and only to A).
+                #expect(try subjects(try await home.conn(["inbox", "list", "--json"], server: serverA.url)) == ["1": "from A", "2": "only on A"])
                 #expect(try await home.conn(["inbox", "fetch"], server: serverA.url).exitCode == 0)
                 #expect(try serverA.requests().last?.header("If-None-Match") == "\"a1\"")
             }
         }
+        let (a, b) = (try #require(urlA), try #require(urlB))
+        // Both servers gone: each one's copy, offline, with the URL written another way.
+        let offlineA = try await home.conn(["inbox", "list", "--json"], server: URL(string: a.absoluteString + "/")!)
+        #expect(try subjects(offlineA) == ["1": "from A", "2": "only on A"], "\(offlineA.standardError)")
+        let threadB = try await home.conn(["inbox", "thread", "1", "--json"], server: b)
+        #expect(try threadB.json()["subject"] as? String == "from B")
+        #expect(try await home.conn(["inbox", "thread", "2"], server: b).exitCode == 69, "A's message shown from B's copy")
+
+        // A server never fetched: nothing shown, the cached ones named.
+        let other = try await home.conn(["inbox", "list"], server: URL(string: "http://127.0.0.3:9")!)
+        #expect(other.exitCode == 69 && other.standardOutput.isEmpty)
+        #expect(other.standardError.contains("no cached copy of the inbox of http://127.0.0.3:9/inbox") && other.standardError.contains(a.absoluteString + "/inbox"),
+                "\(other.standardError)")
+
+        let sources = try await home.conn(["inbox", "sources", "--json"], server: a)
+        let entries = try #require(try sources.json()["sources"] as? [[String: Any]])
+        #expect(Set(entries.compactMap { $0["inbox"] as? String }) == [a.absoluteString + "/inbox", b.absoluteString + "/inbox"])
+        #expect(entries.filter { $0["configured"] as? Bool == true }.compactMap { $0["inbox"] as? String } == [a.absoluteString + "/inbox"])
+        #expect(entries.allSatisfy { $0["messageCount"] as? Int == 2 })
+        let text = try await home.conn(["inbox", "sources"], server: a)
+        #expect(text.standardOutput.contains(a.absoluteString + "/inbox  (configured)") && text.standardOutput.contains("2 messages, fetched"), "\(text.standardOutput)")
     }
 }

@@ -14,8 +14,8 @@ struct OlderInboxCache {
     let database: LocalDatabase
 
     /// `rawHash`: the hash the older conn stored (its schema must have the column); nil for a
-    /// schema without it.
-    init(version: Int, raw: String, rawHash: Int64? = nil) throws {
+    /// schema without it. `source`: the inbox URL its meta names (nil: none, a source unknown).
+    init(version: Int, raw: String, rawHash: Int64? = nil, source: String? = "s") throws {
         directory = try TemporaryDirectory()
         let path = directory.path + "/conn.sqlite"
         do {
@@ -26,6 +26,11 @@ struct OlderInboxCache {
                     VALUES ('1', '', 5, 1, 5, '1', 0, '', ?, 5)
                     """, arguments: [raw])
                 if let rawHash { try db.execute(sql: "UPDATE inboxMessage SET rawHash = ? WHERE uid = '1'", arguments: [rawHash]) }
+                // As every older conn recorded it: where the cache came from, when.
+                if let source {
+                    try LocalDatabase.setMetaValue(db, "inbox.source", source)
+                    try LocalDatabase.setMetaValue(db, "inbox.fetchedAt", "1795000000")
+                }
             }
         }
         database = try LocalDatabase(path: path, migrations: InboxMigrations.all)

@@ -52,6 +52,7 @@ struct JSONContractTests {
                 Case(arguments: ["inbox", "fetch", "--json"], schema: "inbox-fetch", exitCode: 0, server: server),
                 Case(arguments: ["inbox", "fetch", "--json"], schema: nil, exitCode: 69, server: closed),
                 Case(arguments: ["inbox", "list", "--json"], schema: "inbox-list", exitCode: 0),
+                Case(arguments: ["inbox", "sources", "--json"], schema: "inbox-sources", exitCode: 0),
                 Case(arguments: ["inbox", "thread", "--json", "no-such-uid"], schema: nil, exitCode: 69),
                 Case(arguments: ["send", "--json", "--to", "ann@conn.example", "--subject", "s", "--text", "t"], schema: "outbox-message", exitCode: 0, server: server),
                 Case(arguments: ["send", "--json", "--to", "ann@conn.example", "--subject", "queued", "--text", "t"], schema: "outbox-message", exitCode: 0, server: closed),

@@ -20,7 +20,7 @@ public struct LocalLookups: Sendable {
 
     /// Inbox uids starting with `prefix`.
     public func inboxUIDs(_ prefix: String) -> [String] {
-        strings("SELECT uid FROM inboxMessage WHERE substr(uid, 1, length(?1)) = ?1 ORDER BY uid LIMIT \(Self.limit)", prefix)
+        strings("SELECT DISTINCT uid FROM inboxMessage WHERE substr(uid, 1, length(?1)) = ?1 ORDER BY uid LIMIT \(Self.limit)", prefix)
     }
 
     /// Outbox ids starting with `prefix`, newest first, shortened to 8 characters (a prefix is

@@ -1,0 +1,32 @@
+import ConnCommandKit
+import ConnCore
+import Foundation
+
+/// The copy of the inbox that the offline commands (`list`, `thread`) read: the configured
+/// server's, never another server's. With no server configured, the latest fetched.
+struct InboxCopy {
+    let cache: InboxCache
+    let source: InboxCache.Source
+
+    static func open(_ context: CommandContext, database: LocalDatabase) throws -> InboxCopy {
+        let cache = InboxCache(database: database)
+        let configured = context.configuration.backEnd?.url(for: .inbox).absoluteString
+        if let source = try cache.sourceToRead(configured: configured) {
+            if source.isUnknown {
+                context.printer.warning("the cache was written by an older conn that did not record whose inbox it is; it is shown until the next `conn inbox fetch`")
+            }
+            return InboxCopy(cache: cache, source: source)
+        }
+        let others = try cache.sources()
+        guard let configured, !others.isEmpty else {
+            throw ConnError.unavailable(.emptyCache, "the inbox cache is empty", hint: "Run `conn inbox fetch` while the server is reachable.")
+        }
+        let now = Date()
+        let listed = others.prefix(3).map { other in
+            other.name + (other.fetchedAt.map { " (fetched \(TimeFormatting.ago(seconds: now.timeIntervalSince($0))))" } ?? "")
+        }.joined(separator: ", ")
+        throw ConnError.unavailable(
+            .emptyCache, "no cached copy of the inbox of \(configured); the cache holds \(others.count == 1 ? "another server's" : "other servers'")",
+            hint: "Run `conn inbox fetch` while the server is reachable, or give --server the server of a cached copy (\(listed)\(others.count > 3 ? ", …" : "")); `conn inbox sources` lists them.")
+    }
+}

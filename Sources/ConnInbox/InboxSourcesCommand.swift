@@ -1,0 +1,62 @@
+import ArgumentParser
+import ConnCommandKit
+import ConnCore
+import Foundation
+
+/// `conn inbox sources`: the inboxes the cache holds a copy of, and when each was fetched.
+public struct InboxSourcesCommand: ConnCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "sources", abstract: "List the inboxes the cache holds a copy of, and when each was fetched (works offline).",
+        discussion: HelpText.discussion(
+            """
+            The cache keeps one copy per inbox URL: fetching another server's inbox leaves this \
+            one's as it was, and `list` and `thread` read the configured server's copy only.
+            """,
+            exitCodes: "0 listed (an empty cache lists nothing)",
+            examples: [
+                .init("conn inbox sources", "Each cached inbox, the latest fetched first."),
+                .init("conn inbox sources --json", "The same as JSON."),
+            ]))
+
+    @OptionGroup public var global: GlobalOptions
+
+    public init() {}
+
+    public func run(in context: CommandContext) async throws {
+        let cache = InboxCache(database: try context.openDatabase(migrations: InboxMigrations.all))
+        let configured = context.configuration.backEnd.map { ResourceKey.of($0.url(for: .inbox)) }
+        let entries = try cache.sources().map { source in
+            InboxSourceList.Entry(inbox: source.isUnknown ? nil : source.requested, source: source.source, fetchedAt: source.fetchedAt,
+                                  messageCount: try cache.messageCount(sourceId: source.id), configured: configured == source.key && !source.isUnknown)
+        }
+        try context.printer.emit(InboxSourceList(sources: entries, now: Date()))
+    }
+}
+
+struct InboxSourceList: Encodable, TextRenderable {
+    struct Entry: Encodable {
+        /// The inbox URL asked for; null for a copy an older conn wrote without recording it.
+        let inbox: String?
+        /// Where the answer came from (after same-origin redirects).
+        let source: String?
+        let fetchedAt: Date?
+        let messageCount: Int
+        /// The configured server's inbox: what `list` and `thread` read.
+        let configured: Bool
+    }
+
+    let sources: [Entry]
+    let now: Date
+
+    private enum CodingKeys: String, CodingKey { case sources }
+
+    func renderText(style: TextStyle) -> String {
+        if sources.isEmpty { return "the inbox cache is empty: `conn inbox fetch` fills it\n" }
+        return sources.map { entry in
+            let name = TerminalSanitizer.sanitize(entry.inbox ?? "(source unknown: written by an older conn)", keepNewlines: false)
+            let when = entry.fetchedAt.map { "fetched " + TimeFormatting.ago(seconds: now.timeIntervalSince($0)) } ?? "never fetched"
+            let count = "\(entry.messageCount) message\(entry.messageCount == 1 ? "" : "s")"
+            return (entry.configured ? style.bold(name) + "  (configured)" : name) + "\n  " + style.dim("\(count), \(when)")
+        }.joined(separator: "\n") + "\n"
+    }
+}
