@@ -293,7 +293,7 @@ complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "con
 complete -c 'conn' -n '__conn_should_offer_completions_for_positional "conn inbox thread" -eq 1' -fka '(__conn_custom_completion ---completion inbox thread -- positional@0 (count (__conn_tokens -pc)) (__conn_tokens -tC))'
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn inbox thread" ascii' -l 'ascii' -d 'Draw the tree with ASCII (|- `-) instead of box-drawing characters.'
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn inbox thread" flat' -l 'flat' -d 'List the messages in date order instead of as a tree.'
-complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn inbox thread" max-depth' -l 'max-depth' -d 'Draw replies this deep at most; deeper ones are summarised.' -rfka ''
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn inbox thread" max-depth' -l 'max-depth' -d 'Draw replies this deep at most; deeper ones are summarised. Past 12 the tree stops indenting and marks the depth (↳ 57).' -rfka ''
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn inbox thread" version' -l 'version' -d 'Show the version.'
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn inbox thread" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn inbox sources" server' -l 'server' -d 'The back end\'s base URL, e.g. http://127.0.0.1:8080 (overrides the profile).' -rfka ''

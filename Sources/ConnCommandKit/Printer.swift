@@ -34,7 +34,12 @@ public struct Printer: Sendable {
     public func emit<Payload: Encodable & TextRenderable>(_ payload: Payload) throws {
         switch format {
         case .json: sink.write(try JSONOutput.encode(payload, pretty: prettyJSON) + "\n", to: .standardOutput)
-        case .text: writePaged(payload.renderText(style: outputStyle))
+        case .text:
+            if pager == nil, let streaming = payload as? any StreamingTextRenderable {
+                streaming.renderText(style: outputStyle) { sink.write($0, to: .standardOutput) }
+            } else {
+                writePaged(payload.renderText(style: outputStyle))
+            }
         case .prometheus: writePrometheus(payload)
         }
     }

@@ -38,3 +38,8 @@ public struct TextStyle: Sendable {
 public protocol TextRenderable {
     func renderText(style: TextStyle) -> String
 }
+
+/// A result long enough to be written in pieces as it is drawn (where no pager needs it whole).
+public protocol StreamingTextRenderable: TextRenderable {
+    func renderText(style: TextStyle, write: (String) -> Void)
+}

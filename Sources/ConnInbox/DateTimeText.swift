@@ -11,7 +11,11 @@ public enum DateTimeText {
     /// "Today", "yesterday", "now": read as of the fetch, so their time of day is not the
     /// message's; shown as the server wrote them.
     public static func isRelativeWord(_ text: String) -> Bool {
-        ["now", "just now", "today", "yesterday"].contains(text.trimmingCharacters(in: .whitespaces).lowercased())
+        // The longest word is 9 bytes: a date (20 and more) is turned down without trimming.
+        let trimmed = text.utf8.drop { isBlank($0) }.reversed().drop { isBlank($0) }
+        guard trimmed.count <= 9 else { return false }
+        let word = String(decoding: trimmed.reversed(), as: UTF8.self).lowercased()
+        return ["now", "just now", "today", "yesterday"].contains(word)
     }
 
     public static func parse(_ text: String, relativeTo now: Date) -> Date? {

@@ -43,4 +43,25 @@ enum FittedText {
         lines.append(rest)
         return lines
     }
+
+    /// A `to` field's addresses as the thread shows them: split at ", " (by bytes: the
+    /// separator is ASCII, so its bytes are Character boundaries).
+    static func addresses(_ text: String) -> [String] {
+        var parts: [String] = []
+        let bytes = text.utf8
+        var start = bytes.startIndex
+        var index = start
+        while index < bytes.endIndex {
+            let next = bytes.index(after: index)
+            if bytes[index] == UInt8(ascii: ","), next < bytes.endIndex, bytes[next] == UInt8(ascii: " ") {
+                parts.append(String(text[start..<index]))
+                start = bytes.index(after: next)
+                index = start
+            } else {
+                index = next
+            }
+        }
+        parts.append(String(text[start...]))
+        return parts
+    }
 }

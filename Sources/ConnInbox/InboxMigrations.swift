@@ -136,7 +136,9 @@ public enum InboxMigrations {
             """)
         try db.drop(table: "inboxMessage")
         try db.rename(table: "inboxMessageV5", to: "inboxMessage")
-        try db.create(index: "inboxMessage_on_source_threadRoot", on: "inboxMessage", columns: ["sourceId", "threadRoot"])
+        // In the thread's date order, so reading a conversation of 100,000 needs no sort (SQLite's
+        // sorter held every row, 15 MB of them).
+        try db.create(index: "inboxMessage_on_source_thread_order", on: "inboxMessage", columns: ["sourceId", "threadRoot", "sortKey", "arrival"])
 
         try db.create(table: "inboxConversationV5") { table in
             table.column("sourceId", .integer).notNull()

@@ -24,7 +24,9 @@ public struct InboxThreadCommand: ConnCommand {
 
     @Flag(help: "Draw the tree with ASCII (|- `-) instead of box-drawing characters.") var ascii = false
     @Flag(help: "List the messages in date order instead of as a tree.") var flat = false
-    @Option(name: .customLong("max-depth"), help: "Draw replies this deep at most; deeper ones are summarised.") var maxDepth = 12
+    @Option(name: .customLong("max-depth"),
+            help: "Draw replies this deep at most; deeper ones are summarised. Past 12 the tree stops indenting and marks the depth (↳ 57).")
+    var maxDepth = 12
 
     public init() {}
 
@@ -39,7 +41,9 @@ public struct InboxThreadCommand: ConnCommand {
         let thread = try ThreadView.load(root: root, in: copy.source.id, of: database)
         // Replies written here and not yet delivered belong to the conversation too.
         let outbox = OutboxStore(database: database, expiry: context.configuration.outboxExpiry, token: context.configuration.token)
-        let waiting = try outbox.replies(to: thread.messages.map(\.uid)).map(ThreadReport.OutboxReply.init)
+        let undelivered = try outbox.undeliveredReplies()
+        let inThread = undelivered.isEmpty ? [] : Set(thread.uids)
+        let waiting = undelivered.filter { inThread.contains($0.responseToUid ?? "") }.map(ThreadReport.OutboxReply.init)
         let useASCII = ascii || !context.terminal.isUTF8
         var report = ThreadReport(view: thread, outbox: waiting, ascii: useASCII, flat: flat, maxDepth: maxDepth)
         report.width = TerminalSize.columns(environment: context.environment)
@@ -74,82 +78,5 @@ public struct InboxThreadCommand: ConnCommand {
                 throw ConnError.usage("uid prefix '\(text)' matches several messages: \(shown)\(matches.count > 5 ? ", …" : "")", hint: "Give more of the uid.")
             }
         }
-    }
-}
-
-/// One conversation loaded from the cache, in display order.
-struct ThreadView {
-    struct Message: Encodable {
-        let uid: String
-        let parentUid: String?
-        let depth: Int
-        let placeholder: Bool
-        let from: String
-        let to: String
-        let subject: String
-        let text: String
-        /// As the server sent it.
-        let dateTime: String
-        /// `dateTime` read as a date (relative words as of the fetch); nil when it cannot be read.
-        let date: Date?
-        let flags: [String]
-        /// 2, 3… for the later records of a uid the server sent more than once (kept beside the
-        /// message, which is its first record); null for the message itself.
-        var copy: Int? = nil
-    }
-    let root: String
-    let messages: [Message]  // depth-first, older siblings first
-    let byDate: [Message]
-
-    static func load(root: String, in sourceId: Int64, of database: LocalDatabase) throws -> ThreadView {
-        let (rows, copyRows) = try database.writer.read { db in
-            (try Row.fetchAll(db, sql: """
-                SELECT uid, responseToUid, fromAddress, toAddress, subject, text, dateTime, sortKey, flags, parsedTime FROM inboxMessage
-                WHERE sourceId = ? AND threadRoot = ? ORDER BY sortKey, arrival
-                """, arguments: [sourceId, root]),
-             try Row.fetchAll(db, sql: """
-                SELECT d.uid, d.copy, d.fromAddress, d.toAddress, d.subject, d.text, d.dateTime FROM inboxDuplicate d
-                JOIN inboxMessage m ON m.sourceId = d.sourceId AND m.uid = d.uid
-                WHERE d.sourceId = ? AND m.threadRoot = ? ORDER BY d.uid, d.copy
-                """, arguments: [sourceId, root]))
-        }
-        var copies: [String: [Row]] = [:]
-        for row in copyRows { copies[row[0], default: []].append(row) }
-        var stored: [String: Row] = [:]
-        for row in rows { stored[row[0]] = row }
-        let forest = ThreadBuilder.build(rows.enumerated().map { ThreadBuilder.Message(uid: $1[0], parentUid: $1[1], order: $0) })
-        let ordered = forest.roots.flatMap { forest.walk(from: $0) }
-        let messages = ordered.map { node -> Message in
-            guard let row = stored[node.uid] else {
-                return Message(uid: node.uid, parentUid: nil, depth: node.depth, placeholder: true, from: "", to: "", subject: "",
-                               text: "", dateTime: "", date: nil, flags: ["notInCache"])
-            }
-            let flags = (row[8] as String).split(separator: ",").map(String.init)
-            return Message(uid: node.uid, parentUid: node.parentUid, depth: node.depth, placeholder: false, from: row[2], to: row[3],
-                           subject: row[4], text: row[5], dateTime: row[6], date: (row[9] as Double?).map(Date.init(timeIntervalSince1970:)),
-                           flags: flags)
-        }
-        let order = Dictionary(uniqueKeysWithValues: rows.enumerated().map { ($1[0] as String, $0) })
-        // Each copy after its message's replies, as a later sibling: nothing the server sent is
-        // hidden, and the replies stay under the message they answer.
-        var withCopies: [Message] = []
-        var open: [(depth: Int, copies: [Message])] = []
-        for message in messages {
-            while let last = open.last, last.depth >= message.depth { withCopies += open.removeLast().copies }
-            withCopies.append(message)
-            guard !message.placeholder, let rows = copies[message.uid] else { continue }
-            open.append((message.depth, rows.map { row in
-                let dateTime: String = row[6]
-                return Message(uid: message.uid, parentUid: message.parentUid, depth: message.depth, placeholder: false, from: row[2], to: row[3],
-                               subject: row[4], text: row[5], dateTime: dateTime, date: DateTimeText.parse(dateTime, relativeTo: Date()),
-                               flags: ["duplicateUid"], copy: row[1])
-            }))
-        }
-        while let last = open.popLast() { withCopies += last.copies }
-        // Stable: a copy stays after its message.
-        let byDate = withCopies.filter { !$0.placeholder }.enumerated().sorted {
-            (order[$0.element.uid]!, $0.offset) < (order[$1.element.uid]!, $1.offset)
-        }.map(\.element)
-        return ThreadView(root: root, messages: withCopies, byDate: byDate)
     }
 }

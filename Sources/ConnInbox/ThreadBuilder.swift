@@ -84,7 +84,7 @@ public enum ThreadBuilder {
         for node in 0..<layout.nodeCount {
             let isPlaceholder = layout.isPlaceholder(node)
             nodes[uid(node)] = Node(uid: uid(node), isPlaceholder: isPlaceholder, parentUid: layout.parent[node].map(uid), depth: layout.depth[node],
-                                    children: layout.children[node].map(uid), brokeCycle: layout.brokeCycle[node],
+                                    children: layout.children(node).map(uid), brokeCycle: layout.brokeCycle[node],
                                     duplicate: !isPlaceholder && duplicates.contains(uid(node)))
         }
         return Forest(roots: layout.roots.map(uid), nodes: nodes)

@@ -11,8 +11,10 @@ struct ThreadLayout {
     let placeholderUids: [String]
     /// Each node's parent node, or nil for a root.
     let parent: [Int?]
-    /// Each node's children, older first.
-    let children: [[Int]]
+    /// Each node's children, older first: node n's are `childList[childStart[n]..<childStart[n + 1]]`
+    /// (one array for all: an array per node cost 6 MB for a chain of 100,000).
+    private let childStart: [Int32]
+    private let childList: [Int32]
     let depth: [Int]
     /// This message closed a cycle; its link was cut to make it a root.
     let brokeCycle: [Bool]
@@ -20,6 +22,10 @@ struct ThreadLayout {
     let roots: [Int]
 
     var nodeCount: Int { parent.count }
+    /// The node's children, older first.
+    func children(_ node: Int) -> LazyMapSequence<ArraySlice<Int32>, Int> {
+        childList[Int(childStart[node])..<Int(childStart[node + 1])].lazy.map(Int.init)
+    }
     func isPlaceholder(_ node: Int) -> Bool { node >= messageCount }
     /// A message's uid, or the missing parent's for a placeholder.
     func uid(_ node: Int) -> String { Self.uid(node, uids, placeholderUids) }
@@ -92,11 +98,21 @@ struct ThreadLayout {
         }
         func uid(_ node: Int) -> String { Self.uid(node, uids, placeholderUids) }
         let sorted = (0..<parent.count).sorted { nodeOrder[$0] != nodeOrder[$1] ? nodeOrder[$0] < nodeOrder[$1] : uid($0) < uid($1) }
-        var children = [[Int]](repeating: [], count: parent.count)
+        var childStart = [Int32](repeating: 0, count: parent.count + 1)
+        for link in parent { if let link { childStart[link + 1] += 1 } }
+        for node in 0..<parent.count { childStart[node + 1] += childStart[node] }
+        var childList = [Int32](repeating: 0, count: Int(childStart[parent.count]))
+        var filled = childStart
         var roots: [Int] = []
         for node in sorted {
-            if let link = parent[node] { children[link].append(node) } else { roots.append(node) }
+            if let link = parent[node] {
+                childList[Int(filled[link])] = Int32(node)
+                filled[link] += 1
+            } else {
+                roots.append(node)
+            }
         }
+        func children(_ node: Int) -> ArraySlice<Int32> { childList[Int(childStart[node])..<Int(childStart[node + 1])] }
 
         // Depths, breadth first from the roots.
         var depth = [Int](repeating: 0, count: parent.count)
@@ -105,15 +121,16 @@ struct ThreadLayout {
         while head < queue.count {
             let node = queue[head]
             head += 1
-            for child in children[node] {
-                depth[child] = depth[node] + 1
-                queue.append(child)
+            for child in children(node) {
+                depth[Int(child)] = depth[node] + 1
+                queue.append(Int(child))
             }
         }
         self.placeholderUids = placeholderUids
         self.parent = parent
         self.roots = roots
-        self.children = children
+        self.childStart = childStart
+        self.childList = childList
         self.depth = depth
         self.brokeCycle = brokeCycle
     }
@@ -124,7 +141,7 @@ struct ThreadLayout {
         var stack = [root]
         while let node = stack.popLast() {
             result.append(node)
-            stack.append(contentsOf: children[node].reversed())
+            stack.append(contentsOf: children(node).reversed())
         }
         return result
     }

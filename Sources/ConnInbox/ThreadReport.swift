@@ -4,12 +4,13 @@ import ConnOutbox
 
 /// What `conn inbox thread` prints: the tree (or the date order), each message in full.
 /// JSON has a flat list (uid, parentUid, depth) and a nested tree down to --max-depth.
-struct ThreadReport: Encodable, TextRenderable {
+struct ThreadReport: Encodable, StreamingTextRenderable {
     struct TreeNode: Encodable {
         let uid: String
         let placeholder: Bool
         var children: [TreeNode]
-        /// Replies deeper than --max-depth, left out of the nested tree (they are in `messages`).
+        /// Replies deeper than --max-depth (or jsonTreeDepth), left out of the nested tree (they
+        /// are in `messages`).
         var omittedReplies: Int
     }
 
@@ -35,8 +36,6 @@ struct ThreadReport: Encodable, TextRenderable {
 
     let root: String
     let subject: String
-    let messages: [ThreadView.Message]
-    let tree: TreeNode?
     let outbox: [OutboxReply]
     let view: ThreadView
     let ascii: Bool
@@ -48,6 +47,15 @@ struct ThreadReport: Encodable, TextRenderable {
     /// The terminal's width (text only): headers elide recipients as "+N", text lines wrap.
     var width = 80
 
+    /// The text tree indents this deep at most; deeper messages are marked "↳ 57" (their depth)
+    /// at that indentation, so output grows linearly with a chain's length, not quadratically.
+    static let indentedDepth = 12
+
+    /// The JSON `tree` nests this deep at most, whatever --max-depth says: deeper replies are
+    /// counted in `omittedReplies` and listed in `messages`. Readers limit nesting (jq 1.6 stops
+    /// at 256 levels; a recursive encoder or decoder runs out of stack long before 100,000).
+    static let jsonTreeDepth = 200
+
     private enum CodingKeys: String, CodingKey { case root, subject, messages, tree, outbox }
 
     init(view: ThreadView, outbox: [OutboxReply] = [], ascii: Bool, flat: Bool, maxDepth: Int) {
@@ -57,14 +65,32 @@ struct ThreadReport: Encodable, TextRenderable {
         self.flat = flat
         self.maxDepth = maxDepth
         root = view.root
-        subject = view.messages.first { !$0.placeholder }?.subject ?? ""
-        messages = flat ? view.byDate : view.messages
-        tree = Self.nest(view.messages, maxDepth: maxDepth)
+        subject = view.subject
+    }
+
+    /// The messages (in date order with --flat), made one at a time as they are encoded.
+    private struct Messages: Encodable {
+        let view: ThreadView
+        let order: [Int]?
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.unkeyedContainer()
+            for index in order ?? Array(0..<view.count) { try container.encode(view.message(at: index)) }
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(root, forKey: .root)
+        try container.encode(subject, forKey: .subject)
+        try container.encode(Messages(view: view, order: flat ? view.byDate : nil), forKey: .messages)
+        try container.encode(Self.nest(view, maxDepth: min(maxDepth, Self.jsonTreeDepth)), forKey: .tree)
+        try container.encode(outbox, forKey: .outbox)
     }
 
     /// Builds the nested tree from the depth-first list without recursion.
-    static func nest(_ messages: [ThreadView.Message], maxDepth: Int) -> TreeNode? {
-        guard !messages.isEmpty else { return nil }
+    static func nest(_ view: ThreadView, maxDepth: Int) -> TreeNode? {
+        guard view.count > 0 else { return nil }
         var stack: [TreeNode] = []
         var depths: [Int] = []
         var result: TreeNode?
@@ -73,14 +99,16 @@ struct ThreadReport: Encodable, TextRenderable {
             depths.removeLast()
             if stack.isEmpty { result = node } else { stack[stack.count - 1].children.append(node) }
         }
-        for message in messages {
-            while let depth = depths.last, depth >= message.depth { closeTop() }
-            if message.depth > maxDepth {
+        for index in 0..<view.count {
+            let depth = view.depth(at: index)
+            while let open = depths.last, open >= depth { closeTop() }
+            if depth > maxDepth {
                 if !stack.isEmpty { stack[stack.count - 1].omittedReplies += 1 }
                 continue
             }
+            let message = view.message(at: index)
             stack.append(TreeNode(uid: message.uid, placeholder: message.placeholder, children: [], omittedReplies: 0))
-            depths.append(message.depth)
+            depths.append(depth)
         }
         while !stack.isEmpty { closeTop() }
         return result
@@ -107,7 +135,24 @@ struct ThreadReport: Encodable, TextRenderable {
     }
 
     func renderText(style: TextStyle) -> String {
-        renderMessages(style: style) + renderOutbox(style: style)
+        var output = ""
+        renderText(style: style) { output += $0 }
+        return output
+    }
+
+    /// The text in pieces of about 64 KiB, so a long thread is written as it is drawn instead
+    /// of being held whole (a 100,000-message chain prints 20 MB).
+    func renderText(style: TextStyle, write: (String) -> Void) {
+        var pending = ""
+        pending.reserveCapacity(1 << 16)
+        renderMessages(style: style) { piece in
+            pending += piece
+            if pending.utf8.count >= 1 << 16 {
+                write(pending)
+                pending.removeAll(keepingCapacity: true)
+            }
+        }
+        write(pending + renderOutbox(style: style))
     }
 
     private func renderOutbox(style: TextStyle) -> String {
@@ -132,7 +177,7 @@ struct ThreadReport: Encodable, TextRenderable {
         let when = message.date.flatMap { DateTimeText.isRelativeWord(message.dateTime) ? nil : style.moment($0) } ?? line(message.dateTime)
         let details = "\(when) \(dot) uid \(line(message.uid))" + (message.copy.map { " (copy \($0))" } ?? "")
         let flags = message.flags.isEmpty ? "" : "  [\(message.flags.joined(separator: ", "))]"
-        let recipients = line(message.to).components(separatedBy: ", ")
+        let recipients = FittedText.addresses(line(message.to))
         let fixed = from.count + arrow.count + 2
         let to = FittedText.participants(recipients, fitting: room - fixed - 2 - details.count - flags.count)
         if fixed + to.count + 2 + details.count + flags.count <= room {
@@ -147,42 +192,55 @@ struct ThreadReport: Encodable, TextRenderable {
     /// The message's text, each line wrapped to the width after `indent`.
     private func text(_ message: ThreadView.Message, indent: String) -> [String] {
         let room = max(20, width - 1 - indent.count)
-        return TerminalSanitizer.sanitize(message.text).split(separator: "\n", omittingEmptySubsequences: false)
-            .flatMap { FittedText.wrap($0, to: room) }
-            .map { indent + $0 }
+        let text = TerminalSanitizer.sanitize(message.text)
+        // Lines found by the newline's byte (ASCII, so a Character boundary): splitting by
+        // Character was a tenth of drawing a long thread.
+        var lines: [Substring] = []
+        var start = text.utf8.startIndex
+        while let newline = text.utf8[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            lines.append(text[start..<newline])
+            start = text.utf8.index(after: newline)
+        }
+        lines.append(text[start...])
+        return lines.flatMap { FittedText.wrap($0, to: room) }.map { indent + $0 }
     }
 
-    private func renderMessages(style: TextStyle) -> String {
+    private func renderMessages(style: TextStyle, output: (String) -> Void) {
         let line = { (text: String) in TerminalSanitizer.sanitize(text, keepNewlines: false) }
-        var output = style.bold(line(subject.isEmpty ? "(no subject)" : subject)) + "\n"
+        output(style.bold(line(subject.isEmpty ? "(no subject)" : subject)) + "\n")
         let (branch, last, pipe, space) = ascii ? ("|- ", "`- ", "|  ", "   ") : ("├─ ", "└─ ", "│  ", "   ")
         if flat {
-            for message in view.byDate {
-                output += "\n" + header(message, room: width - 1, indent: "  ", style: style).joined(separator: "\n") + "\n"
-                output += text(message, indent: "  ").joined(separator: "\n") + "\n"
+            for index in view.byDate {
+                let message = view.message(at: index)
+                output("\n" + header(message, room: width - 1, indent: "  ", style: style).joined(separator: "\n") + "\n")
+                output(text(message, indent: "  ").joined(separator: "\n") + "\n")
             }
-            return output
+            return
         }
-        let list = view.messages
-        let isLast = Self.lastChildFlags(list.map(\.depth))
+        let isLast = Self.lastChildFlags(view.depths)
         var openLevels: [Bool] = []  // for each depth above: does a later sibling follow?
         var omitted = 0
-        for (index, message) in list.enumerated() {
-            if message.depth > maxDepth { omitted += 1; continue }
+        for index in 0..<view.count {
+            let depth = view.depth(at: index)
+            if depth > maxDepth { omitted += 1; continue }
+            let message = view.message(at: index)
             if openLevels.count > message.depth { openLevels.removeLast(openLevels.count - message.depth) }
-            let prefix = openLevels.dropFirst().map { $0 ? pipe : space }.joined()
-            let connector = message.depth == 0 ? "" : (isLast[index] ? last : branch)
-            let body = prefix + (message.depth == 0 ? "" : (isLast[index] ? space : pipe))
+            // Past indentedDepth the lines stop moving right: a deep message is marked with its
+            // depth instead, so every line costs the same however deep the thread.
+            let deep = message.depth > Self.indentedDepth
+            let drawnLevels = max(0, min(message.depth, Self.indentedDepth) - 1)
+            let prefix = openLevels.dropFirst().prefix(drawnLevels).map { $0 ? pipe : space }.joined()
+            let connector = message.depth == 0 ? "" : deep ? "\(ascii ? ">" : "↳") \(message.depth) " : (isLast[index] ? last : branch)
+            let body = prefix + (message.depth == 0 ? "" : (deep || isLast[index] ? space : pipe))
             if message.placeholder {
-                output += prefix + connector + style.dim("[message \(line(message.uid)) is not in the cache]") + "\n"
+                output(prefix + connector + style.dim("[message \(line(message.uid)) is not in the cache]") + "\n")
             } else {
                 let head = header(message, room: width - 1 - prefix.count - connector.count, indent: body + "  ", style: style)
-                output += prefix + connector + head.joined(separator: "\n") + "\n"
-                for textLine in text(message, indent: body + "  ") { output += textLine + "\n" }
+                output(prefix + connector + head.joined(separator: "\n") + "\n")
+                for textLine in text(message, indent: body + "  ") { output(textLine + "\n") }
             }
             openLevels.append(!isLast[index])
         }
-        if omitted > 0 { output += style.dim("\(ascii ? "..." : "…") \(omitted) deeper replies not drawn (--max-depth \(maxDepth); --flat lists them)") + "\n" }
-        return output
+        if omitted > 0 { output(style.dim("\(ascii ? "..." : "…") \(omitted) deeper replies not drawn (--max-depth \(maxDepth); --flat lists them)") + "\n") }
     }
 }

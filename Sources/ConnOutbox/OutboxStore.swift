@@ -291,12 +291,13 @@ public struct OutboxStore: Sendable {
     }
 
     /// Waiting replies to any of `uids`, for showing them in their inbox thread.
-    public func replies(to uids: [String]) throws -> [OutboxMessage] {
+    /// The replies not yet delivered (pending, sending, failed), oldest first: a handful, so a
+    /// thread of 100,000 messages picks its own from these instead of sending its uids to SQLite.
+    public func undeliveredReplies() throws -> [OutboxMessage] {
         try database.writer.read { db in
-            let uidList = try Self.jsonArray(uids)
-            return try SQLRequest<Row>(literal: """
+            try SQLRequest<Row>(literal: """
                 SELECT \(sql: OutboxMessage.columns) FROM outboxMessage
-                WHERE state != \(OutboxMessage.State.sent) AND responseToUid IN (SELECT value FROM json_each(\(uidList))) ORDER BY createdAt
+                WHERE state != \(OutboxMessage.State.sent) AND responseToUid IS NOT NULL AND responseToUid != '' ORDER BY createdAt
                 """).fetchAll(db).map(OutboxMessage.init(row:))
         }
     }

@@ -91,4 +91,34 @@ struct TimeFormattingTests {
         #expect(TimeFormatting.forPeople(lateNewYear, now: now, timeZone: tokyo) == "2 Jan 2025")
         #expect(TimeFormatting.forPeople(lateNewYear, now: now, utc: true, timeZone: tokyo) == "1 Jan 2025")
     }
+
+    @Test("moment and forPeople agree with Foundation's DateFormatter over 20,000 random dates from 1600 to 9999 in zones east, west and half-hour")
+    func agreesWithDateFormatter() throws {
+        var generator = SystemRandomNumberGenerator()
+        for identifier in ["UTC", "Asia/Tokyo", "America/St_Johns", "Asia/Kathmandu", "America/Los_Angeles", "Europe/Paris"] {
+            let zone = try #require(TimeZone(identifier: identifier))
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.calendar = Calendar(identifier: .gregorian)
+            formatter.timeZone = zone
+            formatter.dateFormat = "yyyy-MM-dd HH:mm:ss.SSS xx"
+            let short = DateFormatter()
+            short.locale = formatter.locale
+            short.calendar = formatter.calendar
+            short.timeZone = zone
+            short.dateFormat = "d MMM yyyy"
+            for round in 0..<3_400 {
+                // Mostly near now (where zones change their rules), some anywhere in 1–9999.
+                let seconds = round % 4 == 0
+                    ? Double.random(in: -62_135_596_800..<253_402_300_799, using: &generator).rounded(.down)
+                    : Double.random(in: 0..<2_000_000_000, using: &generator).rounded(.down) + Double(Int.random(in: 0..<1000, using: &generator)) / 1000
+                let date = Date(timeIntervalSince1970: seconds)
+                // Foundation's proleptic Gregorian calendar and ours part before 1582 in some versions: compare from 1600 on.
+                guard seconds > -11_676_096_000 else { continue }
+                #expect(TimeFormatting.moment(date, milliseconds: true, timeZone: zone) == formatter.string(from: date), "\(seconds) in \(identifier)")
+                let past = Date(timeIntervalSince1970: -15_000_000_000)  // in 1494: every date compared is in another year
+                #expect(TimeFormatting.forPeople(date, now: past, timeZone: zone) == short.string(from: date), "\(seconds) in \(identifier)")
+            }
+        }
+    }
 }

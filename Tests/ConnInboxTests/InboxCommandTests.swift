@@ -43,10 +43,11 @@ struct InboxCommandTests {
         #expect(thread.exitCode == 0)
         #expect(thread.standardOutput.contains("matt@gmail.com -> jhon@gmail.com"), "\(thread.standardOutput)")  // no UTF-8 locale here: ASCII
         let text = try await conn(["list"])
-        // The age of the cache since the fetch above: "just now", or a few seconds on a loaded machine.
+        // The age of the cache since the fetch above: "just now", or seconds on a loaded machine
+        // (30 s once, on CI running the suites at once): the words are the proof, not the time.
         let age = text.standardError.contains("fetched just now")
             ? 0 : text.standardError.firstMatch(of: /fetched (\d+) seconds? ago/).flatMap { Int($0.1) }
-        #expect(age.map { $0 < 30 } == true, "\(text.standardError)")
+        #expect(age.map { $0 < 600 } == true, "\(text.standardError)")
     }
 
     @Test("a bad answer leaves the cache exactly as it was and names the problem")

@@ -102,10 +102,11 @@ struct PerSourceMigrationTests {
         let count = 60_000
         let template = try TemporaryDirectory()
         try Self.largeOlderCache(at: template.path + "/conn.sqlite", count: count)
-        var seen: [Schema] = []
-        // Kills at increasing delays, each on a fresh copy of the older cache: early ones land
-        // inside the migration's transaction, late ones after it.
-        for delay in [50, 150, 300, 600, 3_000] {
+        // Kills at increasing delays, each on a fresh copy of the older cache: on this VM, all
+        // but the last land inside the migration's transaction (60,000 rows take about 0.5 s),
+        // and on a loaded machine later ones too. Which one a kill hits is the machine's; what
+        // it leaves must be whole either way.
+        for delay in [50, 150, 300, 600, 1_200] {
             let home = try TemporaryDirectory()
             let data = home.path + "/data/conn"
             try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
@@ -120,13 +121,12 @@ struct PerSourceMigrationTests {
             try await Task.sleep(for: .milliseconds(delay))
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
-            seen.append(try Self.schema(at: data + "/conn.sqlite", count: count))
+            _ = try Self.schema(at: data + "/conn.sqlite", count: count)
             // Whatever state it was left in, the next conn migrates (or has) and lists it all.
             let listed = try await home.conn(["inbox", "list", "--json", "--limit", "1"], server: URL(string: "https://api.example.com")!)
             #expect(listed.exitCode == 0, "\(listed.standardError)")
             #expect((try listed.json()["total"] as? Int) == count)
+            #expect(try Self.schema(at: data + "/conn.sqlite", count: count) == .new)
         }
-        // The latest kill comes long after a migration of this size ends.
-        #expect(seen.last == .new, "\(seen)")
     }
 }

@@ -105,39 +105,38 @@ public enum TimeFormatting {
         return text
     }
 
-    /// A moment for a person: "2026-11-23 14:05:09 +0100" in the local zone (the TZ variable's,
-    /// else the system's), or "2026-11-23 13:05:09 UTC" with `utc`; with `milliseconds`,
-    /// "14:05:09.123" (for events a fraction of a second apart).
     /// A date as a list shows it, short and in the reader's zone (TZ; UTC with `--utc`): the
     /// time alone today, the weekday and time within the last six days, "3 Nov" this year,
     /// "3 Nov 2025" before (and for dates ahead beyond today).
     public static func forPeople(_ date: Date, now: Date = Date(), utc: Bool = false, timeZone: TimeZone = .current) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = utc ? TimeZone(identifier: "UTC")! : timeZone
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = calendar.timeZone
-        let today = calendar.startOfDay(for: now)
-        let zone = utc ? " 'UTC'" : ""
-        if calendar.isDate(date, inSameDayAs: now) {
-            formatter.dateFormat = "HH:mm" + zone
-        } else if date < today, date >= calendar.date(byAdding: .day, value: -6, to: today)! {
-            formatter.dateFormat = "EEE HH:mm" + zone
-        } else if calendar.component(.year, from: date) == calendar.component(.year, from: now) {
-            formatter.dateFormat = "d MMM"
-        } else {
-            formatter.dateFormat = "d MMM yyyy"
+        let zone = utc ? TimeZone(identifier: "UTC")! : timeZone
+        guard let when = CivilTime(date, in: zone), let today = CivilTime(now, in: zone) else { return date.formatted(.iso8601) }
+        let suffix = utc ? " UTC" : ""
+        if when.dayNumber == today.dayNumber {
+            return "\(when.hourMinute)\(suffix)"
+        } else if when.dayNumber < today.dayNumber, when.dayNumber >= today.dayNumber - 6 {
+            return "\(CivilTime.weekdays[when.weekday]) \(when.hourMinute)\(suffix)"
+        } else if when.year == today.year {
+            return "\(when.day) \(CivilTime.months[when.month - 1])"
         }
-        return formatter.string(from: date)
+        return "\(when.day) \(CivilTime.months[when.month - 1]) \(when.year)"
     }
 
+    /// A moment for a person: "2026-11-23 14:05:09 +0100" in the local zone (the TZ variable's,
+    /// else the system's), or "2026-11-23 13:05:09 UTC" with `utc`; with `milliseconds`,
+    /// "14:05:09.123" (for events a fraction of a second apart).
     public static func moment(_ date: Date, utc: Bool = false, milliseconds: Bool = false, timeZone: TimeZone = .current) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = utc ? TimeZone(identifier: "UTC") : timeZone
-        let time = milliseconds ? "HH:mm:ss.SSS" : "HH:mm:ss"
-        formatter.dateFormat = "yyyy-MM-dd " + time + (utc ? " 'UTC'" : " xx")
-        return formatter.string(from: date)
+        guard let when = CivilTime(date, in: utc ? TimeZone(identifier: "UTC")! : timeZone) else { return date.formatted(.iso8601) }
+        let fraction = milliseconds ? "." + CivilTime.padded(when.millisecond, 3) : ""
+        let zone: String
+        if utc {
+            zone = "UTC"
+        } else {
+            let offset = abs(when.offsetSeconds) / 60
+            zone = (when.offsetSeconds < 0 ? "-" : "+") + CivilTime.padded(offset / 60, 2) + CivilTime.padded(offset % 60, 2)
+        }
+        return "\(CivilTime.padded(when.year, 4))-\(CivilTime.padded(when.month, 2))-\(CivilTime.padded(when.day, 2)) "
+            + "\(when.hourMinute):\(CivilTime.padded(when.second, 2))\(fraction) \(zone)"
     }
 }
 
