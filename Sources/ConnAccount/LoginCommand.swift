@@ -32,7 +32,7 @@ public struct LoginCommand: ConnCommand {
                 .init("conn --profile work login --json", "Sign in for the work profile; the session (without its token) as JSON."),
             ]))
 
-    @OptionGroup public var global: GlobalOptions
+    @OptionGroup(title: "Global options") public var global: GlobalOptions
 
     @Option(help: ArgumentHelp("The e-mail address to sign in with (default: the profile's `email`).", valueName: "address"))
     var email: String?

@@ -21,7 +21,7 @@ public struct LogoutCommand: ConnCommand {
                 .init("conn --profile work logout --json", "Sign out of the work profile; what was done as JSON."),
             ]))
 
-    @OptionGroup public var global: GlobalOptions
+    @OptionGroup(title: "Global options") public var global: GlobalOptions
 
     public init() {}
 

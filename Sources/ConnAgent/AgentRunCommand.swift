@@ -42,7 +42,7 @@ public struct AgentRunCommand: ConnCommand {
                 .init("conn agent --sync-interval 1m --json", "Sync the inbox every minute; the log as JSON Lines."),
             ]))
 
-    @OptionGroup public var global: GlobalOptions
+    @OptionGroup(title: "Global options") public var global: GlobalOptions
     @OptionGroup var watched: MonitorOptions
 
     @Option(name: .customLong("sync-interval"),

@@ -17,7 +17,7 @@ public struct AgentStatusCommand: ConnCommand {
                 .init("conn agent status --json | jq .outbox.pending", "How many messages wait, for a script."),
             ]))
 
-    @OptionGroup public var global: GlobalOptions
+    @OptionGroup(title: "Global options") public var global: GlobalOptions
 
     public init() {}
 

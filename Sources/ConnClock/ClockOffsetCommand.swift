@@ -35,7 +35,7 @@ public struct ClockOffsetCommand: ConnCommand {
                 .init("conn clock-offset --convert 2026-11-23T10:00:00.432Z", "A back-end time as this device's time, with the last offset (works offline)."),
             ]))
 
-    @OptionGroup public var global: GlobalOptions
+    @OptionGroup(title: "Global options") public var global: GlobalOptions
 
     @Option(help: "How to measure: auto, json (/time), ws (WebSocket ping/pong), http-date (any HTTP server's Date header), sntp.")
     var method: ClockMethod = .auto

@@ -23,7 +23,7 @@ public struct ConfigEditCommand: ConnCommand, ConfigFileWritingCommand {
                 .init("EDITOR=nano conn --config ./ci.yaml config edit", "Another file, another editor."),
             ]))
 
-    @OptionGroup public var global: GlobalOptions
+    @OptionGroup(title: "Global options") public var global: GlobalOptions
 
     public init() {}
 

@@ -25,7 +25,7 @@ public struct ConfigGetCommand: ConnCommand {
     @OptionGroup var keyArgument: ConfigKeyArgument
     var key: ConfigKeyName { keyArgument.key }
 
-    @OptionGroup public var global: GlobalOptions
+    @OptionGroup(title: "Global options") public var global: GlobalOptions
 
     public init() {}
 

@@ -30,7 +30,7 @@ public struct ConfigInitCommand: ConnCommand, ConfigFileWritingCommand {
     @Flag(help: "Replace an existing config file (it is kept as FILE.bak).")
     var force = false
 
-    @OptionGroup public var global: GlobalOptions
+    @OptionGroup(title: "Global options") public var global: GlobalOptions
 
     public init() {}
 

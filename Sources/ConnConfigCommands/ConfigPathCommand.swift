@@ -15,7 +15,7 @@ public struct ConfigPathCommand: ConnCommand {
                 .init("conn config path --json", "Every file and directory conn uses."),
             ]))
 
-    @OptionGroup public var global: GlobalOptions
+    @OptionGroup(title: "Global options") public var global: GlobalOptions
 
     public init() {}
 

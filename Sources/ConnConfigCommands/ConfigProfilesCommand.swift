@@ -20,7 +20,7 @@ public struct ConfigProfilesCommand: ConnCommand {
                 .init("conn config profiles --json | jq -r '.profiles[].name'", "The names alone."),
             ]))
 
-    @OptionGroup public var global: GlobalOptions
+    @OptionGroup(title: "Global options") public var global: GlobalOptions
 
     public init() {}
 

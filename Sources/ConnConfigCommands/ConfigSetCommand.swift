@@ -32,7 +32,7 @@ public struct ConfigSetCommand: ConnCommand, ConfigFileWritingCommand {
     @Argument(help: ArgumentHelp("The value, as it would be written in the file; - reads it from standard input.", valueName: "value"))
     var value: String
 
-    @OptionGroup public var global: GlobalOptions
+    @OptionGroup(title: "Global options") public var global: GlobalOptions
 
     public init() {}
 

@@ -15,7 +15,7 @@ public struct ConfigShowCommand: ConnCommand {
                 .init("conn --profile work config show --json | jq .server", "The server the work profile uses."),
             ]))
 
-    @OptionGroup public var global: GlobalOptions
+    @OptionGroup(title: "Global options") public var global: GlobalOptions
 
     public init() {}
 

@@ -24,7 +24,7 @@ public struct InboxFetchCommand: ConnCommand {
                 .init("conn inbox fetch --force --json", "Fetch it all again (no ETag); what changed as JSON."),
             ]))
 
-    @OptionGroup public var global: GlobalOptions
+    @OptionGroup(title: "Global options") public var global: GlobalOptions
 
     @Flag(help: "Fetch everything even if the server says nothing changed (skip If-None-Match).")
     var force = false

@@ -17,7 +17,7 @@ public struct InboxListCommand: ConnCommand {
                 .init("conn inbox list --since 7d --all", "Every conversation active in the last seven days."),
             ]))
 
-    @OptionGroup public var global: GlobalOptions
+    @OptionGroup(title: "Global options") public var global: GlobalOptions
 
     @Option(help: "How many conversations to show.") var limit = 20
     @Flag(help: "Show every conversation that matches (no --limit).") var all = false

@@ -18,7 +18,7 @@ public struct InboxSourcesCommand: ConnCommand {
                 .init("conn inbox sources --json", "The same as JSON."),
             ]))
 
-    @OptionGroup public var global: GlobalOptions
+    @OptionGroup(title: "Global options") public var global: GlobalOptions
 
     public init() {}
 

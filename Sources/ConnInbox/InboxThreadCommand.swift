@@ -17,7 +17,7 @@ public struct InboxThreadCommand: ConnCommand {
                 .init("conn inbox thread 42 --flat --ascii", "The same in date order, in plain ASCII."),
             ]))
 
-    @OptionGroup public var global: GlobalOptions
+    @OptionGroup(title: "Global options") public var global: GlobalOptions
 
     @Argument(help: "The uid of any message in the conversation; an unambiguous prefix is enough.", completion: LiveCompletion.inboxUIDs)
     var uid: String

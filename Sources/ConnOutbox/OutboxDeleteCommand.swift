@@ -19,7 +19,7 @@ public struct OutboxDeleteCommand: ConnCommand {
                 .init("conn outbox delete --failed --yes", "Delete every failed message, from a script."),
             ]))
 
-    @OptionGroup public var global: GlobalOptions
+    @OptionGroup(title: "Global options") public var global: GlobalOptions
     @OptionGroup var selection: OutboxSelection
 
     @Flag(name: [.long, .customShort("y")], help: "Delete without asking.")

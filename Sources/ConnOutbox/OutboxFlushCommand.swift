@@ -27,7 +27,7 @@ public struct OutboxFlushCommand: ConnCommand {
                 .init("conn outbox flush --wait 5m --json", "Keep trying for up to 5 minutes; the tally as JSON."),
             ]))
 
-    @OptionGroup public var global: GlobalOptions
+    @OptionGroup(title: "Global options") public var global: GlobalOptions
 
     @Option(name: .long, defaultAsFlag: "30s", parsing: .next,
             help: ArgumentHelp("Keep retrying until the queue is empty, for up to this long (--wait alone: 30s).", valueName: "duration"))

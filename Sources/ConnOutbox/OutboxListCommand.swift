@@ -15,7 +15,7 @@ public struct OutboxListCommand: ConnCommand {
                 .init("conn outbox list --state pending --json", "What still waits, for a script."),
             ]))
 
-    @OptionGroup public var global: GlobalOptions
+    @OptionGroup(title: "Global options") public var global: GlobalOptions
 
     @Option(help: ArgumentHelp("Only messages in this state: pending, sending, sent, failed (repeatable).", valueName: "state"))
     var state: [OutboxMessage.State] = []

@@ -20,7 +20,7 @@ public struct OutboxResendCommand: ConnCommand {
                 .init("conn outbox resend --failed --json", "Resend every failed message; the outcome as JSON."),
             ]))
 
-    @OptionGroup public var global: GlobalOptions
+    @OptionGroup(title: "Global options") public var global: GlobalOptions
     @OptionGroup var selection: OutboxSelection
 
     public init() {}

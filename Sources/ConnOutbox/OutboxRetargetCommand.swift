@@ -24,7 +24,7 @@ public struct OutboxRetargetCommand: ConnCommand {
                 .init("conn --profile production outbox retarget 3f2a 9c1e", "Move two messages to the production profile's server."),
             ]))
 
-    @OptionGroup public var global: GlobalOptions
+    @OptionGroup(title: "Global options") public var global: GlobalOptions
 
     @Argument(help: ArgumentHelp("Message ids (unique prefixes are enough).", valueName: "id"), completion: LiveCompletion.outboxIDs)
     var ids: [String] = []

@@ -15,7 +15,7 @@ public struct OutboxShowCommand: ConnCommand {
                 .init("conn outbox show 3f2a --json | jq .attemptLog", "Every attempt: when, by whom, with what outcome."),
             ]))
 
-    @OptionGroup public var global: GlobalOptions
+    @OptionGroup(title: "Global options") public var global: GlobalOptions
 
     @Argument(help: ArgumentHelp("The message's id (a unique prefix is enough).", valueName: "id"), completion: LiveCompletion.outboxIDs)
     var id: String

@@ -42,7 +42,7 @@ public struct PluginsListCommand: ConnCommand {
                 .init("conn plugins list --json | jq -r '.plugins[] | select(.kind == \"external\") | .path'", "The plugins' paths, for a script."),
             ]))
 
-    @OptionGroup public var global: GlobalOptions
+    @OptionGroup(title: "Global options") public var global: GlobalOptions
 
     @Flag(help: "Print only the command words the plugins add, one a line (what shell completion offers after `conn`).")
     var names = false

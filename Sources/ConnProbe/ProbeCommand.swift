@@ -42,7 +42,7 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting, PrometheusOut
                 .init("conn probe --format prometheus https://api.example.com/ > conn.prom", "The state and each target's metrics for node_exporter's textfile collector."),
             ]))
 
-    @OptionGroup public var global: GlobalOptions
+    @OptionGroup(title: "Global options") public var global: GlobalOptions
 
     @Argument(help: "Targets: host, host:port, [v6]:port or http(s)://… (default: the configured server).")
     var targets: [String] = []

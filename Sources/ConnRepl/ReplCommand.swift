@@ -35,7 +35,7 @@ public struct ReplCommand: ConnCommand {
     /// Set by the executable that embeds the REPL (see `ReplHost`).
     nonisolated(unsafe) public static var host: ReplHost?
 
-    @OptionGroup public var global: GlobalOptions
+    @OptionGroup(title: "Global options") public var global: GlobalOptions
 
     @Option(help: ArgumentHelp("How often the monitor checks while online: 500ms, 5s, 2m (more than 0).", valueName: "duration"))
     var interval: PositiveDuration = "30s"

@@ -37,7 +37,7 @@ public struct SendCommand: ConnCommand {
                 .init("conn send --to ann@example.com --subject Re: --text ok --reply-to 42 --json", "A reply to message 42; the queued message as JSON."),
             ]))
 
-    @OptionGroup public var global: GlobalOptions
+    @OptionGroup(title: "Global options") public var global: GlobalOptions
 
     @Option(help: ArgumentHelp("Recipient address (repeatable, or comma-separated).", valueName: "address"))
     var to: [String]

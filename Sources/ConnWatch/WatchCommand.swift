@@ -41,7 +41,7 @@ public struct WatchCommand: ConnCommand {
                 .init("conn watch --exec 'notify-send \"conn: $CONN_EVENT_TO\"'", "Run a command on every change and path event, the event in CONN_EVENT_*."),
             ]))
 
-    @OptionGroup public var global: GlobalOptions
+    @OptionGroup(title: "Global options") public var global: GlobalOptions
 
     @OptionGroup var watched: MonitorOptions
     @OptionGroup var metricsListen: MetricsListenOption

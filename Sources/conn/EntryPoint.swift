@@ -66,18 +66,20 @@ enum EntryPoint {
     }
 
     /// Prints a parse or usage error by the output contract and returns the exit code.
-    /// Help and version requests print as ArgumentParser prints them.
+    /// Help and completion scripts print on stdout (help with the command's own options first).
     static func report(_ error: any Error, arguments: [String], environment: [String: String], sink: any OutputSink, embedded: Bool) -> Int32 {
         let code = ConnRoot.exitCode(for: error)
         if let exit = error as? ExitCode, embedded {
             return exit.rawValue  // the command has reported already
         }
-        if code == .success, embedded {
-            sink.write(ConnRoot.fullMessage(for: error) + "\n", to: .standardOutput)  // help, version
-            return 0
+        if code == .success, !(error is ExitCode) {
+            // Help (the command's own options first) or a completion script, on stdout.
+            sink.write(HelpLayout.globalOptionsLast(ConnRoot.fullMessage(for: error)) + "\n", to: .standardOutput)
+            if embedded { return 0 }
+            exit(0)
         }
-        if error is ExitCode || code == .success {
-            ConnRoot.exit(withError: error)  // help, version, or a command that already reported
+        if error is ExitCode {
+            ConnRoot.exit(withError: error)  // a command that already reported
         }
         let suggestion = suggestion(for: arguments, environment: environment)
         // ArgumentParser quotes the argument it did not expect as it was typed: a

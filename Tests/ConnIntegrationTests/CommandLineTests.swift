@@ -16,6 +16,29 @@ struct CommandLineTests {
         #expect(version.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3)
     }
 
+    @Test("help lists the command's own options first, then the global ones under their own heading; -h, help X and the REPL alike")
+    func helpOrder() async throws {
+        let home = try TemporaryDirectory()
+        for arguments in [["inbox", "list", "--help"], ["inbox", "list", "-h"], ["help", "inbox", "list"], ["--server", "http://127.0.0.1:9", "inbox", "list", "--help"]] {
+            let help = try await home.conn(arguments)
+            #expect(help.exitCode == 0, "\(arguments): \(help.standardError)")
+            let text = help.standardOutput
+            // Each option's own line (the exit codes above name --limit too).
+            let positions = ["\nOPTIONS:", "\n  --limit <limit>", "\n  --since <when>", "\n  -h, --help", "\nGLOBAL OPTIONS:", "\n  --server <url>", "\n  --json ",
+                             "\n  -q, --quiet"].map {
+                text.range(of: $0).map { text.distance(from: text.startIndex, to: $0.lowerBound) } ?? -1
+            }
+            #expect(positions.allSatisfy { $0 >= 0 } && positions == positions.sorted(), "\(arguments): \(positions)\n\(text)")
+            #expect(text.components(separatedBy: "\n  --server <url>").count == 2, "once: \(text)")
+        }
+        // Inside the REPL, help goes through the same layout.
+        let repl = try await home.conn(["repl"], input: "inbox list --help\n")
+        let text = repl.standardOutput
+        let limit = try #require(text.range(of: "\n  --limit <limit>"), "\(text) \(repl.standardError)")
+        let global = try #require(text.range(of: "GLOBAL OPTIONS:"))
+        #expect(limit.lowerBound < global.lowerBound)
+    }
+
     @Test func configShowJSONIsValidJSONOnStdout() async throws {
         let home = try TemporaryDirectory()
         let result = try await home.conn(["config", "show", "--format", "json"], env: ["CONN_SERVER": "http://127.0.0.1:8080"])

@@ -69,4 +69,19 @@ struct ManPageTests {
         #expect(shown.contains("θ = ((t2−t1)+(t3−t4))/2"), "\(shown.prefix(1500))")
         #expect(shown.contains("δ = (t4−t1)−(t3−t2)"))
     }
+
+    @Test("a command's own options come first, then GLOBAL OPTIONS, in the page as in --help")
+    func ownOptionsFirst() async throws {
+        let page = JSONSchemaCheck.repositoryRoot.appendingPathComponent("man/conn.inbox.list.1")
+        let source = try String(contentsOf: page, encoding: .utf8)
+        let options = try #require(source.range(of: ".Sh OPTIONS"))
+        let global = try #require(source.range(of: ".Sh GLOBAL OPTIONS"))
+        let limit = try #require(source.range(of: ".It Fl -limit"), "\(source.prefix(3000))")
+        let server = try #require(source.range(of: ".It Fl -server"))
+        // The synopsis likewise.
+        let synopsisLimit = try #require(source.range(of: ".Op Fl -limit"))
+        let synopsisServer = try #require(source.range(of: ".Op Fl -server"))
+        #expect(synopsisLimit.lowerBound < synopsisServer.lowerBound)
+        #expect(options.lowerBound < limit.lowerBound && limit.lowerBound < global.lowerBound && global.lowerBound < server.lowerBound)
+    }
 }
