@@ -209,6 +209,16 @@ struct InboxCommandTests {
         // JSON keeps the server's text and the instant, whatever the zone.
         let json = try await conn(["thread", "n1", "--json"], env: ["TZ": "Asia/Tokyo"])
         #expect(json.standardOutput.contains("Wed, 01 Jan 2025 23:30:00 +0000"), "\(json.standardOutput)")
+        // A zone file named the POSIX way is read; a zone that does not exist is UTC, said once.
+        let colon = try await conn(["thread", "n1"], env: ["TZ": ":Asia/Tokyo"])
+        #expect(colon.standardOutput.contains("2025-01-02 08:30:00 +0900") && colon.standardError.isEmpty, "\(colon.standardOutput) \(colon.standardError)")
+        for bad in ["Mars/Olympus_Mons", "JST-9"] {
+            let shown = try await conn(["thread", "n1"], env: ["TZ": bad])
+            #expect(shown.exitCode == 0 && shown.standardOutput.contains("2025-01-01 23:30:00 +0000"), "\(shown.standardOutput)")
+            #expect(shown.standardError.components(separatedBy: "TZ=\(bad) names no time zone").count == 2, "\(shown.standardError)")
+        }
+        let quiet = try await conn(["thread", "n1", "--json"], env: ["TZ": "Mars/Olympus_Mons"])
+        #expect(quiet.standardError.contains("names no time zone"), "a warning is for people on stderr, JSON or not")
     }
 
     @Test func fetchWithoutAServerIsAClearError() async throws {

@@ -120,6 +120,7 @@ public struct ConfigurationLoader: Sendable {
         } catch let error as ConnError {
             configuration.warnings.append(error.message + (error.hint.map { " " + $0 } ?? ""))
         }
+        if let warning = TimeFormatting.unknownZoneWarning(environment: environment) { configuration.warnings.append(warning) }
         for key in ["profile", "server"] where sources[key] == nil { sources[key] = .defaultValue }
         configuration.sources = sources
         return configuration

@@ -105,10 +105,30 @@ public enum TimeFormatting {
         return text
     }
 
+    /// The zone text shows local times in: TZ's when it names one (`Europe/Paris`, or
+    /// `:Europe/Paris` as POSIX writes a zone file), else the system's. Foundation alone reads
+    /// neither `:Europe/Paris` nor an unknown name, and silently shows UTC for both.
+    public static let localZone: TimeZone = zone(forTZ: ProcessInfo.processInfo.environment["TZ"]) ?? .current
+
+    /// The zone a TZ value names; nil for an empty or unset TZ and for one no zone has (a typo,
+    /// or POSIX rules such as `JST-9`, which conn does not read).
+    public static func zone(forTZ value: String?) -> TimeZone? {
+        guard var name = value, !name.isEmpty else { return nil }
+        if name.hasPrefix(":") { name.removeFirst() }
+        return TimeZone(identifier: name)
+    }
+
+    /// The warning for a TZ that names no zone (times are then shown in UTC); nil when TZ is
+    /// unset, empty or fine.
+    public static func unknownZoneWarning(environment: [String: String]) -> String? {
+        guard let value = environment["TZ"], !value.isEmpty, zone(forTZ: value) == nil else { return nil }
+        return "TZ=\(value) names no time zone conn knows, so times are shown in UTC; set TZ to a zone name such as Europe/Paris (POSIX rules like JST-9 are not read), or use --utc"
+    }
+
     /// A date as a list shows it, short and in the reader's zone (TZ; UTC with `--utc`): the
     /// time alone today, the weekday and time within the last six days, "3 Nov" this year,
     /// "3 Nov 2025" before (and for dates ahead beyond today).
-    public static func forPeople(_ date: Date, now: Date = Date(), utc: Bool = false, timeZone: TimeZone = .current) -> String {
+    public static func forPeople(_ date: Date, now: Date = Date(), utc: Bool = false, timeZone: TimeZone = TimeFormatting.localZone) -> String {
         let zone = utc ? TimeZone(identifier: "UTC")! : timeZone
         guard let when = CivilTime(date, in: zone), let today = CivilTime(now, in: zone) else { return date.formatted(.iso8601) }
         let suffix = utc ? " UTC" : ""
@@ -125,7 +145,7 @@ public enum TimeFormatting {
     /// A moment for a person: "2026-11-23 14:05:09 +0100" in the local zone (the TZ variable's,
     /// else the system's), or "2026-11-23 13:05:09 UTC" with `utc`; with `milliseconds`,
     /// "14:05:09.123" (for events a fraction of a second apart).
-    public static func moment(_ date: Date, utc: Bool = false, milliseconds: Bool = false, timeZone: TimeZone = .current) -> String {
+    public static func moment(_ date: Date, utc: Bool = false, milliseconds: Bool = false, timeZone: TimeZone = TimeFormatting.localZone) -> String {
         guard let when = CivilTime(date, in: utc ? TimeZone(identifier: "UTC")! : timeZone) else { return date.formatted(.iso8601) }
         let fraction = milliseconds ? "." + CivilTime.padded(when.millisecond, 3) : ""
         let zone: String
