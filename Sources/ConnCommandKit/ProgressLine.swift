@@ -8,7 +8,9 @@ import Glibc
 
 /// One line of progress on stderr for long work (a fetch's phases, a flush's counts, a probe's
 /// done/total), redrawn in place at most 10 times a second and cut to the terminal's width (never
-/// wrapped), then erased when the work ends, so the summary line takes its place. Only when
+/// wrapped), then erased when the work ends, so the summary line takes its place. It ends with
+/// the time since it appeared, and is redrawn four times a second even when nothing else
+/// changes, so a line waiting on a slow server still moves. Only when
 /// stderr is a terminal and not with -q: in a pipe it writes nothing at all. Ctrl-C erases it
 /// before the signal ends the process, so the shell's prompt starts on a clean line.
 public final class ProgressLine: Sendable {
@@ -16,6 +18,10 @@ public final class ProgressLine: Sendable {
         var lastDraw: ContinuousClock.Instant?
         var pending: String?
         var shown = false
+        /// The latest text, redrawn by the ticker with the time updated.
+        var current: String?
+        var started: ContinuousClock.Instant?
+        var ticker: Task<Void, Never>?
     }
 
     public let isEnabled: Bool
@@ -23,10 +29,13 @@ public final class ProgressLine: Sendable {
     private let state = Mutex(State())
     private let clock = ContinuousClock()
     static let interval: Duration = .milliseconds(100)
+    /// How often the line is redrawn with nothing new to say.
+    static let tick: Duration = .milliseconds(250)
 
-    /// A line for `context`'s stderr (enabled only on a terminal, without -q).
+    /// A line for `context`'s stderr (enabled only on a terminal, without -q, and not with
+    /// --json: a script reading JSON wants no drawing beside it).
     public convenience init(_ context: CommandContext) {
-        self.init(enabled: context.terminal.standardErrorIsTerminal && context.verbosity != .quiet,
+        self.init(enabled: context.terminal.standardErrorIsTerminal && context.verbosity != .quiet && context.configuration.format == .text,
                   width: TerminalSize.columns(environment: context.environment))
     }
 
@@ -41,32 +50,61 @@ public final class ProgressLine: Sendable {
     public func update(_ text: String, force: Bool = false) {
         guard isEnabled else { return }
         let now = clock.now
-        let line: String? = state.withLock { state in
+        state.withLock { state in
+            state.current = text
+            if state.started == nil { state.started = now }
+            if state.ticker == nil { state.ticker = startTicker() }
             if !force, let last = state.lastDraw, last.duration(to: now) < Self.interval {
                 state.pending = text
-                return nil
+                return
             }
             state.lastDraw = now
             state.pending = nil
             state.shown = true
-            return text
+            draw(text, elapsed: state.started.map { $0.duration(to: now) } ?? .zero)
         }
-        if let line { draw(line) }
+    }
+
+    /// Redraws the latest text every `tick` (with a held-back update, and the time) until finished.
+    private func startTicker() -> Task<Void, Never> {
+        Task.detached { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: Self.tick)
+                guard let self, !Task.isCancelled else { return }
+                let now = self.clock.now
+                self.state.withLock { state in
+                    guard let text = state.current, state.ticker != nil else { return }
+                    state.lastDraw = now
+                    state.pending = nil
+                    state.shown = true
+                    self.draw(text, elapsed: state.started.map { $0.duration(to: now) } ?? .zero)
+                }
+            }
+        }
     }
 
     /// Erases the line (the summary is printed after it).
     public func finish() {
         guard isEnabled else { return }
-        let shown = state.withLock { state in
-            defer { state.shown = false; state.pending = nil }
-            return state.shown
+        // Under the lock, so that no tick draws after the line is erased.
+        state.withLock { state in
+            state.ticker?.cancel()
+            state.ticker = nil
+            state.current = nil
+            state.started = nil
+            if state.shown { Self.write("\r\u{1B}[K") }
+            state.shown = false
+            state.pending = nil
         }
-        if shown { Self.write("\r\u{1B}[K") }
     }
 
-    private func draw(_ text: String) {
+    /// Draws `text` and the time since the line appeared; called with the state locked, so
+    /// draws never interleave.
+    private func draw(_ text: String, elapsed: Duration) {
         // One column is left free: a line that fills the width would wrap on some terminals.
-        let clean = TerminalSanitizer.sanitize(text, keepNewlines: false)
+        let seconds = elapsed.seconds
+        let time = seconds < 60 ? String(format: "%.1f s", seconds) : "\(Int(seconds) / 60) min \(Int(seconds) % 60) s"
+        let clean = TerminalSanitizer.sanitize(text, keepNewlines: false) + ", " + time
         let cut = clean.count > width - 1 ? String(clean.prefix(width - 2)) + "…" : clean
         Self.write("\r" + cut + "\u{1B}[K")
     }

@@ -55,7 +55,9 @@ public struct OutboxFlushCommand: ConnCommand {
         let target = OutboxTarget(backEnd)
         let total = line.isEnabled ? (try? store.waitingCount(for: target.origin)) ?? 0 : 0
         let showProgress: (FlushTally) -> Void = { tally in
-            line.update("delivering: \(tally.sent) sent, \(tally.rejected + tally.expired) failed, \(max(0, total - tally.sent - tally.rejected - tally.expired)) waiting")
+            let seconds = start.duration(to: clock.now).seconds
+            let rate = seconds > 0.5 && tally.sent > 0 ? String(format: " (%.1f/s)", Double(tally.sent) / seconds) : ""
+            line.update("delivering: \(tally.sent) of \(total) sent\(rate), \(tally.rejected + tally.expired) failed, \(max(0, total - tally.sent - tally.rejected - tally.expired)) waiting")
         }
         if line.isEnabled { showProgress(FlushTally()) }
         let tally = try await HTTPTransport.with(configuration: context.configuration, logger: context.logger) { transport in

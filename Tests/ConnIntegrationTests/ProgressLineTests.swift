@@ -49,6 +49,9 @@ struct ProgressLineTests {
         let quiet = try home.terminal(["inbox", "fetch", "--force", "-q"], server: server.url)
         let quietScreens = try await screens(of: quiet)
         #expect(!quietScreens.joined().contains("storing"), "\(quietScreens)")
+        let json = try home.terminal(["inbox", "fetch", "--force", "--json"], server: server.url)
+        let jsonScreens = try await screens(of: json)
+        #expect(!jsonScreens.joined().contains("storing") && jsonScreens.last?.contains("\"fetched\" : 50000") == true, "\(jsonScreens)")
         await server.stop()
     }
 
@@ -64,10 +67,33 @@ struct ProgressLineTests {
         let session = try home.terminal(["outbox", "flush", "--concurrency", "4"], server: server.url)
         let seen = try await screens(of: session)
         #expect(try session.exitStatus() == 0, "\(seen.last ?? "")")
-        let counts = seen.compactMap { $0.firstMatch(of: /delivering: (\d+) sent, (\d+) failed, (\d+) waiting/).map { Int($0.1)! } }
+        let counts = seen.compactMap { $0.firstMatch(of: /delivering: (\d+) of 2000 sent( \([\d.]+\/s\))?, (\d+) failed, (\d+) waiting, [\d.]+ s/).map { Int($0.1)! } }
         #expect(counts.count >= 2 && counts == counts.sorted() && counts.first! < counts.last!, "\(counts)")
         let last = try #require(seen.last)
         #expect(last.contains("2000 sent") && !last.contains("delivering:"), "\(last)")
+        await server.stop()
+    }
+
+    @Test("outbox flush against a server that holds each request 2 s: the line moves while requests are in flight, its time rising")
+    func flushMovesWhileWaiting() async throws {
+        // Queued while nothing listens on the port, for the server that comes up on it.
+        let port = try HTTPPorts.outsideAutomaticRange()
+        for subject in ["a", "b"] {
+            let queued = try await home.conn(["send", "--to", "ann@conn.example", "--subject", subject, "--text", "t"],
+                                             server: URL(string: "http://127.0.0.1:\(port)")!)
+            #expect(queued.exitCode == 0, "\(queued.standardError)")
+        }
+        let server = try await BackgroundServer.start(["--port", String(port), "--latency-ms", "2000"])
+        let session = try home.terminal(["outbox", "flush", "--concurrency", "1"], server: server.url)
+        let seen = try await screens(of: session)
+        #expect(try session.exitStatus() == 0, "\(seen.last ?? "")")
+        // The time at the end of each drawing of the line, in the order seen.
+        let times = seen.compactMap { $0.firstMatch(of: /delivering: \d+ of 2 sent.*, ([\d.]+) s/).flatMap { Double($0.1) } }
+        // Two requests of 2 s each: redrawn 4 times a second, that is some 16 drawings; a loaded
+        // machine may show fewer, but a line that only changed when a request ended shows 2 or 3.
+        #expect(times.count >= 6 && times == times.sorted() && Set(times).count == times.count, "\(times)")
+        #expect((times.first ?? 99) < 1.5 && (times.last ?? 0) > 3, "\(times)")
+        #expect(try #require(seen.last).contains("2 sent") && !(seen.last ?? "").contains("delivering:"))
         await server.stop()
     }
 }
