@@ -25,6 +25,15 @@ static inline void conn_rl_configure(const char *name) {
     rl_completer_word_break_characters = " \t\n";
 }
 
+/// A command typed over several lines (an open quote) is one history entry, in the file too:
+/// each entry is written after a `#<time>` line, and a file read back joins the lines between
+/// two such lines into one entry (files without them read a line an entry, as before).
+static inline void conn_rl_multiline_history(void) {
+    history_comment_char = '#';
+    history_write_timestamps = 1;
+    history_multiline_entries = 1;
+}
+
 /// Called from the completion function: no file-name completion for this attempt (readline
 /// resets the flag before each attempt).
 static inline void conn_rl_completion_over(void) { rl_attempted_completion_over = 1; }

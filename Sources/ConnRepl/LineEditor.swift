@@ -55,6 +55,7 @@ final class LineEditor: Sendable {
         ReadlineGlobals.completer.withLock { $0 = completer }
         conn_rl_configure("conn")
         conn_rl_set_completion(ReadlineGlobals.complete)
+        conn_rl_multiline_history()
         stifle_history(historyLimit)
         if let historyFile { _ = read_history(historyFile) }
         let thread = Thread { [self] in loop() }

@@ -104,6 +104,40 @@ struct ReplTerminalTests {
         await server.stop()
     }
 
+    @Test("a command typed over two lines (an open quote) is one history entry: recalled whole, in this run and the next")
+    func multiLineHistory() async throws {
+        let closed = URL(string: "http://127.0.0.1:\(try HTTPPorts.closed())")!
+        let first = try repl(closed)
+        try await first.waitFor(20, "the prompt") { $0.hasSuffix("›") }
+        try first.type("inbox list --limit 1")
+        try first.press("Enter")
+        try await first.waitFor(20, "the first command's end") { $0.components(separatedBy: "›").count >= 3 }
+        try first.type(#"inbox thread "two"#)
+        try first.press("Enter")
+        try await first.waitFor(15, "the continuation prompt") { $0.hasSuffix("›") && $0.contains("thread \"two") }
+        try first.type(#"lines""#)
+        try first.press("Enter")
+        try await first.waitFor(20, "the error") { $0.components(separatedBy: "cache is empty").count == 3 }
+        try first.press("Up")
+        try await first.waitFor(15, "the whole command recalled") { $0.hasSuffix("lines\"") && $0.contains(#"› inbox thread "two"#) }
+        try first.press("C-u")
+        try first.press("C-d")
+        try await first.waitFor(15, "the exit") { _ in (try? first.exitStatus()) != nil }
+        // In the file: each entry after a `#<time>` line, the two lines of the command together.
+        let history = try String(contentsOfFile: home.path + "/state/conn/history", encoding: .utf8)
+        #expect(history.contains(/#\d+\ninbox thread "two\nlines"/), "\(history)")
+
+        let second = try repl(closed)
+        try await second.waitFor(20, "the prompt") { $0.hasSuffix("›") }
+        try second.press("Up")
+        try await second.waitFor(15, "the two-line command, whole") { $0.hasSuffix("lines\"") && $0.contains(#"inbox thread "two"#) }
+        try second.press("Up")
+        try await second.waitFor(15, "the command before it") { $0.hasSuffix("› inbox list --limit 1") }
+        try second.press("C-u")
+        try second.press("C-d")
+        try await second.waitFor(15, "the exit") { _ in (try? second.exitStatus()) != nil }
+    }
+
     @Test("Ctrl-C stops a running command and the REPL goes on; errors print and the REPL goes on; disconnect and connect the link")
     func interruptErrorsAndLink() async throws {
         let server = try await BackgroundServer.start()
