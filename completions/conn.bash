@@ -157,14 +157,21 @@ _conn() {
 
     local -r cur="${2}"
     local -r prev="${3}"
+    if declare -F __reassemble_comp_words_by_ref >/dev/null; then
+        local -a joined_words
+        local joined_cword
+        __reassemble_comp_words_by_ref ':' joined_words joined_cword
+        local -a COMP_WORDS=("${joined_words[@]}")
+        local COMP_CWORD="${joined_cword}"
+    fi
 
     local -i positional_number
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(--version -h --help)
+    local -a non_repeating_flags=(--version -h --help --insecure --json --no-pager --quiet --utc --verbose -q -v)
     local -a repeating_options=()
-    local -a non_repeating_options=()
+    local -a non_repeating_options=(--color --config --format --profile --server --timeout)
     __conn_offer_flags_options 0
 
     # Offer subcommand / subcommand argument completions

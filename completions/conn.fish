@@ -20,7 +20,7 @@ function __conn_parse_tokens -S
     set -l unparsed_tokens (__conn_tokens -pc)
     switch $unparsed_tokens[1]
     case 'conn'
-        __conn_parse_subcommand 0 'version' 'h/help'
+        __conn_parse_subcommand 0 'server=' 'profile=' 'config=' 'format=' 'json' 'timeout=' 'color=' 'insecure' 'no-pager' 'utc' 'v/verbose' 'q/quiet' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'probe'
             __conn_parse_subcommand -r 1 'server=' 'profile=' 'config=' 'format=' 'json' 'timeout=' 'color=' 'insecure' 'no-pager' 'utc' 'v/verbose' 'q/quiet' 'file=' 'internet' 'internet-url=+' 'wait=' 'concurrency=' 'expect-status=+' 'expect-body=' 'version' 'h/help'

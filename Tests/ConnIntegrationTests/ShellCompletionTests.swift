@@ -58,6 +58,14 @@ struct ShellCompletionTests {
         #expect(try await complete(terminal, "conn send --reply-to be", expecting: "beta-7").contains("--reply-to beta-7"), "uid for --reply-to")
     }
 
+    /// Global options before the command's name: their values are not taken for the command.
+    static func checkAfterGlobalOptions(_ terminal: TerminalSession) async throws {
+        #expect(try await complete(terminal, "conn --server http://127.0.0.1:9 inbox li", expecting: "inbox list").contains("inbox list"),
+                "subcommand after --server URL")
+        #expect(try await complete(terminal, "conn --json --timeout 5s inbox thread al", expecting: "alpha-42").contains("thread alpha-42"),
+                "uid after --json --timeout 5s")
+    }
+
     static func shell(_ path: String) -> Bool { FileManager.default.isExecutableFile(atPath: path) }
 
     @Test("bash with bash-completion", .enabled(if: shell("/usr/bin/bash") && FileManager.default.fileExists(atPath: "/usr/share/bash-completion/bash_completion"),
@@ -69,6 +77,7 @@ struct ShellCompletionTests {
         try terminal.press("Enter")
         try await terminal.waitFor(10, "bash set up") { $0.contains("\nready") }
         try await Self.checkAll(terminal, fixture)
+        try await Self.checkAfterGlobalOptions(terminal)
     }
 
     @Test("zsh with compinit", .enabled(if: shell("/usr/bin/zsh"), "needs zsh (scripts/install-deps)"))
@@ -79,6 +88,7 @@ struct ShellCompletionTests {
         try terminal.press("Enter")
         try await terminal.waitFor(10, "zsh set up") { $0.contains("\nready") }
         try await Self.checkAll(terminal, fixture)
+        try await Self.checkAfterGlobalOptions(terminal)
     }
 
     @Test("fish", .enabled(if: shell("/usr/bin/fish"), "needs fish (scripts/install-deps)"))
@@ -89,5 +99,6 @@ struct ShellCompletionTests {
         try terminal.press("Enter")
         try await terminal.waitFor(10, "fish set up") { $0.contains("\nready") }
         try await Self.checkAll(terminal, fixture)
+        try await Self.checkAfterGlobalOptions(terminal)
     }
 }
