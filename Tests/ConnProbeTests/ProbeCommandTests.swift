@@ -115,6 +115,13 @@ struct ProbeCommandTests {
             let text = try await probe(["--internet-url", "\(url.absoluteString)/health=204",
                                         "--internet-url", "http://conn-check.invalid:\(port)/health=204"])
             #expect(text.exitCode == 69 && text.standardOutput.contains("dnsBroken"), "\(text.standardOutput)")
+            // -v: a line per check URL on stderr with its rungs; without it, none.
+            let verbose = try await probe(["-v", "--internet-url", "\(url.absoluteString)/health=204",
+                                           "--internet-url", "http://conn-check.invalid:\(port)/health=204"])
+            #expect(verbose.standardError.contains(/internet check: http:\/\/127\.0\.0\.1:\d+\/health: reachable in [\d.]+m?s \(dns .*tcp [\d.]+m?s ok, http [\d.]+m?s ok\)/),
+                    "\(verbose.standardError)")
+            #expect(verbose.standardError.contains(/internet check: http:\/\/conn-check\.invalid:\d+\/health: nxdomain in .*dns .*failed/), "\(verbose.standardError)")
+            #expect(!text.standardError.contains("internet check:"))
         }
     }
 
