@@ -12,7 +12,9 @@ import Testing
 @Suite("WebSocketConnector: wss to names and IP literals, verified")
 struct WebSocketConnectorTests {
     static let routes: [BadServer.Route] = [
-        BadServer.Route(path: "/ws", websocket: .init(onPing: [#"{"type":"pong","t1":{t1},"t2":{now},"t3":{now}}"#], holdMs: 3000)),
+        // Held 30 s: the client's close ends it at once, and a machine busy with other suites once
+        // took over 3 s between the upgrade and the ping (the server had hung up: "I/O on closed channel").
+        BadServer.Route(path: "/ws", websocket: .init(onPing: [#"{"type":"pong","t1":{t1},"t2":{now},"t3":{now}}"#], holdMs: 30_000)),
     ]
 
     /// One ping and its pong over wss to `host`, trusting only the server's own certificate.
@@ -23,7 +25,7 @@ struct WebSocketConnectorTests {
         let url = try #require(URL(string: "wss://\(host):\(port)/ws"))
         let answer = Mutex<String?>(nil)
         do {
-            try await WebSocketConnector.connect(to: url, tls: tls, timeout: .seconds(5), logger: Logger(label: "test")) { inbound, outbound in
+            try await WebSocketConnector.connect(to: url, tls: tls, timeout: .seconds(30), logger: Logger(label: "test")) { inbound, outbound in
                 try await outbound.write(.text(#"{"type":"ping","t1":1700000000000}"#))
                 for try await message in inbound.messages(maxSize: 1 << 16) {
                     if case .text(let text) = message {
