@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import ConnLive
 
@@ -38,5 +39,25 @@ struct NetlinkMonitorTests {
         // A slice that does not start at index 0 (the reader's buffer is reused).
         let buffer = [UInt8](repeating: 0xff, count: 5) + link
         #expect(NetlinkMonitor.kinds(in: buffer[5...]) == ["link"])
+    }
+
+    @Test("a stream whose consumer goes away ends its thread and closes its socket: 20 reloads leave nothing behind")
+    func consumersGoingAwayLeaveNothing() async throws {
+        var monitors: [NetlinkMonitor] = []
+        for _ in 0..<20 {
+            let monitor = try #require(NetlinkMonitor(), "netlink is needed (rtnetlink is on every Linux)")
+            let consumer = Task { for await _ in monitor.events() {} }
+            try await Task.sleep(for: .milliseconds(20))
+            #expect(!monitor.hasStopped, "the thread runs while its stream is read")
+            consumer.cancel()
+            monitors.append(monitor)
+        }
+        // Each thread ends and closes its socket (it used to stay blocked in recv for good).
+        let deadline = ContinuousClock.now + .seconds(10)
+        while monitors.contains(where: { !$0.hasStopped }) && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let running = monitors.filter { !$0.hasStopped }.count
+        #expect(running == 0, "\(running) of 20 threads still run")
     }
 }
