@@ -1,5 +1,5 @@
 /// The conversation structure of a set of messages with distinct uids, addressed by index:
-/// what `ThreadBuilder` computes, without a dictionary lookup per step, so that a fetch of
+/// computed without a dictionary lookup per step, so that a fetch of
 /// 100,000 messages threads in milliseconds. Messages are nodes `0..<messageCount`;
 /// placeholders for missing parents follow them.
 struct ThreadLayout {

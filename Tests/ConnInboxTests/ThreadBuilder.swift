@@ -1,4 +1,10 @@
-/// Builds conversations from `responseToUid` links, without recursion (a 1,000-deep thread must
+@testable import ConnInbox
+
+/// ThreadLayout's conversations keyed by uid, for the tests: the threading rules checked one by
+/// one (ThreadingTests) and the model a fetch's incremental merge must equal (InboxMergeTests).
+/// The code reads threads through ThreadLayout (InboxMerge, ThreadView).
+///
+/// It builds conversations from `responseToUid` links, without recursion (a 1,000-deep thread must
 /// not overflow the stack) and without losing anything:
 ///
 /// - a reply whose parent is not in the cache hangs under a placeholder for that parent, so its
@@ -9,39 +15,39 @@
 /// - a uid that occurs twice is flagged; the later occurrence wins.
 ///
 /// Every message appears exactly once.
-public enum ThreadBuilder {
-    public struct Message: Sendable, Equatable {
-        public var uid: String
-        public var parentUid: String
+enum ThreadBuilder {
+    struct Message: Sendable, Equatable {
+        var uid: String
+        var parentUid: String
         /// Orders siblings and conversations: older first.
-        public var order: Int
+        var order: Int
 
-        public init(uid: String, parentUid: String, order: Int) {
+        init(uid: String, parentUid: String, order: Int) {
             self.uid = uid
             self.parentUid = parentUid
             self.order = order
         }
     }
 
-    public struct Node: Sendable, Equatable {
+    struct Node: Sendable, Equatable {
         /// The message's uid, or the missing parent's uid for a placeholder.
-        public var uid: String
-        public var isPlaceholder: Bool
-        public var parentUid: String?
-        public var depth: Int
-        public var children: [String]
+        var uid: String
+        var isPlaceholder: Bool
+        var parentUid: String?
+        var depth: Int
+        var children: [String]
         /// This message closed a cycle; its link was cut to make it a root.
-        public var brokeCycle: Bool
-        public var duplicate: Bool
+        var brokeCycle: Bool
+        var duplicate: Bool
     }
 
-    public struct Forest: Sendable, Equatable {
+    struct Forest: Sendable, Equatable {
         /// Roots, oldest conversation first.
-        public var roots: [String]
-        public var nodes: [String: Node]
+        var roots: [String]
+        var nodes: [String: Node]
 
         /// The conversation's nodes in display order (depth first, older siblings first).
-        public func walk(from root: String) -> [Node] {
+        func walk(from root: String) -> [Node] {
             var result: [Node] = []
             var stack = [root]
             while let uid = stack.popLast() {
@@ -53,7 +59,7 @@ public enum ThreadBuilder {
         }
 
         /// The root of the conversation that holds `uid`.
-        public func root(of uid: String) -> String? {
+        func root(of uid: String) -> String? {
             var current = uid
             var steps = 0
             while let parent = nodes[current]?.parentUid, steps <= nodes.count {
@@ -64,7 +70,7 @@ public enum ThreadBuilder {
         }
     }
 
-    public static func build(_ input: [Message]) -> Forest {
+    static func build(_ input: [Message]) -> Forest {
         // Duplicates: the later occurrence wins, flagged.
         var position: [String: Int] = [:]
         var unique: [Message] = []
