@@ -106,8 +106,7 @@ struct ThreadReport: Encodable, StreamingTextRenderable {
                 if !stack.isEmpty { stack[stack.count - 1].omittedReplies += 1 }
                 continue
             }
-            let message = view.message(at: index)
-            stack.append(TreeNode(uid: message.uid, placeholder: message.placeholder, children: [], omittedReplies: 0))
+            stack.append(TreeNode(uid: view.uid(at: index), placeholder: view.isPlaceholder(at: index), children: [], omittedReplies: 0))
             depths.append(depth)
         }
         while !stack.isEmpty { closeTop() }
@@ -192,17 +191,8 @@ struct ThreadReport: Encodable, StreamingTextRenderable {
     /// The message's text, each line wrapped to the width after `indent`.
     private func text(_ message: ThreadView.Message, indent: String) -> [String] {
         let room = max(20, width - 1 - indent.count)
-        let text = TerminalSanitizer.sanitize(message.text)
-        // Lines found by the newline's byte (ASCII, so a Character boundary): splitting by
-        // Character was a tenth of drawing a long thread.
-        var lines: [Substring] = []
-        var start = text.utf8.startIndex
-        while let newline = text.utf8[start...].firstIndex(of: UInt8(ascii: "\n")) {
-            lines.append(text[start..<newline])
-            start = text.utf8.index(after: newline)
-        }
-        lines.append(text[start...])
-        return lines.flatMap { FittedText.wrap($0, to: room) }.map { indent + $0 }
+        // The sanitiser has turned any "\r" into U+FFFD: only "\n" ends a line here.
+        return TerminalSanitizer.sanitize(message.text).lines().flatMap { FittedText.wrap($0, to: room) }.map { indent + $0 }
     }
 
     private func renderMessages(style: TextStyle, output: (String) -> Void) {
