@@ -16,9 +16,8 @@ import Glibc
 public final class ProgressLine: Sendable {
     private struct State {
         var lastDraw: ContinuousClock.Instant?
-        var pending: String?
         var shown = false
-        /// The latest text, redrawn by the ticker with the time updated.
+        /// The latest text: an update held back by the redraw limit is drawn by the next tick.
         var current: String?
         var started: ContinuousClock.Instant?
         var ticker: Task<Void, Never>?
@@ -54,14 +53,8 @@ public final class ProgressLine: Sendable {
             state.current = text
             if state.started == nil { state.started = now }
             if state.ticker == nil { state.ticker = startTicker() }
-            if !force, let last = state.lastDraw, last.duration(to: now) < Self.interval {
-                state.pending = text
-                return
-            }
-            state.lastDraw = now
-            state.pending = nil
-            state.shown = true
-            draw(text, elapsed: state.started.map { $0.duration(to: now) } ?? .zero)
+            if !force, let last = state.lastDraw, last.duration(to: now) < Self.interval { return }
+            draw(text, at: now, in: &state)
         }
     }
 
@@ -74,10 +67,7 @@ public final class ProgressLine: Sendable {
                 let now = self.clock.now
                 self.state.withLock { state in
                     guard let text = state.current, state.ticker != nil else { return }
-                    state.lastDraw = now
-                    state.pending = nil
-                    state.shown = true
-                    self.draw(text, elapsed: state.started.map { $0.duration(to: now) } ?? .zero)
+                    self.draw(text, at: now, in: &state)
                 }
             }
         }
@@ -94,8 +84,14 @@ public final class ProgressLine: Sendable {
             state.started = nil
             if state.shown { Self.write("\r\u{1B}[K") }
             state.shown = false
-            state.pending = nil
         }
+    }
+
+    /// Draws `text` now, with the state locked (`state` is the locked value).
+    private func draw(_ text: String, at now: ContinuousClock.Instant, in state: inout State) {
+        state.lastDraw = now
+        state.shown = true
+        draw(text, elapsed: state.started.map { $0.duration(to: now) } ?? .zero)
     }
 
     /// Draws `text` and the time since the line appeared; called with the state locked, so

@@ -63,11 +63,12 @@ public struct InboxCache: Sendable {
         try Row.fetchOne(db, sql: "SELECT * FROM inboxSource WHERE inboxKey = ?", arguments: [key]).map(Source.init(row:))
     }
 
+    /// The copies, the latest fetched first.
+    private static let latestFirst = "SELECT * FROM inboxSource ORDER BY fetchedAt DESC, id DESC"
+
     /// Every cached copy, the latest fetched first.
     public func sources() throws -> [Source] {
-        try database.writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM inboxSource ORDER BY fetchedAt DESC, id DESC").map(Source.init(row:))
-        }
+        try database.writer.read { db in try Row.fetchAll(db, sql: Self.latestFirst).map(Source.init(row:)) }
     }
 
     /// The copy to read for the inbox at `configured`: its own, else one of an unknown source
@@ -78,7 +79,7 @@ public struct InboxCache: Sendable {
             if let configured {
                 return try Self.source(db, key: Self.key(of: configured)) ?? Self.source(db, key: "")
             }
-            return try Row.fetchOne(db, sql: "SELECT * FROM inboxSource ORDER BY fetchedAt DESC, id DESC LIMIT 1").map(Source.init(row:))
+            return try Row.fetchOne(db, sql: Self.latestFirst + " LIMIT 1").map(Source.init(row:))
         }
     }
 
@@ -96,6 +97,14 @@ public struct InboxCache: Sendable {
                 WHERE uid = ? AND sourceId = (SELECT id FROM inboxSource WHERE inboxKey = ?)
                 """, arguments: [uid, Self.key(of: url)])
                 .map { (from: $0["fromAddress"], subject: $0["subject"], text: $0["text"]) }
+        }
+    }
+
+    /// How many messages the copy of the inbox at `url` holds (0 before its first fetch).
+    public func messageCount(inboxAt url: String) throws -> Int {
+        try database.writer.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM inboxMessage WHERE sourceId = (SELECT id FROM inboxSource WHERE inboxKey = ?)",
+                             arguments: [Self.key(of: url)]) ?? 0
         }
     }
 

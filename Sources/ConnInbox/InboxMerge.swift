@@ -56,6 +56,9 @@ struct InboxMerge {
     private var cachedCopies: [String: [Int64]] = [:]
     /// The positions in this fetch's document of each uid's later records, in order.
     private var incomingCopies: [String: [Int32]] = [:]
+    /// The uids whose copies this fetch changes (a uid it gave with other copies than cached),
+    /// found once at the end of `apply`.
+    private var changedCopies: Set<String> = []
     /// This fetch's records.
     private var document = InboxDocument(records: [])
 
@@ -140,24 +143,17 @@ struct InboxMerge {
             messages[index].parsedTime = Self.parseDate(threading.dateTime, now)
             summary.updated += 1
         }
+        // Copies change only for a uid that has some now or had some, and that this document gave.
+        for uid in Set(incomingCopies.keys).union(cachedCopies.keys) where indexOf[uid].map({ messages[$0].seenInDocument }) == true {
+            let hashes = (incomingCopies[uid] ?? []).map { document.entries[Int($0)].rawHash }
+            if hashes != cachedCopies[uid] ?? [] { changedCopies.insert(uid) }
+        }
         // A message whose record is unchanged but whose copies are not was updated.
-        for index in messages.indices where messages[index].incoming == nil && messages[index].seenInDocument && copiesChanged(messages[index].uid) {
+        for uid in changedCopies where messages[indexOf[uid]!].incoming == nil {
             summary.unchanged -= 1
             summary.updated += 1
         }
         return summary
-    }
-
-    /// The hashes of the copies `uid` has after this fetch: this document's when it gave the
-    /// uid, else those cached.
-    private func copyHashes(_ uid: String, seenInDocument: Bool) -> [Int64] {
-        guard seenInDocument else { return cachedCopies[uid] ?? [] }
-        return (incomingCopies[uid] ?? []).map { document.entries[Int($0)].rawHash }
-    }
-
-    /// Whether this fetch changes the copies of `uid` (a message it gave).
-    private func copiesChanged(_ uid: String) -> Bool {
-        copyHashes(uid, seenInDocument: true) != cachedCopies[uid] ?? []
     }
 
     private static func parseDate(_ text: String, _ now: Date) -> Double? {
@@ -167,7 +163,7 @@ struct InboxMerge {
     /// Whether this fetch changes nothing: no new or changed record or copy. The threads are
     /// then what they were, so there is nothing to compute or write.
     var changesNothing: Bool {
-        messages.allSatisfy { $0.incoming == nil && !($0.seenInDocument && copiesChanged($0.uid)) }
+        changedCopies.isEmpty && messages.allSatisfy { $0.incoming == nil }
     }
 
     /// Threads every message and writes what changed: messages, then conversations.
@@ -244,16 +240,16 @@ struct InboxMerge {
     /// have copies afterwards (flagged `duplicateUid`).
     private func writeCopies(_ db: Database) throws -> Set<String> {
         var hasCopies = Set(cachedCopies.keys)
-        for message in messages where message.seenInDocument && copiesChanged(message.uid) {
-            try db.execute(sql: "DELETE FROM inboxDuplicate WHERE sourceId = ? AND uid = ?", arguments: [sourceId, message.uid])
-            let positions = incomingCopies[message.uid] ?? []
+        for uid in changedCopies {
+            try db.execute(sql: "DELETE FROM inboxDuplicate WHERE sourceId = ? AND uid = ?", arguments: [sourceId, uid])
+            let positions = incomingCopies[uid] ?? []
             for (offset, position) in positions.enumerated() {
                 let entry = document.entries[Int(position)]
                 let raw = document.withRawText(at: Int(position)) { String(decoding: $0, as: UTF8.self) }
                 try db.execute(sql: "INSERT INTO inboxDuplicate(sourceId, uid, copy, raw, rawHash) VALUES (?, ?, ?, ?, ?)",
-                               arguments: [sourceId, message.uid, offset + 2, raw, entry.rawHash])
+                               arguments: [sourceId, uid, offset + 2, raw, entry.rawHash])
             }
-            if positions.isEmpty { hasCopies.remove(message.uid) } else { hasCopies.insert(message.uid) }
+            if positions.isEmpty { hasCopies.remove(uid) } else { hasCopies.insert(uid) }
         }
         return hasCopies
     }

@@ -69,6 +69,7 @@ struct ThreadView {
     /// The display's `index`th line.
     func message(at index: Int) -> Message { message(entries[index]) }
     func isPlaceholder(at index: Int) -> Bool { entries[index].record < 0 }
+    func uid(at index: Int) -> String { uid(of: entries[index]) }
     func depth(at index: Int) -> Int { Int(entries[index].depth) }
     /// The messages in date order, as display indices.
     var byDate: [Int] { dateOrder.map(Int.init) }

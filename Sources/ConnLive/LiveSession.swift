@@ -199,12 +199,8 @@ public final class LiveSession: Sendable {
     /// first fetch.
     private static func inboxCounter(_ database: LocalDatabase, inbox: URL?) -> @Sendable () -> Int? {
         guard let inbox else { return { nil } }
-        let key = ResourceKey.of(inbox)
-        return {
-            (try? database.writer.read { db in
-                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM inboxMessage WHERE sourceId = (SELECT id FROM inboxSource WHERE inboxKey = ?)", arguments: [key])
-            }) ?? nil
-        }
+        let cache = InboxCache(database: database)
+        return { try? cache.messageCount(inboxAt: inbox.absoluteString) }
     }
 
     /// Looks at once; returns once the look has been reported.
