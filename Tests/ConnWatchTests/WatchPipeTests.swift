@@ -24,14 +24,24 @@ struct WatchPipeTests {
     func hookThatExitsEarly() async throws {
         try await BadServer.with([Self.health]) { server in
             let home = try TemporaryDirectory()
-            let process = try startWatch(["--interval", "100ms", "--exec", "exec 0<&-; exit 0", "--until", "offline", "--timeout", "3s"],
+            // The timeout is long enough that a loaded machine still reads /proc while conn runs
+            // (CI once resumed this test after conn's former 3 s were over).
+            let process = try startWatch(["--interval", "100ms", "--exec", "exec 0<&-; exit 0", "--until", "offline", "--timeout", "15s"],
                                          server: server, home: home, output: FileHandle.nullDevice)
-            try await Task.sleep(for: .milliseconds(500))
-            // SigIgn in /proc/PID/status is a hex mask; SIGPIPE is signal 13 (bit 12).
-            let status = try String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
-            let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("SigIgn:") })
-            let mask = try #require(UInt64(line.dropFirst("SigIgn:".count).trimmingCharacters(in: .whitespaces), radix: 16))
-            #expect(mask & (1 << (UInt64(SIGPIPE) - 1)) != 0, "SIGPIPE is not ignored: \(line)")
+            // SigIgn in /proc/PID/status is a hex mask; SIGPIPE is signal 13 (bit 12). conn sets
+            // it while starting, so read until it shows (or conn is gone, which fails below).
+            var ignored = false
+            var lastLine = ""
+            while !ignored, process.isRunning {
+                guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
+                      let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigIgn:") }),
+                      let mask = UInt64(line.dropFirst("SigIgn:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+                else { break }
+                lastLine = String(line)
+                ignored = mask & (1 << (UInt64(SIGPIPE) - 1)) != 0
+                if !ignored { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            #expect(ignored, "SIGPIPE is not ignored while conn watch runs: \(lastLine)")
             await process.exited()
             // Ran to its own timeout: 75, not killed by a signal.
             #expect(process.terminationReason == .exit && process.terminationStatus == 75, "\(process.terminationReason) \(process.terminationStatus)")
@@ -43,7 +53,9 @@ struct WatchPipeTests {
         try await BadServer.with([Self.health]) { server in
             let home = try TemporaryDirectory()
             let output = Pipe()
-            let process = try startWatch(["--until", "offline", "--timeout", "2s"], server: server, home: home, output: output)
+            // conn finds the closed pipe when it writes its closing line at the timeout; the
+            // timeout leaves a loaded machine time to read the baseline and close first.
+            let process = try startWatch(["--until", "offline", "--timeout", "8s"], server: server, home: home, output: output)
             // Read the baseline line, then close the pipe like `head -1` does.
             var received = Data()
             while !received.contains(UInt8(ascii: "\n")) {
