@@ -302,7 +302,8 @@ let package = Package(
         ),
         .testTarget(
             name: "ConnCommandKitTests",
-            dependencies: ["ConnCore", "ConnCommandKit", "ConnConfigCommands", "ConnPlugins", "ConnTestSupport"],
+            dependencies: ["ConnCore", "ConnCommandKit", "ConnConfigCommands", "ConnPlugins", "ConnTestSupport",
+                           "ConnAccount", "ConnInbox", "ConnOutbox", "ConnSend", "conn-server"],
             swiftSettings: strictSwift
         ),
         // conn-server: its routes in-process (HummingbirdTesting), and the real process over HTTP and WebSocket on loopback.

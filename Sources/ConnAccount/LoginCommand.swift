@@ -59,8 +59,7 @@ public struct LoginCommand: ConnCommand {
     private func signInAddress(_ context: CommandContext) throws -> String {
         var address = email ?? context.configuration.email
         if address == nil, context.terminal.standardInputIsTerminal, !passwordStdin {
-            FileHandle.standardError.write(Data("E-mail: ".utf8))
-            address = readLine(strippingNewline: true)?.trimmingCharacters(in: .whitespaces)
+            address = context.ask("E-mail: ")
         }
         guard let address, !address.isEmpty else {
             throw ConnError.usage("no e-mail address to sign in with", hint: "Give --email ADDRESS, or set `email:` for the profile.")
@@ -77,7 +76,7 @@ public struct LoginCommand: ConnCommand {
         if passwordStdin {
             line = Self.firstLine(of: FileHandle.standardInput)
         } else if context.terminal.standardInputIsTerminal {
-            line = PasswordPrompt.read("Password for \(address): ")
+            line = context.ask("Password for \(address): ", hidingInput: true)
         } else {
             throw ConnError.usage("no password: standard input is not a terminal",
                                   hint: "Pipe it with --password-stdin (never as an argument: it would show in `ps` and the history).")

@@ -12,22 +12,25 @@ public struct CommandContext: Sendable {
     public let printer: Printer
     public let logger: Logger
     public let verbosity: Verbosity
+    /// What the person types: answers, confirmations, passwords (see `ask`).
+    public let input: any TerminalInput
     private let sink: any OutputSink
     private let ownExitCode: ExitCodeBox
 
     public init(
         configuration: ConnConfiguration, environment: [String: String], terminal: TerminalFacts,
-        sink: any OutputSink, verbosity: Verbosity
+        sink: any OutputSink, verbosity: Verbosity, input: any TerminalInput = StandardInput()
     ) {
         self.init(configuration: configuration, environment: environment, terminal: terminal, sink: sink,
-                  verbosity: verbosity, exitCode: ExitCodeBox())
+                  verbosity: verbosity, input: input, exitCode: ExitCodeBox())
     }
 
     private init(
         configuration: ConnConfiguration, environment: [String: String], terminal: TerminalFacts,
-        sink: any OutputSink, verbosity: Verbosity, exitCode: ExitCodeBox
+        sink: any OutputSink, verbosity: Verbosity, input: any TerminalInput, exitCode: ExitCodeBox
     ) {
         self.sink = sink
+        self.input = input
         self.ownExitCode = exitCode
         self.configuration = configuration
         self.environment = environment
@@ -44,7 +47,15 @@ public struct CommandContext: Sendable {
     /// agent runs with after SIGHUP re-reads the file.
     public func replacing(configuration: ConnConfiguration) -> CommandContext {
         CommandContext(configuration: configuration, environment: environment, terminal: terminal, sink: sink,
-                       verbosity: verbosity, exitCode: ownExitCode)
+                       verbosity: verbosity, input: input, exitCode: ownExitCode)
+    }
+
+    /// Shows `prompt` on stderr and reads the answer, trimmed of spaces; nil at the end of input.
+    /// `hidingInput`: not echoed, and not trimmed (a password may start with a space).
+    public func ask(_ prompt: String, hidingInput: Bool = false) -> String? {
+        sink.write(TerminalSanitizer.sanitize(prompt, keepNewlines: false), to: .standardError)
+        guard let line = input.readLine(hidingInput: hidingInput) else { return nil }
+        return hidingInput ? line : line.trimmingCharacters(in: .whitespaces)
     }
 
     /// The exit code of a run that ends without an error: 0, unless the command set its own (the

@@ -33,7 +33,8 @@ public enum CommandRunner {
     /// Runs `command` with `environment` (configuration from its flags, this environment and the
     /// config file) and returns its exit code; every error has been printed by then.
     public static func execute<Command: ConnCommand>(
-        _ command: Command, environment: [String: String], sink: any OutputSink, terminal: TerminalFacts
+        _ command: Command, environment: [String: String], sink: any OutputSink, terminal: TerminalFacts,
+        input: any TerminalInput = StandardInput()
     ) async -> Int32 {
         let global = command.global
         let configuration: ConnConfiguration
@@ -54,7 +55,7 @@ public enum CommandRunner {
         let environment = global.noPager ? environment.merging(["CONN_PAGER": "cat"]) { $1 } : environment
         let context = CommandContext(
             configuration: configuration, environment: environment, terminal: terminal, sink: sink,
-            verbosity: global.verbosity)
+            verbosity: global.verbosity, input: input)
         for warning in configuration.warnings { context.printer.warning(warning) }
         if configuration.format == .prometheus, !(command is any PrometheusOutputCommand) {
             let refusal = ConnError.usage("--format prometheus is written by conn probe only",

@@ -12,6 +12,16 @@ public enum OutputStreamKind: Sendable {
 /// Where a command's text goes. Commands never print directly, so tests can capture output.
 public protocol OutputSink: Sendable {
     func write(_ text: String, to stream: OutputStreamKind)
+    /// Whether long text results may go through a pager here.
+    var pages: Bool { get }
+    /// Shows a text result through `pager` instead of writing it; false when that could not be
+    /// done (the caller then writes the text).
+    func page(_ text: String, with pager: Pager, environment: [String: String]) -> Bool
+}
+
+extension OutputSink {
+    public var pages: Bool { false }
+    public func page(_ text: String, with pager: Pager, environment: [String: String]) -> Bool { false }
 }
 
 /// The process's real stdout and stderr, written unbuffered (write(2)) so JSON Lines reach a
@@ -22,6 +32,12 @@ public protocol OutputSink: Sendable {
 /// have ended it, with status 141, instead of running on with nobody listening.
 public struct StandardOutputSink: OutputSink {
     public init() {}
+
+    public var pages: Bool { true }
+
+    public func page(_ text: String, with pager: Pager, environment: [String: String]) -> Bool {
+        pager.show(text, environment: environment)
+    }
 
     public func write(_ text: String, to stream: OutputStreamKind) {
         let descriptor = stream == .standardOutput ? STDOUT_FILENO : STDERR_FILENO
@@ -38,11 +54,25 @@ public struct StandardOutputSink: OutputSink {
     }
 }
 
-/// Collects what a command prints, for tests.
+/// Collects what a command prints, for tests; with `pages`, also what it would have shown
+/// through the pager (the pager's command and the text), instead of running it.
 public final class CapturingOutputSink: OutputSink {
     private let buffers = Mutex<(out: String, err: String)>(("", ""))
+    private let pagedTexts = Mutex<[(command: String, text: String)]>([])
+    public let pages: Bool
 
-    public init() {}
+    public init(pages: Bool = false) {
+        self.pages = pages
+    }
+
+    public func page(_ text: String, with pager: Pager, environment: [String: String]) -> Bool {
+        guard pages else { return false }
+        pagedTexts.withLock { $0.append((pager.command, text)) }
+        return true
+    }
+
+    /// Each text result shown through the pager, with the pager's command.
+    public var paged: [(command: String, text: String)] { pagedTexts.withLock { $0 } }
 
     public func write(_ text: String, to stream: OutputStreamKind) {
         buffers.withLock {

@@ -25,8 +25,8 @@ public struct Printer: Sendable {
         self.outputStyle = TextStyle(enabled: color.enabled(isTerminal: terminal.standardOutputIsTerminal, environment: environment), utc: utc)
         self.errorStyle = TextStyle(enabled: color.enabled(isTerminal: terminal.standardErrorIsTerminal, environment: environment), utc: utc)
         self.prettyJSON = terminal.standardOutputIsTerminal
-        // Only the real stdout pages: a captured sink (tests, the REPL's own answers) never does.
-        self.pager = sink is StandardOutputSink ? Pager.choose(environment: environment, terminal: terminal, format: format) : nil
+        // Only a sink that can page does (the real stdout; a test's capture that records it).
+        self.pager = sink.pages ? Pager.choose(environment: environment, terminal: terminal, format: format) : nil
         self.environment = environment
     }
 
@@ -46,7 +46,8 @@ public struct Printer: Sendable {
 
     /// A command's whole text result: through the pager when it is longer than the screen.
     private func writePaged(_ text: String) {
-        if let pager, pager.isNeeded(for: text), pager.show(text.hasSuffix("\n") ? text : text + "\n", environment: environment) { return }
+        if let pager, pager.isNeeded(for: text),
+           sink.page(text.hasSuffix("\n") ? text : text + "\n", with: pager, environment: environment) { return }
         write(text)
     }
 

@@ -25,6 +25,7 @@ public final class ProgressLine: Sendable {
 
     public let isEnabled: Bool
     private let width: Int
+    private let sink: any OutputSink
     private let state = Mutex(State())
     private let clock = ContinuousClock()
     static let interval: Duration = .milliseconds(100)
@@ -35,13 +36,16 @@ public final class ProgressLine: Sendable {
     /// --json: a script reading JSON wants no drawing beside it).
     public convenience init(_ context: CommandContext) {
         self.init(enabled: context.terminal.standardErrorIsTerminal && context.verbosity != .quiet && context.configuration.format == .text,
-                  width: TerminalSize.columns(environment: context.environment))
+                  width: TerminalSize.columns(environment: context.environment), sink: context.printer.sink)
     }
 
-    public init(enabled: Bool, width: Int) {
+    /// A line drawn on `sink`'s stderr.
+    public init(enabled: Bool, width: Int, sink: any OutputSink) {
         isEnabled = enabled
         self.width = max(10, width)
-        if enabled { Self.installInterruptHandler() }
+        self.sink = sink
+        // The handler erases the process's own stderr: only where that is where the line goes.
+        if enabled, sink is StandardOutputSink { Self.installInterruptHandler() }
     }
 
     /// Shows `text` (now, or at the next redraw if the last one was less than 100 ms ago;
@@ -82,7 +86,7 @@ public final class ProgressLine: Sendable {
             state.ticker = nil
             state.current = nil
             state.started = nil
-            if state.shown { Self.write("\r\u{1B}[K") }
+            if state.shown { sink.write("\r\u{1B}[K", to: .standardError) }
             state.shown = false
         }
     }
@@ -102,12 +106,7 @@ public final class ProgressLine: Sendable {
         let time = seconds < 60 ? String(format: "%.1f s", seconds) : "\(Int(seconds) / 60) min \(Int(seconds) % 60) s"
         let clean = TerminalSanitizer.sanitize(text, keepNewlines: false) + ", " + time
         let cut = clean.count > width - 1 ? String(clean.prefix(width - 2)) + "…" : clean
-        Self.write("\r" + cut + "\u{1B}[K")
-    }
-
-    private static func write(_ text: String) {
-        let bytes = Array(text.utf8)
-        bytes.withUnsafeBytes { _ = Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        sink.write("\r" + cut + "\u{1B}[K", to: .standardError)
     }
 
     // MARK: Ctrl-C

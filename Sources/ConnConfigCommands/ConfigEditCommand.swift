@@ -59,7 +59,7 @@ public struct ConfigEditCommand: ConnCommand, ConfigFileWritingCommand {
                 return
             } catch let error as ConnError where error.exitStatus == .configuration {
                 context.printer.error(error)
-                guard context.terminal.standardInputIsTerminal, Self.confirm("Edit again? [Y/n] ") else {
+                guard context.terminal.standardInputIsTerminal, Self.confirm(context, "Edit again? [Y/n] ") else {
                     throw ConnError.configuration(
                         "\(path) is unchanged; your edit is kept in \(copy)",
                         hint: "Fix it there and run `conn config edit` again (or copy it over the file once it is right).")
@@ -69,9 +69,8 @@ public struct ConfigEditCommand: ConnCommand, ConfigFileWritingCommand {
     }
 
     /// Asks a yes/no question on the terminal; Enter means yes, end of input no.
-    static func confirm(_ question: String) -> Bool {
-        FileHandle.standardError.write(Data(question.utf8))
-        guard let answer = readLine(strippingNewline: true)?.trimmingCharacters(in: .whitespaces).lowercased() else { return false }
+    static func confirm(_ context: CommandContext, _ question: String) -> Bool {
+        guard let answer = context.ask(question)?.lowercased() else { return false }
         return answer.isEmpty || answer.hasPrefix("y")
     }
 

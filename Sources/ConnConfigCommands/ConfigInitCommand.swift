@@ -50,8 +50,8 @@ public struct ConfigInitCommand: ConnCommand, ConfigFileWritingCommand {
         let asks = context.terminal.standardInputIsTerminal && context.terminal.standardErrorIsTerminal && context.verbosity > .quiet
         var server = global.server
         var address = email
-        if asks, server == nil { server = Self.ask("Server URL (such as http://127.0.0.1:8080; Enter to leave it out): ", problem: BackEndEndpoint.serverURLProblem) }
-        if asks, address == nil { address = Self.ask("Your e-mail address (Enter to leave it out): ", problem: Self.emailProblem) }
+        if asks, server == nil { server = Self.ask(context, "Server URL (such as http://127.0.0.1:8080; Enter to leave it out): ", problem: BackEndEndpoint.serverURLProblem) }
+        if asks, address == nil { address = Self.ask(context, "Your e-mail address (Enter to leave it out): ", problem: Self.emailProblem) }
 
         var editor = ConfigFileEditor(text: "", path: path)
         let section = global.profile.flatMap { $0 == "default" ? nil : $0 }
@@ -71,12 +71,11 @@ public struct ConfigInitCommand: ConnCommand, ConfigFileWritingCommand {
     }
 
     /// Asks until the answer is empty or passes `problem`; nil for empty or the end of input.
-    static func ask(_ prompt: String, problem: (String) -> String?) -> String? {
+    static func ask(_ context: CommandContext, _ prompt: String, problem: (String) -> String?) -> String? {
         while true {
-            FileHandle.standardError.write(Data(prompt.utf8))
-            guard let line = readLine(strippingNewline: true)?.trimmingCharacters(in: .whitespaces), !line.isEmpty else { return nil }
+            guard let line = context.ask(prompt), !line.isEmpty else { return nil }
             guard let message = problem(line) else { return line }
-            FileHandle.standardError.write(Data("conn: '\(TerminalSanitizer.sanitize(line, keepNewlines: false))' \(message)\n".utf8))
+            context.printer.error(ConnError.usage("'\(line)' \(message)"))
         }
     }
 

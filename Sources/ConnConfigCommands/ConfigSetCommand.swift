@@ -46,7 +46,7 @@ public struct ConfigSetCommand: ConnCommand, ConfigFileWritingCommand {
     }
 
     public func run(in context: CommandContext) async throws {
-        let newValue = value == "-" ? try Self.readValue() : value
+        let newValue = value == "-" ? try Self.readValue(context) : value
         let access = ConfigFileAccess(path: context.configuration.configFile, environment: context.environment)
         let existing = try access.read()
         let section = global.profile.flatMap { $0 == "default" ? nil : $0 }
@@ -73,8 +73,8 @@ public struct ConfigSetCommand: ConnCommand, ConfigFileWritingCommand {
     }
 
     /// One line of standard input, without its newline; an empty input is refused.
-    static func readValue() throws -> String {
-        guard let line = readLine(strippingNewline: true) else {
+    static func readValue(_ context: CommandContext) throws -> String {
+        guard let line = context.input.readLine(hidingInput: false) else {
             throw ConnError.usage("VALUE - reads the value from standard input, which was empty", hint: "Example: printf %s \"$TOKEN\" | conn config set token -")
         }
         return line

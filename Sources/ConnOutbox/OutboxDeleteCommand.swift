@@ -39,8 +39,8 @@ public struct OutboxDeleteCommand: ConnCommand {
                 throw ConnError.usage("refusing to delete \(chosen.count) message\(chosen.count == 1 ? "" : "s") without confirmation", hint: "Pass --yes (there is no terminal to ask on).")
             }
             let names = chosen.prefix(5).map(\.shortID).joined(separator: ", ") + (chosen.count > 5 ? ", …" : "")
-            context.printer.sink.write("Delete \(chosen.count) message\(chosen.count == 1 ? "" : "s") (\(names))? [y/N] ", to: .standardError)
-            guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased().trimmingCharacters(in: .whitespaces)) else {
+            let question = "Delete \(chosen.count) message\(chosen.count == 1 ? "" : "s") (\(names))? [y/N] "
+            guard let answer = context.ask(question), ["y", "yes"].contains(answer.lowercased()) else {
                 throw ConnError.usage("not deleted")
             }
         }
