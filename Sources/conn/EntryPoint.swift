@@ -89,11 +89,10 @@ enum EntryPoint {
             let payload = ErrorPayload(code: "usage", message: message, exitCode: code.rawValue)
             sink.write(((try? JSONOutput.encode(payload)) ?? "") + "\n", to: .standardError)
         } else {
-            // ArgumentParser's full message: the error, the usage line of the command that was
-            // meant, and where to read more.
-            var text = ConnRoot.fullMessage(for: error)
-            if let suggestion { text += "\n" + suggestion }
-            sink.write(URLUserinfo.redactingSecrets(inLine: text) + "\n", to: .standardError)
+            // ArgumentParser's full message in conn's form: the error (or, for a word that is
+            // no command, conn's own line in its place), its help line, the usage, where to read more.
+            let text = UsageErrorText.format(ConnRoot.fullMessage(for: error), unknownCommand: suggestion)
+            sink.write(URLUserinfo.redactingSecrets(inLine: text), to: .standardError)
         }
         return code.rawValue
     }
@@ -111,10 +110,8 @@ enum EntryPoint {
         guard !BuiltInModules.commandNames.contains(word), word != "help" else { return nil }
         let plugins = PluginLocator(environment: environment).all().map(\.name)
         let candidates = BuiltInModules.commandNames + plugins
-        if let closest = Suggestions.closest(to: word, among: candidates) {
-            return "Did you mean '\(closest)'? ('\(word)' is not a conn command, and no conn-\(word) plugin was found.)"
-        }
-        return "'\(word)' is not a conn command, and no conn-\(word) plugin was found on PATH."
+        let closest = Suggestions.closest(to: word, among: candidates).map { " (did you mean '\($0)'?)" } ?? ""
+        return "'\(word)' is not a conn command, and no conn-\(word) plugin was found on PATH\(closest)"
     }
 
     static func wantsJSON(arguments: [String], environment: [String: String]) -> Bool {

@@ -110,11 +110,23 @@ struct CommandLineTests {
         #expect(result.standardError.contains("\(home.configFile):3:"), "stderr: \(result.standardError)")
     }
 
-    @Test func unknownCommandIsAUsageErrorWithASuggestion() async throws {
+    @Test("an unknown command: 64, said once, as conn says every error, with a suggestion")
+    func unknownCommandIsAUsageErrorWithASuggestion() async throws {
         let home = try TemporaryDirectory()
         var result = try await home.conn(["confg", "show"])
         #expect(result.exitCode == 64)
-        #expect(result.standardError.contains("Did you mean 'config'?"))
+        #expect(result.standardError == """
+            conn: error: 'confg' is not a conn command, and no conn-confg plugin was found on PATH (did you mean 'config'?)
+            conn: usage: conn <subcommand> (see 'conn --help')
+
+            """, "\(result.standardError)")
+        // A bad option: the error, the option's help, the usage; every line is conn's.
+        result = try await home.conn(["inbox", "list", "--since"])
+        #expect(result.exitCode == 64)
+        let lines = result.standardError.split(separator: "\n")
+        #expect(lines.first == "conn: error: missing value for '--since <when>'" && lines.count == 3
+                && lines.allSatisfy { $0.hasPrefix("conn: ") } && lines.last == "conn: usage: conn inbox list <options> (see 'conn inbox list --help')",
+                "\(result.standardError)")
         result = try await home.conn(["confg", "--json"])
         #expect(result.exitCode == 64)
         let object = try #require(JSONSerialization.jsonObject(with: Data(result.standardError.utf8)) as? [String: Any])
@@ -151,7 +163,7 @@ struct CommandLineTests {
         let result = try await home.conn(["config", "show", "--timeout", "soon"])
         #expect(result.exitCode == 64)
         // ArgumentParser's message for a value its type refuses, with the option's help: the format.
-        #expect(result.standardError.contains("The value 'soon' is invalid for '--timeout <duration>'"), "\(result.standardError)")
+        #expect(result.standardError.contains("conn: error: the value 'soon' is invalid for '--timeout <duration>'"), "\(result.standardError)")
         #expect(result.standardError.contains("500ms, 5s, 2m; more than 0, at most 3650d"), "\(result.standardError)")
     }
 }

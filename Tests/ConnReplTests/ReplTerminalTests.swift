@@ -169,7 +169,7 @@ struct ReplTerminalTests {
         try await terminal.waitFor(15, "the command with both lines") { $0.contains("profile 'two\nlines' (from flag --profile)") && $0.hasSuffix("conn online ›") }
         try terminal.type("probe --bogus")
         try terminal.press("Enter")
-        try await terminal.waitFor(15, "the parse error") { $0.contains("Unknown option '--bogus'") && $0.hasSuffix("conn online ›") }
+        try await terminal.waitFor(15, "the parse error") { $0.contains("unknown option '--bogus'") && $0.hasSuffix("conn online ›") }
 
         // Each line is typed once the prompt is back (typed earlier, it is echoed by the
         // terminal, not read by readline). Ctrl-L clears the screen, so what a `status` shows is
