@@ -99,9 +99,18 @@ public struct SendCommand: ConnCommand {
         }
         if let pause = try store.pause() {
             let message = try store.enqueue(draft, now: Date())
-            try context.printer.emit(MessageReport(message))
-            throw ConnError(code: .authRefused, message: "message \(message.shortID) is queued but not sent: the outbox is paused since the server refused the credentials (\(TerminalSanitizer.sanitize(pause.message, keepNewlines: false)))",
-                            hint: "Fix the token (CONN_TOKEN or `token:` in the config file), then `conn outbox resend --failed`.", exitStatus: wait == nil ? .ok : .permission)
+            var report = MessageReport(message)
+            report.idOnly = true  // the error on stderr says the rest, once
+            try context.printer.emit(report)
+            let paused = "message \(message.shortID) is queued but not sent: the outbox is paused since the server refused the credentials (\(TerminalSanitizer.sanitize(pause.message, keepNewlines: false)))"
+            let hint = "Fix the token (CONN_TOKEN or `token:` in the config file), then `conn outbox resend --failed`."
+            // Safely queued is a success (0), said as a warning; --wait asked for delivery, which cannot happen.
+            guard wait != nil else {
+                context.printer.warning(paused)
+                context.printer.note(hint)
+                return
+            }
+            throw ConnError(code: .authRefused, message: paused, hint: hint, exitStatus: .permission)
         }
         let message = try await HTTPTransport.with(configuration: context.configuration, logger: context.logger) { transport in
             let deliverer = OutboxDeliverer(store: store, transport: transport, url: backEnd.url(for: .messages),
@@ -129,8 +138,9 @@ public struct SendCommand: ConnCommand {
         if agent != nil { _ = AgentClient.ask(.wake(handingOver: [message.id]), at: context.agentPlace) }
         var report = MessageReport(message)
         report.agentPID = agent
-        // Queued, not sent: stdout is the id alone; the one line on stderr says why and who sends it.
-        report.idOnly = (message.state == .pending || message.state == .sending) && wait == nil
+        // Not sent (queued, waited in vain, refused): stdout is the id alone; stderr says once
+        // why, and what to do or who sends it.
+        report.idOnly = message.state != .sent
         try context.printer.emit(report)
         try explain(message, context: context, waited: wait != nil, agent: agent)
     }
