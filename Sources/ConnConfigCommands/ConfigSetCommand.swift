@@ -60,6 +60,11 @@ public struct ConfigSetCommand: ConnCommand, ConfigFileWritingCommand {
         } catch let error as ConnError where existing.map({ (try? access.check($0)) == nil }) ?? false {
             // The problem is elsewhere in the file, and was there before this change.
             throw ConnError.configuration(error.message, hint: "The file had this problem before the change; fix it first: conn config edit")
+        } catch var error as ConnError {
+            // The new value is wrong: it is not in the file, so the file's line would mislead.
+            error.message = "\(key.dotted) was not set: " + error.message.replacingOccurrences(
+                of: #" \(from [^()]*:[0-9]+\)"#, with: "", options: .regularExpression)
+            throw error
         }
         let permissionNote = try access.write(editor.text, checked: checked)
         for warning in checked.warnings { context.printer.warning(warning) }

@@ -42,7 +42,7 @@ struct ConfigWritingTests {
         let before = fileText
         let bad = try await home.conn(["config", "set", "timeout", "soon", "--profile", "home"])
         #expect(bad.exitCode == 78)
-        #expect(bad.standardError.contains("timeout 'soon' (from \(home.configFile):9) is not a positive duration"), "\(bad.standardError)")
+        #expect(bad.standardError.contains("conn: error: timeout was not set: timeout 'soon' is not a positive duration"), "\(bad.standardError)")
         let badServer = try await home.conn(["config", "set", "server", "ftp://x"])
         #expect(badServer.exitCode == 78, "\(badServer.standardError)")
         let unknown = try await home.conn(["config", "set", "timout", "5s"])
