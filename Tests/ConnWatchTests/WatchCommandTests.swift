@@ -183,9 +183,9 @@ struct WatchCommandTests {
     }
 
     @Test("bad options are named", arguments: [
-        (["--interval", "soon"], "The value 'soon' is invalid for '--interval <duration>'"),
-        (["--interval", "0"], "The value '0' is invalid for '--interval <duration>'"),
-        (["--grace=-1s"], "The value '-1s' is invalid for '--grace <duration>'"),
+        (["--interval", "soon"], "the value 'soon' is invalid for '--interval <duration>'"),
+        (["--interval", "0"], "the value '0' is invalid for '--interval <duration>'"),
+        (["--grace=-1s"], "the value '-1s' is invalid for '--grace <duration>'"),
         (["--until", "maybe"], "--until 'maybe' is not a state"),
     ])
     func badOptions(arguments: [String], message: String) async throws {
