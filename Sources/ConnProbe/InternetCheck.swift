@@ -42,11 +42,13 @@ public struct InternetEndpoint: Sendable, Equatable {
         return InternetEndpoint(url: url, status: status, bodyContains: body)
     }
 
-    /// Answer-checked endpoints used when none are configured: one by name, one by IP literal,
-    /// so a DNS failure shows as dnsBroken rather than offline.
+    /// Answer-checked endpoints used when none are configured: one by name, and one IP literal
+    /// of each family — a DNS failure shows as dnsBroken rather than offline, and IPv4 and IPv6
+    /// are each known to work (or not) instead of guessed.
     public static let defaults: [InternetEndpoint] = [
         InternetEndpoint(url: URL(string: "http://connectivitycheck.gstatic.com/generate_204")!, status: 204),
         InternetEndpoint(url: URL(string: "http://1.1.1.1/cdn-cgi/trace")!, status: 200, bodyContains: "ip="),
+        InternetEndpoint(url: URL(string: "http://[2606:4700:4700::1111]/cdn-cgi/trace")!, status: 200, bodyContains: "ip="),
     ]
 }
 
@@ -76,18 +78,42 @@ public struct InternetVerdict: Sendable, Encodable, Equatable {
 struct InternetCheck {
     let prober: Prober
 
-    /// Probes the endpoints as one run (see `ProbeRunner`) and judges their answers.
+    /// How long the other endpoints are waited for once one has answered over HTTP — as
+    /// expected (the internet is there) or with another page (a portal is there); a family that is slower than this (an IPv6 route into a black hole)
+    /// stays unknown rather than holding the verdict until the timeout. Happy Eyeballs (RFC
+    /// 8305) gives the second family 250 ms.
+    static let graceAfterAnswer: Duration = .milliseconds(300)
+
+    /// Probes the endpoints as one run (see `ProbeRunner`) and judges their answers. Endpoints
+    /// still out `graceAfterAnswer` after the first HTTP answer are left out: their attempts
+    /// end on their own (within the timeout), unawaited.
     func run(_ endpoints: [InternetEndpoint]) async -> (InternetVerdict, [ProbeResult]) {
         let prober = prober.forNewRun()
-        let results = await withTaskGroup(of: (Int, ProbeResult).self) { group in
-            for (index, endpoint) in endpoints.enumerated() {
-                group.addTask {
-                    let checker = prober.expecting(Prober.Expectation(statuses: [endpoint.status], bodyContains: endpoint.bodyContains))
-                    return (index, await checker.probe(ProbeTarget(input: endpoint.url.absoluteString, kind: .url(endpoint.url))))
+        let (answers, continuation) = AsyncStream.makeStream(of: (Int, ProbeResult)?.self)
+        for (index, endpoint) in endpoints.enumerated() {
+            Task {
+                let checker = prober.expecting(Prober.Expectation(statuses: [endpoint.status], bodyContains: endpoint.bodyContains))
+                continuation.yield((index, await checker.probe(ProbeTarget(input: endpoint.url.absoluteString, kind: .url(endpoint.url)))))
+            }
+        }
+        var collected = [ProbeResult?](repeating: nil, count: endpoints.count)
+        var outstanding = endpoints.count
+        var grace: Task<Void, Never>?
+        for await answer in answers {
+            guard let (index, result) = answer else { break }  // the grace is over
+            collected[index] = result
+            outstanding -= 1
+            if outstanding == 0 { break }
+            if result.reachable || Self.answeredOverHTTP(result), grace == nil {
+                grace = Task {
+                    try? await Task.sleep(for: Self.graceAfterAnswer)
+                    continuation.yield(nil)
                 }
             }
-            return await group.reduce(into: [ProbeResult?](repeating: nil, count: endpoints.count)) { $0[$1.0] = $1.1 }
-        }.compactMap { $0 }
+        }
+        grace?.cancel()
+        continuation.finish()
+        let results = collected.compactMap { $0 }
         return (Self.refine(Self.judge(results), linksSay: InterfaceScan.offlineReason()), results)
     }
 
@@ -110,6 +136,11 @@ struct InternetCheck {
         verdict.state = .offline(reason)
         verdict.explanation = offlineExplanation(reason)
         return verdict
+    }
+
+    /// An HTTP answer that was not the expected one: a portal's page, a proxy's, a redirect.
+    static func answeredOverHTTP(_ result: ProbeResult) -> Bool {
+        [.httpStatus, .unexpectedBody, .portal, .redirected].contains(result.failure)
     }
 
     static func offlineExplanation(_ reason: OfflineReason) -> String {
@@ -146,7 +177,7 @@ struct InternetCheck {
             }
             return verdict(.online, "the check endpoints answer as expected")
         }
-        if let portal = results.first(where: { [.httpStatus, .unexpectedBody, .portal, .redirected].contains($0.failure) }) {
+        if let portal = results.first(where: answeredOverHTTP) {
             return verdict(.portal(url: portal.url), "an unexpected page answered in place of \(portal.url ?? portal.target): a captive portal (sign in) or a proxy")
         }
         if !results.isEmpty, results.allSatisfy({ $0.failure == .noCarrier }) {

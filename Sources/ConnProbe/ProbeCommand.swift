@@ -126,7 +126,12 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting, PrometheusOut
                 let (verdict, checks) = await InternetCheck(prober: prober).run(endpoints)
                 connectivity = verdict
                 // -v: a line per check URL and its rungs, which the verdict sums up.
-                if context.verbosity == .verbose { for check in checks { context.printer.note(Self.stepLine("internet check", check)) } }
+                if context.verbosity == .verbose {
+                    for check in checks { context.printer.note(Self.stepLine("internet check", check)) }
+                    for endpoint in endpoints where !checks.contains(where: { $0.target == endpoint.url.absoluteString }) {
+                        context.printer.note("internet check: \(endpoint.url.absoluteString): no answer \(TimeFormatting.duration(InternetCheck.graceAfterAnswer)) after the first; not waited for (its family stays unknown)")
+                    }
+                }
             }
             let results = await runner.probeAll(probeTargets, done: done)
             line.finish()
