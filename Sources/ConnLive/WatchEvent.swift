@@ -114,9 +114,7 @@ extension WatchEvent: TextRenderable {
             line = "\(time)  \(from?.rawValue ?? "?") → \(colored(state?.state, style: style))\(suffix)"
             if state?.state == .online, let downtimeMs { line += "  back after \(TimeFormatting.duration(seconds: downtimeMs / 1000))" }
         case .path:
-            line = "\(time)  path: \(colored(state?.state, style: style)) via \(state?.interface?.text ?? "no interface")"
-            let families = [("IPv4", state?.ipv4), ("IPv6", state?.ipv6)].compactMap { name, works in works.map { "\(name) \($0 ? "yes" : "no")" } }
-            if !families.isEmpty { line += "  (\(families.joined(separator: ", ")))" }
+            line = "\(time)  " + pathSummary(style: style)
         case .connectionState:
             line = "\(time)  link: \(connectionState.map { "\($0)" } ?? "off")"
         case .outbox:
@@ -127,6 +125,15 @@ extension WatchEvent: TextRenderable {
         }
         if let details { line += "\n  " + details }
         return line + "\n"
+    }
+
+    /// "path: online via wlan0 (wifi)  (IPv4 yes, IPv6 no)": what a path event says, in watch's
+    /// stream and in the REPL's announcement alike.
+    public func pathSummary(style: TextStyle) -> String {
+        var line = "path: \(colored(state?.state, style: style)) via \(state?.interface?.text ?? "no interface")"
+        let families = [("IPv4", state?.ipv4), ("IPv6", state?.ipv6)].compactMap { name, works in works.map { "\(name) \($0 ? "yes" : "no")" } }
+        if !families.isEmpty { line += "  (\(families.joined(separator: ", ")))" }
+        return line
     }
 
     private func colored(_ state: NetworkStatus?, style: TextStyle) -> String {

@@ -163,6 +163,11 @@ final class ReplSession: Sendable {
             let summary = WatchOutboxSummary(pass)
             let text = "outbox: " + summary.line
             editor.announce(summary.error == nil ? text : self?.style.red(text) ?? text)
+        } onPath: { [weak self] path in
+            // As NWPathMonitor's update: the way out moved (to cellular, to a VPN) though the
+            // server still answers — what an app uses to hold back a large download.
+            guard let self, let editor = self.editor.withLock({ $0 }) else { return }
+            editor.announce(path.pathSummary(style: self.style))
         }
         self.monitor.withLock { $0 = monitor }
     }

@@ -61,12 +61,16 @@ final class ReplStatusTracker: Sendable {
     ///     whether it delivers the outbox.
     ///   - onChange: called with each new status, from the session's task.
     ///   - onOutbox: called with each delivery pass that did something.
+    ///   - onPath: called with each path event: the way out changed (interface, kind, a family)
+    ///     while the state stayed what it was.
     init(parts: LiveSession.Parts, configuration: ConnConfiguration, logger: Logger,
-         onChange: @escaping @Sendable (ReplStatus) -> Void, onOutbox: @escaping @Sendable (OutboxFlushWorker.Pass) -> Void) {
+         onChange: @escaping @Sendable (ReplStatus) -> Void, onOutbox: @escaping @Sendable (OutboxFlushWorker.Pass) -> Void,
+         onPath: @escaping @Sendable (WatchEvent) -> Void) {
         let latest = Latest(ReplStatus(linkEnabled: parts.link != nil && parts.linkEnabled, linkAvailable: parts.link != nil))
         self.latest = latest
         session = LiveSession(parts, configuration: configuration, logger: logger) { event in
             if case .outbox(let pass) = event { onOutbox(pass) }
+            if case .path(let path, _) = event { onPath(path) }
             if let changed = latest.fold(event) { onChange(changed) }
         }
     }

@@ -293,41 +293,17 @@ struct WatchCommandTests {
         #expect(await watcher.stop() == 143)
         await pair.server.stop()
     }
-    /// Two ways out of `client` to a server at 10.79.0.9 (on the other namespace's loopback):
-    /// `first` (10.77.0.0/24) and `second` (10.78.0.0/24), the default route by `first`.
-    struct TwoWaysOut {
-        let client: NetworkNamespace
-        let serverSide: NetworkNamespace
-        let first: String, firstPeer: String
-        let second: String, secondPeer: String
-        let server: BackgroundServer
-
-        init() async throws {
-            client = try NetworkNamespace()
-            serverSide = try NetworkNamespace()
-            let suffix = client.name.suffix(8)
-            (first, firstPeer, second, secondPeer) = ("va" + suffix, "wa" + suffix, "vb" + suffix, "wb" + suffix)
-            for (interface, peer, subnet) in [(first, firstPeer, "10.77.0"), (second, secondPeer, "10.78.0")] {
-                try await client.veth(interface, address: "\(subnet).1/24", to: serverSide, peer: peer, peerAddress: "\(subnet).2/24")
-            }
-            try await serverSide.execAsync(["ip", "addr", "add", "10.79.0.9/32", "dev", "lo"])
-            try await client.execAsync(["ip", "route", "add", "default", "via", "10.77.0.2", "dev", first])
-            server = try await BackgroundServer.start(["--host", "10.79.0.9"], wrapper: [NetworkNamespace.ipPath, "netns", "exec", serverSide.name])
-        }
-
-        func watch(_ options: [String], environment: [String: String]) throws -> WatchProcess {
-            try WatchCommandTests.watch(in: client, server: server, options, environment: environment)
-        }
-    }
-
     @Test("in a namespace: the default route moves to another interface while the server still answers → one path event naming it, the state still online", .enabled(if: NetworkNamespace.available, "needs root and ip netns"))
     func defaultRouteMoves() async throws {
         let ways = try await TwoWaysOut()
+        func watch(_ options: [String], environment: [String: String]) throws -> WatchProcess {
+            try Self.watch(in: ways.client, server: ways.server, options, environment: environment)
+        }
         // A 60 s interval: only the kernel's route notification can make this quick.
-        let watcher = try ways.watch(["--interval", "60s", "--timeout", "5s", "--no-link"], environment: home.environment)
+        let watcher = try watch(["--interval", "60s", "--timeout", "5s", "--no-link"], environment: home.environment)
         let baseline = try #require(try await watcher.await { $0["type"] as? String == "baseline" && $0["state"] as? String == "online" }, "\(watcher.events)")
         #expect((baseline["interface"] as? [String: Any])?["name"] as? String == ways.first, "\(baseline)")
-        try await ways.client.execAsync(["ip", "route", "replace", "default", "via", "10.78.0.2", "dev", ways.second])
+        try await ways.moveDefaultRoute()
         let moved = try #require(try await watcher.await(30) { $0["type"] as? String == "path" }, "\(watcher.events)")
         #expect(moved["state"] as? String == "online" && moved["from"] is NSNull, "\(moved)")
         #expect((moved["interface"] as? [String: Any])?["name"] as? String == ways.second, "\(moved)")
