@@ -52,7 +52,7 @@ struct AgentEvent: Encodable, TextRenderable, Sendable, Equatable {
         case .change:
             text = "\(from?.rawValue ?? "?") → \(state?.summary ?? "?")"
                 + (state?.state == .online ? (downtimeMs.map { "  back after \(TimeFormatting.duration(seconds: $0 / 1000))" } ?? "") : "")
-        case .path: text = "path: \(state?.state.rawValue ?? "?") via \(state?.interface?.text ?? "no interface")"
+        case .path: text = WatchEvent.pathSummary(state, style: style)
         case .connectionState: text = "link: " + (connectionState.map { "\($0)" } ?? "off")
         case .outbox: text = "outbox: " + (outbox?.line ?? "")
         case .sync: text = "inbox: " + (sync.map { $0.ok ? $0.text : "sync " + $0.text } ?? "?")

@@ -127,10 +127,16 @@ extension WatchEvent: TextRenderable {
         return line + "\n"
     }
 
-    /// "path: online via wlan0 (wifi)  (IPv4 yes, IPv6 no)": what a path event says, in watch's
-    /// stream and in the REPL's announcement alike.
+    /// What a path event says, in watch's stream and in the REPL's announcement alike.
     public func pathSummary(style: TextStyle) -> String {
-        var line = "path: \(colored(state?.state, style: style)) via \(state?.interface?.text ?? "no interface")"
+        WatchEvent.pathSummary(state, style: style)
+    }
+
+    /// "path: online via wlan0 (wifi)  (IPv4 yes, IPv6 no)": a path event's words for `state`,
+    /// the same in watch, the REPL and the agent's log.
+    public static func pathSummary(_ state: NetworkState?, style: TextStyle) -> String {
+        let word = state.map { $0.state == .online ? style.green($0.state.rawValue) : style.red($0.state.rawValue) } ?? "?"
+        var line = "path: \(word) via \(state?.interface?.text ?? "no interface")"
         let families = [("IPv4", state?.ipv4), ("IPv6", state?.ipv6)].compactMap { name, works in works.map { "\(name) \($0 ? "yes" : "no")" } }
         if !families.isEmpty { line += "  (\(families.joined(separator: ", ")))" }
         return line

@@ -23,9 +23,13 @@ public struct PluginLocator: Sendable {
         directories = [paths.pluginDirectory] + pathEntries
     }
 
+    /// Executables that ship with conn and are named `conn-…` without being plugins: the
+    /// reference server is `conn-server`, not `conn server`.
+    public static let ownExecutables: Set<String> = ["server"]
+
     /// The path of the executable that `conn-<name>` would run, if any.
     public func find(_ name: String) -> String? {
-        guard Self.isValidName(name) else { return nil }
+        guard Self.isValidName(name), !Self.ownExecutables.contains(name) else { return nil }
         for directory in directories {
             let candidate = directory + "/conn-" + name
             if Self.isExecutableFile(candidate) { return candidate }
@@ -42,7 +46,7 @@ public struct PluginLocator: Sendable {
             for entry in entries.sorted() where entry.hasPrefix("conn-") {
                 let name = String(entry.dropFirst("conn-".count))
                 let path = directory + "/" + entry
-                guard Self.isValidName(name), Self.isExecutableFile(path) else { continue }
+                guard Self.isValidName(name), !Self.ownExecutables.contains(name), Self.isExecutableFile(path) else { continue }
                 plugins.append(ExternalPlugin(name: name, path: path, shadowed: seen.contains(name)))
                 seen.insert(name)
             }

@@ -108,6 +108,9 @@ enum EntryPoint {
         guard index < arguments.count else { return nil }
         let word = URLUserinfo.redacted(arguments[index])
         guard !BuiltInModules.commandNames.contains(word), word != "help" else { return nil }
+        if PluginLocator.ownExecutables.contains(word) {
+            return "'\(word)' is not a conn command: conn-\(word) is a program of its own (run `conn-\(word) --help`), never a plugin"
+        }
         let plugins = PluginLocator(environment: environment).all().map(\.name)
         let candidates = BuiltInModules.commandNames + plugins
         let closest = Suggestions.closest(to: word, among: candidates).map { " (did you mean '\($0)'?)" } ?? ""

@@ -11,7 +11,7 @@ struct PluginDispatcherTests {
 
     init() throws {
         home = try TemporaryDirectory()
-        for name in ["conn-hello", "conn-hello-world", "conn-config", "conn-a-b-c"] {
+        for name in ["conn-hello", "conn-hello-world", "conn-config", "conn-a-b-c", "conn-server"] {
             try home.write("bin/\(name)", "#!/bin/sh\n", mode: 0o755)
         }
         try home.write("bin/conn-notexecutable", "#!/bin/sh\n", mode: 0o644)
@@ -31,6 +31,13 @@ struct PluginDispatcherTests {
         #expect(try #require(dispatcher.resolve(["hello", "world", "x"])).name == "hello-world")
         #expect(try #require(dispatcher.resolve(["a", "b", "c", "d"])).arguments == ["d"])
         #expect(dispatcher.resolve(["a", "b"]) == nil)  // conn-a-b does not exist, nor conn-a
+    }
+
+    @Test("conn-server on PATH is conn's own reference server: never listed or run as a plugin named 'server'")
+    func connServerIsNotAPlugin() {
+        #expect(dispatcher.resolve(["server", "--port", "0"]) == nil)
+        let names = PluginLocator(environment: home.environment.merging(["PATH": home.path + "/bin"]) { $1 }).all().map(\.name)
+        #expect(!names.contains("server") && names.contains("hello"), "\(names)")
     }
 
     @Test func builtInsWinAndHelpIsNeverDispatched() {

@@ -120,6 +120,12 @@ struct CommandLineTests {
             conn: usage: conn <subcommand> (see 'conn --help')
 
             """, "\(result.standardError)")
+        // conn-server beside conn (as the build and the package put it) is not `conn server`.
+        let pathWithServer = ConnProcess.productsDirectory + ":/usr/bin:/bin"
+        result = try await home.conn(["server", "--port", "0"], env: ["PATH": pathWithServer])
+        #expect(result.exitCode == 64 && result.standardError.contains("conn-server is a program of its own"), "\(result.standardError)")
+        let plugins = try await home.conn(["plugins", "list", "--json"], env: ["PATH": pathWithServer])
+        #expect(!plugins.standardOutput.contains("\"server\""), "\(plugins.standardOutput)")
         // A bad option: the error, the option's help, the usage; every line is conn's.
         result = try await home.conn(["inbox", "list", "--since"])
         #expect(result.exitCode == 64)
