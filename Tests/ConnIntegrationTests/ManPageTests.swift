@@ -63,7 +63,7 @@ struct ManPageTests {
 
     @Test("θ, δ and − survive: written as groff escapes, shown as themselves")
     func unicode() async throws {
-        let page = JSONSchemaCheck.repositoryRoot.appendingPathComponent("man/conn.clock-offset.1")
+        let page = JSONSchemaCheck.repositoryRoot.appendingPathComponent("man/conn-clock-offset.1")
         let shown = try await Self.render(page).standardOutput
             .replacingOccurrences(of: "\u{8}.", with: "", options: .regularExpression)  // no overstrike
         #expect(shown.contains("θ = ((t2−t1)+(t3−t4))/2"), "\(shown.prefix(1500))")
@@ -72,7 +72,7 @@ struct ManPageTests {
 
     @Test("a command's own options come first, then GLOBAL OPTIONS, in the page as in --help")
     func ownOptionsFirst() async throws {
-        let page = JSONSchemaCheck.repositoryRoot.appendingPathComponent("man/conn.inbox.list.1")
+        let page = JSONSchemaCheck.repositoryRoot.appendingPathComponent("man/conn-inbox-list.1")
         let source = try String(contentsOf: page, encoding: .utf8)
         let options = try #require(source.range(of: ".Sh OPTIONS"))
         let global = try #require(source.range(of: ".Sh GLOBAL OPTIONS"))

@@ -37,7 +37,7 @@ struct PackageTests {
         let manifest = try String(contentsOfFile: prefix + "/share/conn/install-manifest", encoding: .utf8)
         let entries = manifest.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("#") }
         let files = entries.filter { !$0.hasSuffix("/") }
-        for expected in ["bin/conn", "bin/conn-server", "share/man/man1/conn.1.gz", "share/man/man1/conn.agent.run.1.gz",
+        for expected in ["bin/conn", "bin/conn-server", "share/man/man1/conn.1.gz", "share/man/man1/conn-agent-run.1.gz",
                          "share/man/man1/conn-server.1.gz", "share/bash-completion/completions/conn", "share/zsh/site-functions/_conn",
                          "share/fish/vendor_completions.d/conn.fish", "lib/systemd/user/conn-agent.service",
                          "share/doc/conn/copyright", "share/conn/uninstall", "share/conn/install-manifest"] {
@@ -56,8 +56,8 @@ struct PackageTests {
         // What was installed is what the repository has, and it runs.
         let unit = try String(contentsOfFile: prefix + "/lib/systemd/user/conn-agent.service", encoding: .utf8)
         #expect(unit.contains("ExecStart=/usr/local/bin/conn agent\n"), "\(unit)")
-        let page = try await Self.run("/bin/gzip", ["-dc", prefix + "/share/man/man1/conn.probe.1.gz"])
-        #expect(page.standardOutput == (try String(contentsOfFile: Self.root + "/man/conn.probe.1", encoding: .utf8)))
+        let page = try await Self.run("/bin/gzip", ["-dc", prefix + "/share/man/man1/conn-probe.1.gz"])
+        #expect(page.standardOutput == (try String(contentsOfFile: Self.root + "/man/conn-probe.1", encoding: .utf8)))
         let completion = try String(contentsOfFile: prefix + "/share/bash-completion/completions/conn", encoding: .utf8)
         #expect(completion == (try String(contentsOfFile: Self.root + "/completions/conn.bash", encoding: .utf8)))
         let copyright = try String(contentsOfFile: prefix + "/share/doc/conn/copyright", encoding: .utf8)
@@ -133,6 +133,11 @@ struct PackageTests {
         #expect(version.exitCode == 0 && version.standardOutput.hasPrefix("conn \(expectedVersion) "), "\(version.standardOutput)")
         let manual = try await Self.run("/usr/bin/man", ["-w", "conn"])
         #expect(manual.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) == "/usr/share/man/man1/conn.1.gz", "\(manual)")
+        // Under the names people type, as git's: `man conn-probe`, `man conn-inbox-list`.
+        for name in ["conn-probe", "conn-inbox-list", "conn-agent-run"] {
+            let page = try await Self.run("/usr/bin/man", ["-w", name])
+            #expect(page.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) == "/usr/share/man/man1/\(name).1.gz", "\(page)")
+        }
         // bash-completion loads a command's completion from its directory on first use.
         let bash = try await Self.run("/bin/bash", ["-c", "source /usr/share/bash-completion/bash_completion && __load_completion conn && complete -p conn"])
         #expect(bash.exitCode == 0 && bash.standardOutput.contains(" conn"), "\(bash.standardOutput) \(bash.standardError)")
