@@ -181,16 +181,31 @@ struct PackageTests {
         let left = files.filter { FileManager.default.fileExists(atPath: $0) }
         #expect(left.isEmpty, "dpkg -r left \(left)")
 
-        // The tarball is the same install step for /usr/local, with its uninstaller.
+        // The tarball is the same install step for /usr/local, with its uninstaller, unpacked
+        // into a prefix that has a life of its own: directories that were there, a `man` link
+        // to share/man as many prefixes have, and a file of the user's in share/conn.
         let unpacked = home.path + "/unpacked"
-        try FileManager.default.createDirectory(atPath: unpacked, withIntermediateDirectories: true)
+        let before = ["bin", "lib", "share/man/man1", "share/doc", "share/conn"]
+        for directory in before {
+            try FileManager.default.createDirectory(atPath: unpacked + "/" + directory, withIntermediateDirectories: true)
+        }
+        try FileManager.default.createSymbolicLink(atPath: unpacked + "/man", withDestinationPath: "share/man")
+        try "mine\n".write(toFile: unpacked + "/share/conn/notes.txt", atomically: true, encoding: .utf8)
+        let treeBefore = Self.tree(unpacked)
         let extracted = try await Self.run("/bin/tar", ["-xzf", tarball, "-C", unpacked, "--strip-components=1"])
         #expect(extracted.exitCode == 0, "\(extracted.standardError)")
         #expect(FileManager.default.isExecutableFile(atPath: unpacked + "/bin/conn"))
         #expect(FileManager.default.fileExists(atPath: unpacked + "/share/man/man1/conn.1.gz"))
         let unpackedRemoved = try await Self.run(unpacked + "/share/conn/uninstall", [])
         #expect(unpackedRemoved.exitCode == 0, "\(unpackedRemoved.standardError)")
-        #expect(Self.tree(unpacked).isEmpty, "\(Self.tree(unpacked))")
+        // Exactly what was there before stays; of what the tarball made, at most empty
+        // directories of the common kind (bin/, share/bash-completion/…) that it cannot know it made.
+        let treeAfter = Self.tree(unpacked)
+        #expect(Set(treeBefore).isSubset(of: Set(treeAfter)), "removed what it did not make: \(Set(treeBefore).subtracting(treeAfter))")
+        let leftBehind = Set(treeAfter).subtracting(treeBefore)
+        #expect(leftBehind.allSatisfy { FileManager.default.isDirectory(unpacked + "/" + $0) && !$0.contains("conn") }, "left behind: \(leftBehind.sorted())")
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: unpacked + "/man")) == "share/man")
+        #expect((try? String(contentsOfFile: unpacked + "/share/conn/notes.txt", encoding: .utf8)) == "mine\n")
     }
 
     /// The package names of a Depends: field ("libc6 (>= 2.35), a | b" → libc6, a, b).
