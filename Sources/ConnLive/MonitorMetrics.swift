@@ -88,9 +88,9 @@ public final class MonitorMetrics: Sendable {
 extension MonitorMetrics {
     /// Serves these metrics where `options` say (nil when they name no address), and tells the
     /// person where — warning when /probe is open to more than this machine.
-    public func serve(_ options: MetricsListenOption, context: CommandContext) async throws -> MetricsServer? {
+    public func serve(_ options: MetricsListenOption, context: CommandContext, targets: [String] = []) async throws -> MetricsServer? {
         guard let address = options.address else { return nil }
-        let server = try await serve(at: address, probe: options.probeEndpoint(context.configuration))
+        let server = try await serve(at: address, probe: options.probeEndpoint(context.configuration, targets: targets))
         if let warning = options.openRelayWarning { context.printer.warning(warning) }
         context.printer.note("metrics: http://\(server.address)/metrics")
         return server

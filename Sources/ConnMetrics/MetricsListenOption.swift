@@ -13,7 +13,7 @@ public struct MetricsListenOption: ParsableArguments {
     public var address: ListenAddress?
 
     @Option(name: .customLong("probe-allow"),
-            help: ArgumentHelp("What GET /probe may reach: an address, a CIDR range (of targets written as addresses), a host or *.domain; repeat for more. Default: anything — an open relay for whoever reaches the listener.",
+            help: ArgumentHelp("What GET /probe may reach besides the configured server: an address, a CIDR range (of targets written as addresses), a host or *.domain; repeat for more. Loopback, link-local and metadata addresses only when named.",
                                valueName: "pattern"),
             transform: { text in
                 do { return try ProbeAllowList.parse(text) } catch { throw ValidationError((error as? ConnError)?.message ?? "\(error)") }
@@ -23,14 +23,27 @@ public struct MetricsListenOption: ParsableArguments {
     public init() {}
 
     /// What /probe answers with these options and `configuration` (its timeout is the ceiling
-    /// of a probe; --insecure applies).
-    public func probeEndpoint(_ configuration: ConnConfiguration) -> ProbeEndpoint {
-        ProbeEndpoint(allowed: ProbeAllowList(patterns: probeAllow), insecure: configuration.insecure, ceiling: configuration.timeout)
+    /// of a probe; --insecure applies): the configured server and `targets` (the monitor's own)
+    /// are named; --probe-allow adds to them.
+    public func probeEndpoint(_ configuration: ConnConfiguration, targets: [String] = []) -> ProbeEndpoint {
+        var named = Set(targets)
+        if let host = configuration.backEnd?.url(for: .health).host { named.insert(host) }
+        let policy = ProbePolicy(allowList: ProbeAllowList(patterns: probeAllow), namedHosts: named, closed: probeClosed)
+        return ProbeEndpoint(policy: policy, insecure: configuration.insecure, ceiling: configuration.timeout)
     }
 
-    /// A warning when /probe is open to more than this machine and may reach anything, or nil.
+    /// Whether the listener can be reached from other machines (not a loopback address).
+    var reachableFromOutside: Bool {
+        guard let address else { return false }
+        return !(address.host == "::1" || address.host == "localhost" || address.host.hasPrefix("127."))
+    }
+
+    /// /probe is off: reachable from outside, with nothing limiting it.
+    var probeClosed: Bool { reachableFromOutside && probeAllow.isEmpty }
+
+    /// A warning when the listener is open to other machines with nothing limiting /probe, or nil.
     public var openRelayWarning: String? {
-        guard let address, probeAllow.isEmpty, !["127.0.0.1", "::1"].contains(address.host), !address.host.hasPrefix("127.") else { return nil }
-        return "GET /probe on \(address) may reach any target for whoever reaches this port; limit it with --probe-allow"
+        guard probeClosed, let address else { return nil }
+        return "\(address) can be reached from other machines: GET /probe answers 403 there until --probe-allow names what it may reach (/metrics is served)"
     }
 }

@@ -13,13 +13,13 @@ public struct ProbeEndpoint: Sendable {
     /// `tcp_connect` (a TCP connection).
     public static let modules = ["http_2xx", "tcp_connect"]
 
-    let allowed: ProbeAllowList
+    let policy: ProbePolicy
     let insecure: Bool
     /// The longest a probe may take, whatever the scrape allows.
     let ceiling: Duration
 
-    public init(allowed: ProbeAllowList, insecure: Bool, ceiling: Duration) {
-        self.allowed = allowed
+    public init(policy: ProbePolicy, insecure: Bool, ceiling: Duration) {
+        self.policy = policy
         self.insecure = insecure
         self.ceiling = ceiling
     }
@@ -38,8 +38,12 @@ public struct ProbeEndpoint: Sendable {
         } catch {
             return .init(status: .badRequest, body: "target \(MetricsEndpoint.printable(text)) is not a URL or host:port: \(Self.reason(error))\n")
         }
-        guard allowed.allows(target.host) else {
-            return .init(status: .forbidden, body: "target \(MetricsEndpoint.printable(target.host)) is not in --probe-allow\n")
+        // A name is looked up first: where it leads (a metadata address?) decides too. The probe
+        // looks it up again; a resolver that answers otherwise the second time is out of scope.
+        let host = ProbePolicy.bare(target.host)
+        let addresses = ProbeAllowList.addressBytes(host) == nil ? await HostAddresses.lookUp(host, timeout: min(ceiling, .seconds(2))) : [host]
+        if case .refused(let reason) = policy.decide(host: host, addresses: addresses) {
+            return .init(status: .forbidden, body: reason + "\n")
         }
         let timeout = Self.timeout(scrapeTimeout: request.headers.first(name: "X-Prometheus-Scrape-Timeout-Seconds"), ceiling: ceiling)
         let expectation = module == "http_2xx" ? Prober.Expectation(statuses: Set(200...299)) : Prober.Expectation()
@@ -159,7 +163,7 @@ public struct ProbeAllowList: Sendable, Equatable {
         return nil
     }
 
-    private static func samePrefix(_ a: [UInt8], _ b: [UInt8], bits: Int) -> Bool {
+    static func samePrefix(_ a: [UInt8], _ b: [UInt8], bits: Int) -> Bool {
         for index in 0..<a.count {
             let remaining = bits - index * 8
             if remaining <= 0 { return true }

@@ -77,3 +77,14 @@ private final class FirstCall: Sendable {
         }
     }
 }
+
+/// The addresses a host name resolves to, as a probe would resolve it (the system resolver,
+/// with a deadline); empty when it does not resolve in time. For checks made before a probe.
+public enum HostAddresses {
+    public static func lookUp(_ host: String, timeout: Duration) async -> [String] {
+        switch await Resolver.resolve(host: host, port: 80, timeout: timeout) {
+        case .success(let addresses): addresses.map(\.ip)
+        case .failure: []
+        }
+    }
+}

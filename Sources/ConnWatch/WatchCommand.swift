@@ -102,7 +102,7 @@ public struct WatchCommand: ConnCommand {
         }
         defer { signalSources.forEach { $0.cancel() } }
 
-        let metricsServer = try await metrics.serve(metricsListen, context: context)
+        let metricsServer = try await metrics.serve(metricsListen, context: context, targets: watched.targetHosts)
         let session = LiveSession(parts, configuration: configuration, logger: context.logger) { event in
             continuation.yield(.live(event))
         }

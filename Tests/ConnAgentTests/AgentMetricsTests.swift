@@ -258,7 +258,8 @@ struct AgentMetricsTests {
     func probeRefusals() async throws {
         try await ServerProcess.with { url in
             let agent = try JSONLinesProcess(ConnProcess.connPath, ["agent", "--json", "--no-internet", "--metrics-listen", "0",
-                                                                    "--probe-allow", "10.0.0.0/8", "--probe-allow", "*.conn.example"],
+                                                                    "--probe-allow", "10.0.0.0/8", "--probe-allow", "*.conn.example",
+                                                                    "--probe-allow", "0.0.0.0/0"],
                                              environment: home.environment.merging(["CONN_SERVER": url.absoluteString]) { $1 })
             _ = try #require(try await agent.await { $0["type"] as? String == "baseline" }, "\(agent.errorOutput)")
             let metricsPort = try await listeningPort(agent)
@@ -268,8 +269,32 @@ struct AgentMetricsTests {
             #expect(module.status == 400 && module.body.contains("unknown module icmp"), "\(module)")
             let bad = try await scrape(metricsPort, path: "/probe?module=tcp_connect&target=no%20port")
             #expect(bad.status == 400 && bad.body.contains("is not a URL or host:port"), "\(bad)")
-            let outside = try await scrape(metricsPort, path: "/probe?target=http://127.0.0.1:\(url.port!)/health")
+            let outside = try await scrape(metricsPort, path: "/probe?target=http://%5B2001:db8::1%5D/")
             #expect(outside.status == 403 && outside.body.contains("--probe-allow"), "\(outside)")
+            // Loopback and metadata addresses: only when named; 0.0.0.0/0 does not name them.
+            let closedPort = try HTTPPorts.closed()
+            for (target, kind) in [("169.254.169.254:80", "cloud metadata"), ("127.0.0.2:\(closedPort)", "loopback")] {
+                let refused = try await scrape(metricsPort, path: "/probe?module=tcp_connect&target=\(target)")
+                #expect(refused.status == 403 && refused.body.contains(kind), "\(target): \(refused)")
+            }
+            // The configured server is named: probed, wherever it is.
+            let server = try await scrape(metricsPort, path: "/probe?target=\(url.absoluteString)/health")
+            #expect(server.status == 200 && value("probe_success", in: server.body) == 1, "\(server)")
+            #expect(await agent.stop() == 0)
+        }
+    }
+
+    @Test("a listener other machines can reach, with no --probe-allow: a warning at start, /probe 403, /metrics served")
+    func openListenerClosesProbe() async throws {
+        try await ServerProcess.with { url in
+            let port = try HTTPPorts.free()
+            let agent = try JSONLinesProcess(ConnProcess.connPath, ["agent", "--json", "--no-internet", "--metrics-listen", "0.0.0.0:\(port)"],
+                                             environment: home.environment.merging(["CONN_SERVER": url.absoluteString]) { $1 })
+            _ = try #require(try await agent.await { $0["type"] as? String == "baseline" }, "\(agent.errorOutput)")
+            #expect(try await agent.awaitError(containing: "GET /probe answers 403"), "\(agent.errorOutput)")
+            let probe = try await scrape(port, path: "/probe?target=\(url.absoluteString)/health")
+            #expect(probe.status == 403 && probe.body.contains("--probe-allow"), "\(probe)")
+            #expect(try await scrape(port).status == 200)
             #expect(await agent.stop() == 0)
         }
     }

@@ -65,6 +65,37 @@ struct MetricsExpositionTests {
         }
     }
 
+    @Test("/probe's policy: the configured server and --probe-allow; loopback, link-local and metadata only when named; off on an open listener without limits")
+    func probePolicy() throws {
+        let list = ProbeAllowList(patterns: try ["0.0.0.0/0", "*.conn.example", "127.0.0.3", "169.254.0.0/16", "intranet.example"].map(ProbeAllowList.parse))
+        let policy = ProbePolicy(allowList: list, namedHosts: ["127.0.0.1", "[::1]"], closed: false)
+        let cases: [(host: String, addresses: [String], allowed: Bool)] = [
+            ("127.0.0.1", ["127.0.0.1"], true),            // the configured server
+            ("::1", ["::1"], true),                        // named, in brackets or not
+            ("127.0.0.3", ["127.0.0.3"], true),            // named exactly
+            ("127.0.0.2", ["127.0.0.2"], false),           // loopback, only inside 0.0.0.0/0
+            ("169.254.10.1", ["169.254.10.1"], true),      // link-local, in a link-local range
+            ("169.254.169.254", ["169.254.169.254"], false), // metadata: the /16 is wider than it
+            ("::ffff:169.254.169.254", ["::ffff:169.254.169.254"], false),  // the same, mapped
+            ("fd00:ec2::254", ["fd00:ec2::254"], false),   // not allowed at all (no IPv6 range)
+            ("eu.conn.example", ["192.0.2.10"], true),     // a domain, leading somewhere ordinary
+            ("evil.conn.example", ["127.0.0.1"], false),   // a domain, leading to loopback
+            ("intranet.example", ["10.0.0.5", "::1"], true),  // named exactly: wherever it leads
+            ("example.com", ["192.0.2.1"], false),         // not in the list
+            ("192.0.2.1", ["192.0.2.1"], true),            // in 0.0.0.0/0
+        ]
+        for item in cases {
+            let decision = policy.decide(host: item.host, addresses: item.addresses)
+            #expect((decision == .allowed) == item.allowed, "\(item.host): \(decision)")
+        }
+        // No --probe-allow: the configured server only.
+        let server = ProbePolicy(allowList: ProbeAllowList(), namedHosts: ["api.conn.example"], closed: false)
+        #expect(server.decide(host: "api.conn.example", addresses: ["192.0.2.4"]) == .allowed)
+        #expect(server.decide(host: "other.example", addresses: ["192.0.2.5"]) != .allowed)
+        let closed = ProbePolicy(allowList: ProbeAllowList(), namedHosts: ["api.conn.example"], closed: true)
+        #expect(closed.decide(host: "api.conn.example", addresses: ["192.0.2.4"]) != .allowed)
+    }
+
     @Test("the scrape's timeout header: less half a second, at least half a second, at most the ceiling; junk ignored")
     func probeTimeout() {
         #expect(ProbeEndpoint.timeout(scrapeTimeout: "10", ceiling: .seconds(30)) == .milliseconds(9500))
