@@ -182,6 +182,8 @@ let package = Package(
         .systemLibrary(name: "CReadline", path: "Sources/CReadline"),
         // sqlite3_config (variadic, so not callable from Swift) for the one setting conn changes.
         .systemLibrary(name: "CSQLiteTuning", path: "Sources/CSQLiteTuning"),
+        // crypt_r of libxcrypt: bcrypt for the basic_auth_users of --web-config-file.
+        .systemLibrary(name: "CCrypt", path: "Sources/CCrypt"),
         // `conn repl`: the line editor, the shell-style tokenizer, completion from the command
         // tree, the background monitor and seed 001's warning rule.
         .target(
@@ -209,8 +211,10 @@ let package = Package(
         .target(
             name: "ConnMetrics",
             dependencies: [
-                "ConnCore", "ConnProbe",
+                "ConnCore", "ConnProbe", "CCrypt",
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Yams", package: "Yams"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -247,7 +247,7 @@ _conn_watch() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --internet --no-internet --no-link --details --flush-outbox --version -h --help)
     repeating_options=(--internet-url --probe-allow)
-    non_repeating_options=(--server --profile --config --format --timeout --color --interval --grace --metrics-listen --exec --until)
+    non_repeating_options=(--server --profile --config --format --timeout --color --interval --grace --metrics-listen --web-config-file --exec --until)
     __conn_offer_flags_options -1
 
     # Offer option value completions
@@ -287,6 +287,10 @@ _conn_watch() {
         return
         ;;
     '--probe-allow')
+        return
+        ;;
+    '--web-config-file')
+        __conn_add_completions -f
         return
         ;;
     '--exec')
@@ -936,7 +940,7 @@ _conn_agent_run() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --internet --no-internet --no-link --version -h --help)
     repeating_options=(--internet-url --probe-allow)
-    non_repeating_options=(--server --profile --config --format --timeout --color --interval --grace --sync-interval --metrics-listen)
+    non_repeating_options=(--server --profile --config --format --timeout --color --interval --grace --sync-interval --metrics-listen --web-config-file)
     __conn_offer_flags_options -1
 
     # Offer option value completions
@@ -979,6 +983,10 @@ _conn_agent_run() {
         return
         ;;
     '--probe-allow')
+        return
+        ;;
+    '--web-config-file')
+        __conn_add_completions -f
         return
         ;;
     esac

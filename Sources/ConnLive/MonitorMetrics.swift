@@ -77,9 +77,9 @@ public final class MonitorMetrics: Sendable {
 
     /// Serves this at `address` (GET /metrics, and /probe as `probe` answers) until the server
     /// is stopped.
-    public func serve(at address: ListenAddress, probe: ProbeEndpoint) async throws -> MetricsServer {
-        let endpoint = MetricsEndpoint(version: ConnVersion.current, probe: probe) { [self] in snapshot() }
-        let server = try await MetricsServer.start(at: address, respond: endpoint.respond)
+    public func serve(at address: ListenAddress, probe: ProbeEndpoint, access: WebConfig? = nil) async throws -> MetricsServer {
+        let endpoint = MetricsEndpoint(version: ConnVersion.current, probe: probe, access: access) { [self] in snapshot() }
+        let server = try await MetricsServer.start(at: address, tls: access?.tls, respond: endpoint.respond)
         serving.withLock { $0 = true }
         return server
     }
@@ -90,9 +90,11 @@ extension MonitorMetrics {
     /// person where — warning when /probe is open to more than this machine.
     public func serve(_ options: MetricsListenOption, context: CommandContext, targets: [String] = []) async throws -> MetricsServer? {
         guard let address = options.address else { return nil }
-        let server = try await serve(at: address, probe: options.probeEndpoint(context.configuration, targets: targets))
-        if let warning = options.openRelayWarning { context.printer.warning(warning) }
-        context.printer.note("metrics: http://\(server.address)/metrics")
+        let access = try options.webConfig()
+        let server = try await serve(at: address, probe: options.probeEndpoint(context.configuration, targets: targets, access: access), access: access)
+        if let warning = options.openRelayWarning(access: access) { context.printer.warning(warning) }
+        context.printer.note("metrics: \(access?.tls == nil ? "http" : "https")://\(server.address)/metrics"
+                             + (access?.users.isEmpty == false ? " (basic authentication)" : ""))
         return server
     }
 }

@@ -9,16 +9,23 @@ public struct MetricsEndpoint: Sendable {
     let version: String
     let commit: String
     let probe: ProbeEndpoint
+    /// Who may ask (basic_auth_users of --web-config-file): everyone when nil or without users.
+    let access: WebConfig?
 
     /// `snapshot` is asked at each scrape; the commit is this build's.
-    public init(version: String, probe: ProbeEndpoint, snapshot: @escaping @Sendable () async -> MetricsSnapshot) {
+    public init(version: String, probe: ProbeEndpoint, access: WebConfig? = nil, snapshot: @escaping @Sendable () async -> MetricsSnapshot) {
         self.snapshot = snapshot
         self.probe = probe
+        self.access = access
         self.version = version
         self.commit = BuildInfo.commit
     }
 
     public func respond(_ request: MetricsServer.Request) async -> MetricsServer.Response {
+        if let access, !access.authorizes(request.headers.first(name: "Authorization")) {
+            return .init(status: .unauthorized, body: "this listener wants a user and password (basic_auth_users of --web-config-file)\n",
+                         headers: [("WWW-Authenticate", #"Basic realm="conn""#)])
+        }
         guard request.method == .GET || request.method == .HEAD else {
             return .init(status: .methodNotAllowed, body: "only GET and HEAD are answered here\n")
         }

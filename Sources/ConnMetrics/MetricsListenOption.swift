@@ -20,15 +20,27 @@ public struct MetricsListenOption: ParsableArguments {
             })
     public var probeAllow: [ProbeAllowList.Pattern] = []
 
+    @Option(name: .customLong("web-config-file"),
+            help: ArgumentHelp("TLS and basic authentication for the listener, in the Prometheus exporter toolkit's format (tls_server_config: cert_file, key_file, min_version; basic_auth_users: user: bcrypt hash).",
+                               valueName: "path"),
+            completion: .file())
+    public var webConfigFile: String?
+
     public init() {}
+
+    public func validate() throws {
+        if webConfigFile != nil, address == nil {
+            throw ValidationError("--web-config-file protects the listener of --metrics-listen: give that too")
+        }
+    }
 
     /// What /probe answers with these options and `configuration` (its timeout is the ceiling
     /// of a probe; --insecure applies): the configured server and `targets` (the monitor's own)
     /// are named; --probe-allow adds to them.
-    public func probeEndpoint(_ configuration: ConnConfiguration, targets: [String] = []) -> ProbeEndpoint {
+    public func probeEndpoint(_ configuration: ConnConfiguration, targets: [String] = [], access: WebConfig? = nil) -> ProbeEndpoint {
         var named = Set(targets)
         if let host = configuration.backEnd?.url(for: .health).host { named.insert(host) }
-        let policy = ProbePolicy(allowList: ProbeAllowList(patterns: probeAllow), namedHosts: named, closed: probeClosed)
+        let policy = ProbePolicy(allowList: ProbeAllowList(patterns: probeAllow), namedHosts: named, closed: probeClosed(access: access))
         return ProbeEndpoint(policy: policy, insecure: configuration.insecure, ceiling: configuration.timeout)
     }
 
@@ -38,12 +50,18 @@ public struct MetricsListenOption: ParsableArguments {
         return !(address.host == "::1" || address.host == "localhost" || address.host.hasPrefix("127."))
     }
 
-    /// /probe is off: reachable from outside, with nothing limiting it.
-    var probeClosed: Bool { reachableFromOutside && probeAllow.isEmpty }
+    /// /probe is off: reachable from outside, with nothing limiting it (no --probe-allow, no
+    /// users to sign in as).
+    func probeClosed(access: WebConfig?) -> Bool { reachableFromOutside && probeAllow.isEmpty && (access?.users.isEmpty ?? true) }
 
     /// A warning when the listener is open to other machines with nothing limiting /probe, or nil.
-    public var openRelayWarning: String? {
-        guard probeClosed, let address else { return nil }
-        return "\(address) can be reached from other machines: GET /probe answers 403 there until --probe-allow names what it may reach (/metrics is served)"
+    public func openRelayWarning(access: WebConfig?) -> String? {
+        guard probeClosed(access: access), let address else { return nil }
+        return "\(address) can be reached from other machines: GET /probe answers 403 there until --probe-allow names what it may reach, or --web-config-file asks for a user (/metrics is served)"
+    }
+
+    /// The web configuration of --web-config-file, read and checked (78 when it cannot be used).
+    public func webConfig() throws -> WebConfig? {
+        try webConfigFile.map(WebConfig.load)
     }
 }

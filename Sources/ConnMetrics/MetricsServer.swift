@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 
 /// The HTTP listener of `--metrics-listen`: one small HTTP/1.1 server on SwiftNIO (already in
 /// conn; no web framework for two resources). Each request is answered by `respond`; bodies of
@@ -20,11 +21,14 @@ public struct MetricsServer: Sendable {
         public var status: HTTPResponseStatus
         public var contentType: String
         public var body: String
+        /// Headers besides Content-Type, Content-Length and Connection (WWW-Authenticate).
+        public var headers: [(String, String)]
 
-        public init(status: HTTPResponseStatus, contentType: String = "text/plain; charset=utf-8", body: String) {
+        public init(status: HTTPResponseStatus, contentType: String = "text/plain; charset=utf-8", body: String, headers: [(String, String)] = []) {
             self.status = status
             self.contentType = contentType
             self.body = body
+            self.headers = headers
         }
     }
 
@@ -33,15 +37,21 @@ public struct MetricsServer: Sendable {
     /// The address it listens on, with the port the kernel chose for port 0.
     public let address: ListenAddress
 
-    /// Listens at `address`; a port that is taken (or an address not of this machine) is a
-    /// `listenFailed` error (69) naming it.
-    public static func start(at address: ListenAddress, respond: @escaping @Sendable (Request) async -> Response) async throws -> MetricsServer {
+    /// Listens at `address` (with TLS when `tls` is given); a port that is taken (or an address
+    /// not of this machine) is a `listenFailed` error (69) naming it.
+    public static func start(at address: ListenAddress, tls: TLSConfiguration? = nil,
+                             respond: @escaping @Sendable (Request) async -> Response) async throws -> MetricsServer {
         let channel: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>
+        let sslContext: NIOSSLContext?
+        do { sslContext = try tls.map(NIOSSLContext.init(configuration:)) } catch {
+            throw ConnError.configuration("the TLS settings of --web-config-file cannot be used: \(error)")
+        }
         do {
             channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
                 .bind(host: address.host, port: address.port) { child in
                     child.eventLoop.makeCompletedFuture {
+                        if let sslContext { try child.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext)) }
                         try child.pipeline.syncOperations.configureHTTPServerPipeline()
                         return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(wrappingChannelSynchronously: child)
                     }
@@ -95,6 +105,7 @@ public struct MetricsServer: Sendable {
                     headers.add(name: "Content-Length", value: String(response.body.utf8.count))
                     let keepAlive = request.isKeepAlive
                     headers.add(name: "Connection", value: keepAlive ? "keep-alive" : "close")
+                    for (name, value) in response.headers { headers.add(name: name, value: value) }
                     try await outbound.write(.head(HTTPResponseHead(version: request.version, status: response.status, headers: headers)))
                     if request.method != .HEAD { try await outbound.write(.body(.byteBuffer(ByteBuffer(string: response.body)))) }
                     try await outbound.write(.end(nil))

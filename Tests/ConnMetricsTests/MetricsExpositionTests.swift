@@ -96,6 +96,21 @@ struct MetricsExpositionTests {
         #expect(closed.decide(host: "api.conn.example", addresses: ["192.0.2.4"]) != .allowed)
     }
 
+    @Test("basic authentication: only a listed user with the password of its bcrypt hash; headers that are not Basic credentials never pass")
+    func basicAuthentication() {
+        // bcrypt (cost 4) of "s3cret", made by libxcrypt.
+        let access = WebConfig(users: ["prom": "$2b$04$v67izzZ/rIrz8MMYY8V1HuEh1bRFN2dAPqifYK1DzmNGjkdgkdYFS"])
+        let basic = { (text: String) in "Basic " + Data(text.utf8).base64EncodedString() }
+        #expect(access.authorizes(basic("prom:s3cret")))
+        #expect(access.authorizes("basic " + Data("prom:s3cret".utf8).base64EncodedString()))
+        for refused in [nil, "", "Basic", basic("prom:wrong"), basic("prom:"), basic("nobody:s3cret"), basic("prom"), "Bearer s3cret",
+                        "Basic !!!notbase64", basic(":s3cret"), "Basic " + String(repeating: "A", count: 10_000)] {
+            #expect(!access.authorizes(refused), "\(String(describing: refused).prefix(40))")
+        }
+        #expect(WebConfig().authorizes(nil), "no users: no authentication asked")
+        #expect(WebConfig.isBcrypt("$2y$10$" + String(repeating: "x", count: 53)) && !WebConfig.isBcrypt("$1$abc") && !WebConfig.isBcrypt("s3cret"))
+    }
+
     @Test("the scrape's timeout header: less half a second, at least half a second, at most the ceiling; junk ignored")
     func probeTimeout() {
         #expect(ProbeEndpoint.timeout(scrapeTimeout: "10", ceiling: .seconds(30)) == .milliseconds(9500))
