@@ -116,10 +116,11 @@ struct PackageTests {
                                        environment: ["DEBFULLNAME": "conn tests", "DEBEMAIL": "packager@conn.example"])
         #expect(built.exitCode == 0, "\(built.standardError.suffix(3000))")
         let artefacts = built.standardOutput.split(separator: "\n").map(String.init)
-        let deb = try #require(artefacts.first { $0.hasSuffix(".deb") }, "\(built.standardOutput)")
-        let tarball = try #require(artefacts.first { $0.hasSuffix(".tar.gz") })
         let expectedVersion = try await version(), arch = try await architecture()
-        #expect(deb.hasSuffix("/conn_\(expectedVersion)_\(arch).deb"), "\(deb)")
+        // Two packages: the tool, and the reference server on its own.
+        let deb = try #require(artefacts.first { $0.hasSuffix("/conn_\(expectedVersion)_\(arch).deb") }, "\(built.standardOutput)")
+        let serverDeb = try #require(artefacts.first { $0.hasSuffix("/conn-server_\(expectedVersion)_\(arch).deb") }, "\(built.standardOutput)")
+        let tarball = try #require(artefacts.first { $0.hasSuffix(".tar.gz") })
         let checked = try await Self.run("/bin/sh", ["-c", "cd \"$0\" && sha256sum -c SHA256SUMS", output])
         #expect(checked.exitCode == 0 && checked.standardOutput.contains(": OK"), "\(checked.standardOutput) \(checked.standardError)")
 
@@ -128,6 +129,16 @@ struct PackageTests {
         let listed = try await Self.run("/usr/bin/dpkg", ["-L", "conn"])
         let files = listed.standardOutput.split(separator: "\n").map(String.init).filter { !FileManager.default.isDirectory($0) }
         #expect(files.contains("/usr/bin/conn") && files.contains("/usr/lib/systemd/user/conn-agent.service"), "\(files)")
+        #expect(!files.contains { $0.contains("conn-server") }, "the tool's package holds no server: \(files)")
+        #expect(!FileManager.default.fileExists(atPath: "/usr/bin/conn-server"))
+        // The server's package beside it: its binary, its page, its own copyright and changelog.
+        let serverInstalled = try await Self.run("/usr/bin/dpkg", ["-i", serverDeb])
+        #expect(serverInstalled.exitCode == 0, "\(serverInstalled.standardOutput) \(serverInstalled.standardError)")
+        let serverFiles = try await Self.run("/usr/bin/dpkg", ["-L", "conn-server"]).standardOutput.split(separator: "\n").map(String.init)
+            .filter { !FileManager.default.isDirectory($0) }
+        #expect(Set(serverFiles).isSuperset(of: ["/usr/bin/conn-server", "/usr/share/man/man1/conn-server.1.gz",
+                                                 "/usr/share/doc/conn-server/copyright", "/usr/share/doc/conn-server/changelog.gz"]), "\(serverFiles)")
+        #expect(!serverFiles.contains("/usr/bin/conn"), "\(serverFiles)")
 
         let version = try await Self.run("/usr/bin/conn", ["--version"])
         #expect(version.exitCode == 0 && version.standardOutput.hasPrefix("conn \(expectedVersion) "), "\(version.standardOutput)")
@@ -150,16 +161,17 @@ struct PackageTests {
             #expect(fish.standardOutput.hasPrefix("probe"), "\(fish.standardOutput) \(fish.standardError)")
         }
 
-        // Every library a binary names (NEEDED) belongs to a package the .deb depends on; what
-        // those load in turn (libtinfo6 under readline) to a package they depend on.
-        let depends = try await Self.run("/usr/bin/dpkg-query", ["-W", "-f=${Depends}", "conn"]).standardOutput
-        let declared = Self.packageNames(depends)
-        var reachable = declared
-        for package in declared {
-            let theirs = try await Self.run("/usr/bin/dpkg-query", ["-W", "-f=${Pre-Depends},${Depends}", package]).standardOutput
-            reachable.formUnion(Self.packageNames(theirs))
-        }
-        for binary in ["/usr/bin/conn", "/usr/bin/conn-server"] {
+        // Every library a binary names (NEEDED) belongs to a package its own .deb depends on;
+        // what those load in turn (libtinfo6 under readline) to a package they depend on.
+        for (binary, owner) in [("/usr/bin/conn", "conn"), ("/usr/bin/conn-server", "conn-server")] {
+            let depends = try await Self.run("/usr/bin/dpkg-query", ["-W", "-f=${Depends}", owner]).standardOutput
+            let declared = Self.packageNames(depends)
+            var reachable = declared
+            for package in declared {
+                let theirs = try await Self.run("/usr/bin/dpkg-query", ["-W", "-f=${Pre-Depends},${Depends}", package]).standardOutput
+                reachable.formUnion(Self.packageNames(theirs))
+            }
+            #expect(declared.contains("libreadline8") == (owner == "conn"), "only the tool links readline: \(owner) Depends: \(depends)")
             let needed = Set(try await Self.run("/usr/bin/objdump", ["-p", binary]).standardOutput.split(separator: "\n")
                 .filter { $0.contains("NEEDED") }.compactMap { $0.split(separator: " ").last.map(String.init) })
             #expect(needed.contains("libreadline.so.8") || binary.hasSuffix("conn-server"), "\(binary): \(needed)")
@@ -175,10 +187,10 @@ struct PackageTests {
             }
         }
 
-        let removed = try await Self.run("/usr/bin/dpkg", ["-r", "conn"])
+        let removed = try await Self.run("/usr/bin/dpkg", ["-r", "conn", "conn-server"])
         #expect(removed.exitCode == 0, "\(removed.standardError)")
-        _ = try await Self.run("/usr/bin/dpkg", ["-P", "conn"])  // and dpkg's record of it
-        let left = files.filter { FileManager.default.fileExists(atPath: $0) }
+        _ = try await Self.run("/usr/bin/dpkg", ["-P", "conn", "conn-server"])  // and dpkg's record of them
+        let left = (files + serverFiles).filter { FileManager.default.fileExists(atPath: $0) }
         #expect(left.isEmpty, "dpkg -r left \(left)")
 
         // The tarball is the same install step for /usr/local, with its uninstaller, unpacked
