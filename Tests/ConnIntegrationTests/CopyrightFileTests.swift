@@ -53,3 +53,31 @@ struct CopyrightFileTests {
         #expect(unresolved.exitCode == 1 && unresolved.standardError.contains("resolve the packages first"), "\(unresolved.standardError)")
     }
 }
+
+/// Package.pins: what CI tested, committed, since Package.resolved cannot be here.
+@Suite("pinned packages")
+struct PinnedPackagesTests {
+    static let script = JSONSchemaCheck.repositoryRoot.appendingPathComponent("scripts/lib/check-pins").path
+
+    @Test("this tree resolved exactly what Package.pins names (a dependency update must come with the file)")
+    func thisTreeMatches() async throws {
+        let checked = try await ConnProcess.run("/usr/bin/python3", [Self.script], environment: ["PATH": "/usr/bin:/bin"])
+        #expect(checked.exitCode == 0, "\(checked.standardError)")
+    }
+
+    @Test("another version, a package gone, a package added: refused with 1, each named")
+    func differencesRefused() async throws {
+        let home = try TemporaryDirectory()
+        let pin = { (name: String, version: String) in
+            #"{"identity": "\#(name)", "kind": "remoteSourceControl", "location": "https://github.com/example/\#(name)", "state": {"revision": "0123", "version": "\#(version)"}}"#
+        }
+        try home.write("tree/Package.resolved", #"{"pins": [\#(pin("kept", "1.0.0")), \#(pin("bumped", "2.1.0")), \#(pin("added", "0.1.0"))], "version": 3}"#)
+        try home.write("tree/Package.pins", "# pins\n\nkept 1.0.0\nbumped 2.0.0\ngone 3.0.0\n")
+        let refused = try await ConnProcess.run("/usr/bin/python3", [Self.script, "--root", home.path + "/tree"], environment: ["PATH": "/usr/bin:/bin"])
+        #expect(refused.exitCode == 1, "\(refused.standardError)")
+        for named in ["bumped: resolved 2.1.0, pinned 2.0.0", "gone 3.0.0 is pinned but not resolved", "added 0.1.0 is resolved but not pinned"] {
+            #expect(refused.standardError.contains(named), "\(named) in \(refused.standardError)")
+        }
+        #expect(!refused.standardError.contains("kept"))
+    }
+}
