@@ -63,6 +63,15 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting, PrometheusOut
     @Option(help: "How many targets to probe at once.")
     var concurrency = 32
 
+    @Option(help: ArgumentHelp("Probe this many rounds and sum each target up as ping does (loss, min/avg/median/p95/max, jitter); 0: until Ctrl-C.", valueName: "n"))
+    var count: Int?
+
+    @Option(help: ArgumentHelp("The pause between the rounds of --count: 1s, 500ms, or seconds (more than 0).", valueName: "duration"))
+    var interval: PositiveDuration = "1s"
+
+    @Flag(name: .customLong("all-attempts"), help: "With --count --json: every round's results too.")
+    var allAttempts = false
+
     @Option(name: .customLong("expect-status"), help: ArgumentHelp("HTTP statuses that count as reachable, taken as they are (default: 2xx and 304; a redirect is followed within its origin, and one to another origin is redirected, or portal for the server).", valueName: "code"))
     var expectStatus: [Int] = []
 
@@ -73,7 +82,7 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting, PrometheusOut
     public var trailingCommand: [String] = []
 
     private enum CodingKeys: String, CodingKey {
-        case global, targets, file, internet, internetURLs, wait, concurrency, expectStatus, expectBody
+        case global, targets, file, internet, internetURLs, wait, concurrency, count, interval, allAttempts, expectStatus, expectBody
     }
 
     public init() {}
@@ -82,6 +91,13 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting, PrometheusOut
         guard (1...1024).contains(concurrency) else { throw ValidationError("--concurrency must be between 1 and 1024.") }
         for code in expectStatus where !(100...599).contains(code) {
             throw ValidationError("--expect-status \(code) is not an HTTP status (100-599).")
+        }
+        if let count {
+            guard (0...1_000_000).contains(count) else { throw ValidationError("--count \(count) is not a number of rounds (0-1000000; 0: until Ctrl-C).") }
+            if wait != nil { throw ValidationError("--count and --wait ask two things: measure rounds, or wait until reachable; give one.") }
+            if !trailingCommand.isEmpty { throw ValidationError("--count measures; it runs no command after `--`.") }
+        } else if allAttempts {
+            throw ValidationError("--all-attempts goes with --count.")
         }
     }
 
@@ -105,6 +121,13 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting, PrometheusOut
         let prober = Prober(timeout: configuration.timeout, insecure: configuration.insecure,
                             expectation: expectation, credentials: configuration.credentials)
         let runner = ProbeRunner(prober: prober, concurrency: concurrency)
+        if let count {
+            guard configuration.format != .prometheus else {
+                throw ConnError.usage("--count sums rounds up in text or JSON; --format prometheus writes one look", hint: "Leave out --count, or use --json.")
+            }
+            return try await ProbeSeries(runner: runner, targets: probeTargets, internet: checkInternet ? endpoints : nil, rounds: count,
+                                         interval: interval.duration, keepAttempts: allAttempts).run(in: context)
+        }
 
         var attempts = 0
         // Between tries: 250 ms, doubling up to 5 s.

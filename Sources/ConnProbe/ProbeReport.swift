@@ -15,8 +15,12 @@ struct ProbeReport: Encodable, TextRenderable, SchemaVersioned {
     let attempts: Int?
     let connectivity: InternetVerdict?
     let showLadder: Bool
+    /// `--count`: each target's attempts summed up; the state and results are the last round's.
+    var statistics: [ProbeStatistics]?
+    /// `--count --all-attempts`: every round's results.
+    var allAttempts: [[ProbeResult]]?
 
-    private enum CodingKeys: String, CodingKey { case results, allReachable, attempts, connectivity }
+    private enum CodingKeys: String, CodingKey { case results, allReachable, attempts, connectivity, statistics, allAttempts }
 
     func encode(to encoder: any Encoder) throws {
         try state.encode(to: encoder)
@@ -25,6 +29,8 @@ struct ProbeReport: Encodable, TextRenderable, SchemaVersioned {
         try container.encode(allReachable, forKey: .allReachable)
         try container.encode(attempts, forKey: .attempts)  // null without --wait
         try container.encode(connectivity, forKey: .connectivity)  // null without the internet check
+        try container.encode(statistics, forKey: .statistics)  // null without --count
+        if let allAttempts { try container.encode(allAttempts, forKey: .allAttempts) }  // only with --all-attempts
     }
 
     func renderText(style: TextStyle) -> String {
@@ -34,6 +40,12 @@ struct ProbeReport: Encodable, TextRenderable, SchemaVersioned {
         text.reserveCapacity(results.count * (showLadder ? 400 : 120))
         if let connectivity {
             text += "\(style.bold("internet")): \(connectivity.state.name) — \(connectivity.explanation)\n"
+        }
+        // --count: the attempts were printed as they came; the summary per target, as ping ends.
+        if let statistics {
+            for target in statistics { text += target.renderText(style: style) }
+            if state.state != .online { text += "\(style.bold("state")): \(style.red(state.summary))\n" }
+            return text
         }
         let names = results.map { TerminalSanitizer.sanitize($0.target, keepNewlines: false) }
         let width = names.map(\.count).max() ?? 0
