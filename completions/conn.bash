@@ -253,7 +253,7 @@ _conn_watch() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --internet --no-internet --no-link --details --flush-outbox --version -h --help)
     repeating_options=(--internet-url --probe-allow)
-    non_repeating_options=(--server --profile --config --format --timeout --color --interval --grace --metrics-listen --web-config-file --exec --until)
+    non_repeating_options=(--server --profile --config --format --timeout --color --interval --grace --metrics-listen --metrics-buckets --web-config-file --exec --until)
     __conn_offer_flags_options -1
 
     # Offer option value completions
@@ -293,6 +293,9 @@ _conn_watch() {
         return
         ;;
     '--probe-allow')
+        return
+        ;;
+    '--metrics-buckets')
         return
         ;;
     '--web-config-file')
@@ -946,7 +949,7 @@ _conn_agent_run() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --internet --no-internet --no-link --version -h --help)
     repeating_options=(--internet-url --probe-allow)
-    non_repeating_options=(--server --profile --config --format --timeout --color --interval --grace --sync-interval --metrics-listen --web-config-file)
+    non_repeating_options=(--server --profile --config --format --timeout --color --interval --grace --sync-interval --metrics-listen --metrics-buckets --web-config-file)
     __conn_offer_flags_options -1
 
     # Offer option value completions
@@ -989,6 +992,9 @@ _conn_agent_run() {
         return
         ;;
     '--probe-allow')
+        return
+        ;;
+    '--metrics-buckets')
         return
         ;;
     '--web-config-file')

@@ -25,7 +25,7 @@ function __conn_parse_tokens -S
         case 'probe'
             __conn_parse_subcommand -r 1 'server=' 'profile=' 'config=' 'format=' 'json' 'timeout=' 'color=' 'insecure' 'no-pager' 'utc' 'v/verbose' 'q/quiet' 'file=' 'internet' 'internet-url=+' 'wait=' 'concurrency=' 'count=' 'interval=' 'all-attempts' 'expect-status=+' 'expect-body=' 'version' 'h/help'
         case 'watch'
-            __conn_parse_subcommand -r 1 'server=' 'profile=' 'config=' 'format=' 'json' 'timeout=' 'color=' 'insecure' 'no-pager' 'utc' 'v/verbose' 'q/quiet' 'interval=' 'grace=' 'internet' 'no-internet' 'internet-url=+' 'no-link' 'metrics-listen=' 'probe-allow=+' 'web-config-file=' 'details' 'exec=' 'flush-outbox' 'until=' 'version' 'h/help'
+            __conn_parse_subcommand -r 1 'server=' 'profile=' 'config=' 'format=' 'json' 'timeout=' 'color=' 'insecure' 'no-pager' 'utc' 'v/verbose' 'q/quiet' 'interval=' 'grace=' 'internet' 'no-internet' 'internet-url=+' 'no-link' 'metrics-listen=' 'probe-allow=+' 'metrics-buckets=' 'web-config-file=' 'details' 'exec=' 'flush-outbox' 'until=' 'version' 'h/help'
         case 'clock-offset'
             __conn_parse_subcommand 0 'server=' 'profile=' 'config=' 'format=' 'json' 'timeout=' 'color=' 'insecure' 'no-pager' 'utc' 'v/verbose' 'q/quiet' 'method=' 'samples=' 'interval=' 'url=' 'ntp-server=' 'precision=' 'max-uncertainty=' 'convert=' 'version' 'h/help'
         case 'inbox'
@@ -64,7 +64,7 @@ function __conn_parse_tokens -S
             __conn_parse_subcommand 0 'version' 'h/help'
             switch $unparsed_tokens[1]
             case 'run'
-                __conn_parse_subcommand -r 1 'server=' 'profile=' 'config=' 'format=' 'json' 'timeout=' 'color=' 'insecure' 'no-pager' 'utc' 'v/verbose' 'q/quiet' 'interval=' 'grace=' 'internet' 'no-internet' 'internet-url=+' 'no-link' 'sync-interval=' 'metrics-listen=' 'probe-allow=+' 'web-config-file=' 'version' 'h/help'
+                __conn_parse_subcommand -r 1 'server=' 'profile=' 'config=' 'format=' 'json' 'timeout=' 'color=' 'insecure' 'no-pager' 'utc' 'v/verbose' 'q/quiet' 'interval=' 'grace=' 'internet' 'no-internet' 'internet-url=+' 'no-link' 'sync-interval=' 'metrics-listen=' 'probe-allow=+' 'metrics-buckets=' 'web-config-file=' 'version' 'h/help'
             case 'status'
                 __conn_parse_subcommand 0 'server=' 'profile=' 'config=' 'format=' 'json' 'timeout=' 'color=' 'insecure' 'no-pager' 'utc' 'v/verbose' 'q/quiet' 'version' 'h/help'
             end
@@ -210,6 +210,7 @@ complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "con
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn watch" no-link' -l 'no-link' -d 'Do not hold the WebSocket link to the server.'
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn watch" metrics-listen' -l 'metrics-listen' -d 'Serve Prometheus metrics at http://ADDRESS/metrics: a port (on 127.0.0.1; 0 picks a free one and says which), HOST:PORT or [IPv6]:PORT; all interfaces only when written (0.0.0.0:9464).' -rfka ''
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn watch"' -l 'probe-allow' -d 'What GET /probe may reach besides the configured server: an address, a CIDR range (of targets written as addresses), a host or *.domain; repeat for more. Loopback, link-local and metadata addresses only when named.' -rfka ''
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn watch" metrics-buckets' -l 'metrics-buckets' -d 'The bounds of conn_probe_duration_seconds\'s histogram buckets, in seconds, increasing (default: Prometheus\'s, 0.005 to 10).' -rfka ''
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn watch" web-config-file' -l 'web-config-file' -d 'TLS and basic authentication for the listener, in the Prometheus exporter toolkit\'s format (tls_server_config: cert_file, key_file, min_version; basic_auth_users: user: bcrypt hash).' -rF
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn watch" details' -l 'details' -d 'Print the fuller description of the state with each change.'
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn watch" exec' -l 'exec' -d 'Run this shell command on each change; the event is in CONN_EVENT_* variables and as JSON on stdin.' -rfka ''
@@ -481,6 +482,7 @@ complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "con
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn agent run" sync-interval' -l 'sync-interval' -d 'How often to sync the inbox (a conditional fetch): 5m, 30s; 0 turns syncing off.' -rfka ''
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn agent run" metrics-listen' -l 'metrics-listen' -d 'Serve Prometheus metrics at http://ADDRESS/metrics: a port (on 127.0.0.1; 0 picks a free one and says which), HOST:PORT or [IPv6]:PORT; all interfaces only when written (0.0.0.0:9464).' -rfka ''
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn agent run"' -l 'probe-allow' -d 'What GET /probe may reach besides the configured server: an address, a CIDR range (of targets written as addresses), a host or *.domain; repeat for more. Loopback, link-local and metadata addresses only when named.' -rfka ''
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn agent run" metrics-buckets' -l 'metrics-buckets' -d 'The bounds of conn_probe_duration_seconds\'s histogram buckets, in seconds, increasing (default: Prometheus\'s, 0.005 to 10).' -rfka ''
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn agent run" web-config-file' -l 'web-config-file' -d 'TLS and basic authentication for the listener, in the Prometheus exporter toolkit\'s format (tls_server_config: cert_file, key_file, min_version; basic_auth_users: user: bcrypt hash).' -rF
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn agent run" version' -l 'version' -d 'Show the version.'
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn agent run" h help' -s 'h' -l 'help' -d 'Show help information.'

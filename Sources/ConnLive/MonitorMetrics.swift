@@ -20,6 +20,8 @@ public final class MonitorMetrics: Sendable {
     private let counter = Mutex<Counter?>(nil)
     /// Whether a listener serves these: only then is a look's per-target text worth writing.
     private let serving = Mutex(false)
+    /// The histograms and failure counts of every look (made when a listener starts, with its buckets).
+    private let history = Mutex<ProbeHistory?>(nil)
 
     public func update(_ change: (inout MetricsSnapshot) -> Void) {
         state.withLock { change(&$0) }
@@ -41,6 +43,7 @@ public final class MonitorMetrics: Sendable {
 
     public func snapshot() -> MetricsSnapshot {
         var snapshot = state.withLock { $0 }
+        snapshot.historyText = history.withLock { $0 }?.render() ?? ""
         if let counts = counter.withLock({ $0 })?() {
             snapshot.outbox = counts.outbox
             snapshot.inboxMessages = counts.inboxMessages
@@ -63,6 +66,7 @@ public final class MonitorMetrics: Sendable {
         guard serving.withLock({ $0 }) else { return }  // ~700 series for 100 targets: not for nobody
         let text = MetricsExposition.targets(results)
         update { $0.targetsText = text }
+        history.withLock { $0 }?.record(results)
     }
 
     public func delivered(_ tally: FlushTally) {
@@ -77,7 +81,9 @@ public final class MonitorMetrics: Sendable {
 
     /// Serves this at `address` (GET /metrics, and /probe as `probe` answers) until the server
     /// is stopped.
-    public func serve(at address: ListenAddress, probe: ProbeEndpoint, access: WebConfig? = nil) async throws -> MetricsServer {
+    public func serve(at address: ListenAddress, probe: ProbeEndpoint, access: WebConfig? = nil,
+                      buckets: [Double] = ProbeHistory.defaultBuckets) async throws -> MetricsServer {
+        history.withLock { if $0 == nil { $0 = ProbeHistory(buckets: buckets) } }
         let endpoint = MetricsEndpoint(version: ConnVersion.current, probe: probe, access: access) { [self] in snapshot() }
         let server = try await MetricsServer.start(at: address, tls: access?.tls, respond: endpoint.respond)
         serving.withLock { $0 = true }
@@ -91,7 +97,8 @@ extension MonitorMetrics {
     public func serve(_ options: MetricsListenOption, context: CommandContext, targets: [String] = []) async throws -> MetricsServer? {
         guard let address = options.address else { return nil }
         let access = try options.webConfig()
-        let server = try await serve(at: address, probe: options.probeEndpoint(context.configuration, targets: targets, access: access), access: access)
+        let server = try await serve(at: address, probe: options.probeEndpoint(context.configuration, targets: targets, access: access), access: access,
+                                     buckets: options.buckets)
         if let warning = options.openRelayWarning(access: access) { context.printer.warning(warning) }
         context.printer.note("metrics: \(access?.tls == nil ? "http" : "https")://\(server.address)/metrics"
                              + (access?.users.isEmpty == false ? " (basic authentication)" : ""))

@@ -71,7 +71,7 @@ public enum MetricsExposition {
             }
         }
         // The per-target families, written when the look landed (no family is in both).
-        return registry.emitToString() + snapshot.targetsText
+        return registry.emitToString() + snapshot.targetsText + snapshot.historyText
     }
 
     /// The per-target families of a look's results, for `MetricsSnapshot.targetsText`.

@@ -20,6 +20,14 @@ public struct MetricsListenOption: ParsableArguments {
             })
     public var probeAllow: [ProbeAllowList.Pattern] = []
 
+    @Option(name: .customLong("metrics-buckets"),
+            help: ArgumentHelp("The bounds of conn_probe_duration_seconds's histogram buckets, in seconds, increasing (default: Prometheus's, 0.005 to 10).",
+                               valueName: "list"),
+            transform: { text in
+                do { return try ProbeHistory.parseBuckets(text) } catch { throw ValidationError("\(error)") }
+            })
+    public var buckets: [Double] = ProbeHistory.defaultBuckets
+
     @Option(name: .customLong("web-config-file"),
             help: ArgumentHelp("TLS and basic authentication for the listener, in the Prometheus exporter toolkit's format (tls_server_config: cert_file, key_file, min_version; basic_auth_users: user: bcrypt hash).",
                                valueName: "path"),

@@ -13,6 +13,8 @@ public struct MetricsSnapshot: Sendable {
     /// The last look's per-target families, written once per look rather than at every scrape
     /// (with 100 targets that is ~700 series, most of a scrape's time): `MetricsExposition.targets`.
     public var targetsText = ""
+    /// The cumulative families of every look so far (`ProbeHistory`): histograms and failures.
+    public var historyText = ""
 
     /// Whether the live link to the server is connected (nil: no link held).
     public var linkConnected: Bool?

@@ -5,7 +5,7 @@ import Prometheus
 /// The per-target families every Prometheus form of conn writes — `conn probe --format
 /// prometheus`, and the `/metrics` of `conn watch` and `conn agent` — so they cannot drift apart.
 public enum ProbeMetricsFamilies {
-    /// Adds `conn_probe_success`, `conn_probe_duration_seconds`, the certificate's expiry and
+    /// Adds `conn_probe_success`, `conn_probe_last_duration_seconds`, the certificate's expiry and
     /// `conn_probe_interface_info` for each result to `registry`.
     public static func add(_ results: [ProbeResult], to registry: PrometheusCollectorRegistry) {
         for result in results {
@@ -14,7 +14,7 @@ public enum ProbeMetricsFamilies {
                               [("target", target)], result.reachable ? 1 : 0)
             for rung in result.rungs {
                 guard let ms = rung.ms, ms.isFinite, ms >= 0 else { continue }
-                registry.setGauge("conn_probe_duration_seconds", "How long each phase of the last look at the target took.",
+                registry.setGauge("conn_probe_last_duration_seconds", "How long each phase of the last look at the target took.",
                                   [("target", target), ("phase", rung.name)], ms / 1000)
             }
             if let certificate = result.certificate {

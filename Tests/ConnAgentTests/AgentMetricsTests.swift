@@ -284,6 +284,42 @@ struct AgentMetricsTests {
         }
     }
 
+    @Test("every look goes into conn_probe_duration_seconds (a histogram in --metrics-buckets, blackbox phase names) and conn_probe_failures_total by reason; promtool accepts it; bad buckets are 64")
+    func histogramsOverTime() async throws {
+        try await ServerProcess.with { url in
+            let closed = "127.0.0.1:\(try HTTPPorts.closed())", live = "\(url.absoluteString)/health"
+            let watcher = try JSONLinesProcess(ConnProcess.connPath, ["watch", "--json", "--no-internet", "--no-link", "--interval", "100ms",
+                                                                      "--metrics-listen", "0", "--metrics-buckets", "0.001,0.01,0.1,1", live, closed],
+                                               environment: home.environment.merging(["CONN_SERVER": url.absoluteString]) { $1 })
+            let port = try await listeningPort(watcher)
+            // At least three looks counted (a look at a state that stays the same is still a look).
+            let counted = try await poll(for: 30, every: .milliseconds(100)) { () -> String? in
+                let body = try await scrape(port).body
+                return (value(#"conn_probe_failures_total{target="\#(closed)",reason="refused"}"#, in: body) ?? 0) >= 3 ? body : nil
+            }
+            let body = try #require(counted, "\(watcher.errorOutput)")
+            let series = #"target="\#(live)",phase="connect""#
+            let total = try #require(value("conn_probe_duration_seconds_count{\(series)}", in: body), "\(body)")
+            #expect(total >= 3)
+            #expect(value("conn_probe_duration_seconds_bucket{\(series),le=\"+Inf\"}", in: body) == total)
+            // The four bounds given, and +Inf (written as swift-prometheus writes numbers: 1.0).
+            let bounds = body.split(separator: "\n").filter { $0.hasPrefix("conn_probe_duration_seconds_bucket{\(series),le=") }
+                .compactMap { $0.split(separator: "\"").dropLast().last.map(String.init) }
+            #expect(bounds.compactMap(Double.init) == [0.001, 0.01, 0.1, 1, .infinity], "\(bounds)")
+            #expect(value(#"conn_probe_duration_seconds_count{target="\#(live)",phase="processing"}"#, in: body) ?? 0 >= 3)
+            #expect(body.contains("# TYPE conn_probe_duration_seconds histogram") && body.contains("# TYPE conn_probe_last_duration_seconds gauge"))
+            if let promtool = Self.promtool {
+                let checked = try await ConnProcess.run(promtool, ["check", "metrics"], environment: [:], input: body)
+                #expect(checked.exitCode == 0, "\(checked.standardOutput) \(checked.standardError)")
+            }
+            #expect(await watcher.stop() == 143)
+        }
+        for bad in ["", "0", "1,0.5", "x", "-1", String(repeating: "1,", count: 60) + "1"] {
+            let refused = try await home.conn(["watch", "--no-internet", "--metrics-listen", "0", "--metrics-buckets", bad, "--until", "online", "--timeout", "1s"])
+            #expect(refused.exitCode == 64 && refused.standardError.contains("--metrics-buckets"), "'\(bad.prefix(20))': \(refused.standardError)")
+        }
+    }
+
     @Test("a listener other machines can reach, with no --probe-allow: a warning at start, /probe 403, /metrics served")
     func openListenerClosesProbe() async throws {
         try await ServerProcess.with { url in

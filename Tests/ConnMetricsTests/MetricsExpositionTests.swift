@@ -24,7 +24,7 @@ struct MetricsExpositionTests {
         let text = MetricsExposition.render(snapshot, version: "0.2.0", commit: "abc", process: false)
         #expect(text.contains(#"conn_probe_success{target="http://a\"b\\c\nd.example/"} 0"#), "\(text)")
         #expect(!text.contains("s3cret") && !text.contains("ann:"), "\(text)")
-        #expect(text.contains(#"conn_probe_duration_seconds{target="http://a\"b\\c\nd.example/",phase="tcp"} 0.0015"#))
+        #expect(text.contains(#"conn_probe_last_duration_seconds{target="http://a\"b\\c\nd.example/",phase="tcp"} 0.0015"#))
     }
 
     @Test("every state is written, one at 1; changes count by from and to; the reason only while not online")
