@@ -40,11 +40,13 @@ public struct ProbePolicy: Sendable {
         guard named || (!allowList.patterns.isEmpty && allowList.allows(host)) else {
             return .refused("target \(MetricsEndpoint.printable(host)) is neither the configured server nor in --probe-allow")
         }
-        if !named, let special = (addresses + [host]).first(where: { Self.specialRange(of: $0) != nil }) {
-            let kind = Self.specialRange(of: special)!.kind
-            if !allowList.coversWithin(special, range: Self.specialRange(of: special)!) {
-                return .refused("target \(MetricsEndpoint.printable(host)) is \(special == host ? "" : "at \(special), ")a \(kind) address: allowed only when named (--probe-allow \(special))")
+        guard !named else { return .allowed }
+        for address in addresses + [host] {
+            guard let range = Self.specialRange(of: address) else { continue }
+            if !allowList.coversWithin(address, range: range) {
+                return .refused("target \(MetricsEndpoint.printable(host)) is \(address == host ? "" : "at \(address), ")a \(range.kind) address: allowed only when named (--probe-allow \(address))")
             }
+            break  // the first special address decides, as before
         }
         return .allowed
     }

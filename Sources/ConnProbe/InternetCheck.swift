@@ -79,9 +79,9 @@ struct InternetCheck {
     let prober: Prober
 
     /// How long the other endpoints are waited for once one has answered over HTTP — as
-    /// expected (the internet is there) or with another page (a portal is there); a family that is slower than this (an IPv6 route into a black hole)
-    /// stays unknown rather than holding the verdict until the timeout. Happy Eyeballs (RFC
-    /// 8305) gives the second family 250 ms.
+    /// expected (the internet is there) or with another page (a portal is there). A family
+    /// slower than this (an IPv6 route into a black hole) stays unknown rather than holding the
+    /// verdict until the timeout. Happy Eyeballs (RFC 8305) gives the second family 250 ms.
     static let graceAfterAnswer: Duration = .milliseconds(300)
 
     /// Probes the endpoints as one run (see `ProbeRunner`) and judges their answers. Endpoints
