@@ -109,6 +109,7 @@ public final class LiveSession: Sendable {
 
         var worker: OutboxFlushWorker?
         if let settings = parts.delivery {
+            metrics?.delivers()
             metrics?.count(outbox: settings.store, inboxMessages: parts.database.map { Self.inboxCounter($0, inbox: configuration.backEnd?.url(for: .inbox)) })
             worker = OutboxFlushWorker(store: settings.store, url: settings.url, configuration: configuration, logger: logger,
                                          recheck: parts.interval) { pass in
@@ -143,18 +144,18 @@ public final class LiveSession: Sendable {
         if let store = parts.database, let url = link?.url.absoluteString {
             metrics?.update { snapshot in
                 if snapshot.clockOffsetMs == nil, let server = URL(string: url), let stored = try? StoredOffset.load(from: store, for: server) {
-                    (snapshot.clockOffsetMs, snapshot.clockUncertaintyMs) = (stored.offsetMs, stored.uncertaintyMs)
+                    (snapshot.clockOffsetMs, snapshot.clockUncertaintyMs, snapshot.clockMeasuredAt) = (stored.offsetMs, stored.uncertaintyMs, stored.measuredAt)
                 }
             }
             link?.onSample = { estimate in
                 let stored = StoredOffset(offsetMs: estimate.offsetMS, uncertaintyMs: estimate.uncertaintyMS, method: "ws",
                                           source: url, measuredAt: Date())
                 try? stored.save(to: store)
-                metrics?.update { $0.clockOffsetMs = stored.offsetMs; $0.clockUncertaintyMs = stored.uncertaintyMs }
+                metrics?.update { ($0.clockOffsetMs, $0.clockUncertaintyMs, $0.clockMeasuredAt) = (stored.offsetMs, stored.uncertaintyMs, stored.measuredAt) }
             }
         } else if let metrics {
             link?.onSample = { estimate in
-                metrics.update { $0.clockOffsetMs = estimate.offsetMS; $0.clockUncertaintyMs = estimate.uncertaintyMS }
+                metrics.update { ($0.clockOffsetMs, $0.clockUncertaintyMs, $0.clockMeasuredAt) = (estimate.offsetMS, estimate.uncertaintyMS, Date()) }
             }
         }
         let linkConnected: Bool? = link == nil ? nil : false

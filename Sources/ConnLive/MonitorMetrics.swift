@@ -71,12 +71,19 @@ public final class MonitorMetrics: Sendable {
 
     public func delivered(_ tally: FlushTally) {
         update { snapshot in
-            snapshot.deliveries["sent", default: 0] += tally.sent
-            snapshot.deliveries["retrying", default: 0] += tally.retrying
-            snapshot.deliveries["rejected", default: 0] += tally.rejected
-            snapshot.deliveries["authRefused", default: 0] += tally.authRefused
-            snapshot.deliveries["expired", default: 0] += tally.expired
+            var deliveries = snapshot.deliveries ?? [:]
+            deliveries["sent", default: 0] += tally.sent
+            deliveries["retrying", default: 0] += tally.retrying
+            deliveries["rejected", default: 0] += tally.rejected
+            deliveries["authRefused", default: 0] += tally.authRefused
+            deliveries["expired", default: 0] += tally.expired
+            snapshot.deliveries = deliveries
         }
+    }
+
+    /// Something delivers the outbox from now on: its counters exist, at 0 until a delivery.
+    public func delivers() {
+        update { if $0.deliveries == nil { $0.deliveries = [:] } }
     }
 
     /// Serves this at `address` (GET /metrics, and /probe as `probe` answers) until the server

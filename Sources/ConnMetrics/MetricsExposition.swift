@@ -25,9 +25,13 @@ public enum MetricsExposition {
             registry.setGauge("conn_connectivity_state_since_timestamp_seconds", "When the current state began (Unix time).",
                               [], since.timeIntervalSince1970)
         }
-        for (change, count) in snapshot.changes.sorted(by: { ($0.key.from.rawValue, $0.key.to.rawValue) < ($1.key.from.rawValue, $1.key.to.rawValue) }) {
-            counter("conn_connectivity_changes_total", "Changes of the connectivity state since conn started, by from and to.",
-                    [("from", change.from.rawValue), ("to", change.to.rawValue)], count)
+        // Every change that can happen exists from the start, at 0: Prometheus's increase() and
+        // rate() see a series' first change only when it was there before it.
+        for from in NetworkStatus.allCases {
+            for to in NetworkStatus.allCases where to != from {
+                counter("conn_connectivity_changes_total", "Changes of the connectivity state since conn started, by from and to.",
+                        [("from", from.rawValue), ("to", to.rawValue)], snapshot.changes[.init(from: from, to: to)] ?? 0)
+            }
         }
         ProbeMetricsFamilies.addReason(snapshot.network?.reason, to: registry)
 
@@ -41,15 +45,21 @@ public enum MetricsExposition {
         if let bound = snapshot.clockUncertaintyMs, bound.isFinite {
             registry.setGauge("conn_backend_clock_offset_uncertainty_seconds", "The error bound of the clock offset.", [], bound / 1000)
         }
+        if snapshot.clockOffsetMs != nil, let measured = snapshot.clockMeasuredAt {
+            registry.setGauge("conn_backend_clock_offset_timestamp_seconds", "When the clock offset was measured (Unix time).",
+                              [], measured.timeIntervalSince1970)
+        }
 
         if let outbox = snapshot.outbox {
             for state in ["pending", "sending", "sent", "failed"] {
                 registry.setGauge("conn_outbox_messages", "Messages in the outbox, by state.", [("state", state)], Double(outbox[state] ?? 0))
             }
         }
-        for outcome in ["sent", "retrying", "rejected", "authRefused", "expired"] {
-            counter("conn_outbox_deliveries_total", "Delivery attempts since conn started, by outcome.",
-                    [("outcome", outcome)], snapshot.deliveries[outcome] ?? 0)
+        if let deliveries = snapshot.deliveries {
+            for outcome in ["sent", "retrying", "rejected", "authRefused", "expired"] {
+                counter("conn_outbox_deliveries_total", "Delivery attempts since conn started, by outcome.",
+                        [("outcome", outcome)], deliveries[outcome] ?? 0)
+            }
         }
         if let messages = snapshot.inboxMessages {
             registry.setGauge("conn_inbox_messages", "Messages in the local inbox cache of the configured server.", [], Double(messages))
@@ -62,11 +72,11 @@ public enum MetricsExposition {
         if process {
             let metrics = ProcessMetrics.read()
             if let value = metrics.residentMemoryBytes { registry.setGauge("process_resident_memory_bytes", "Resident memory size in bytes.", [], value) }
-                                                                           if let value = metrics.cpuSeconds {
+            if let value = metrics.cpuSeconds {
                 registry.makeCounter(name: "process_cpu_seconds_total", help: "Total user and system CPU time spent in seconds.").increment(by: value)
             }
             if let value = metrics.openFDs { registry.setGauge("process_open_fds", "Number of open file descriptors.", [], value) }
-                                                               if let value = metrics.startTimeSeconds {
+            if let value = metrics.startTimeSeconds {
                 registry.setGauge("process_start_time_seconds", "Start time of the process since unix epoch in seconds.", [], value)
             }
         }

@@ -21,10 +21,13 @@ public struct MetricsSnapshot: Sendable {
     /// The back end's clock offset and its bound, in milliseconds (nil: not measured).
     public var clockOffsetMs: Double?
     public var clockUncertaintyMs: Double?
+    /// When that offset was measured (a stored one keeps its own time).
+    public var clockMeasuredAt: Date?
     /// Outbox messages per state (pending, sending, sent, failed); nil when not read.
     public var outbox: [String: Int]?
-    /// Delivery attempts by outcome (sent, retrying, rejected, authRefused, expired).
-    public var deliveries: [String: Int] = [:]
+    /// Delivery attempts by outcome (sent, retrying, rejected, authRefused, expired); nil when
+    /// nothing delivers (`conn watch` without `--flush-outbox`), so no family claims a count.
+    public var deliveries: [String: Int]?
     /// Messages in the inbox cache, and when it was last synced (nil: unknown, never).
     public var inboxMessages: Int?
     public var lastSync: Date?

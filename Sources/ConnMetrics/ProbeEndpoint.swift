@@ -79,29 +79,76 @@ public struct ProbeEndpoint: Sendable {
         (error as? ConnError)?.message ?? "\(error)"
     }
 
-    /// The blackbox exporter's families for one result, and conn's verdict.
+    /// The blackbox exporter's families for one result (0.23's set, with its meanings and its
+    /// zeros where a probe ended early), and conn's verdict. Not written: the verified chain's
+    /// expiry and info (`probe_ssl_last_chain_*`): the handshake does not keep the chain.
     static func render(_ result: ProbeResult, module: String) -> String {
         let registry = PrometheusCollectorRegistry()
-        let rung = { (name: String) in result.rungs.first { $0.name == name }?.ms.map { $0 / 1000 } ?? 0 }
+        // A phase summed over the redirects followed, as blackbox sums it.
+        let rung = { (name: String) in result.rungs.filter { $0.name == name }.compactMap(\.ms).reduce(0, +) / 1000 }
         registry.setGauge("probe_success", "Displays whether or not the probe was a success", [], result.reachable ? 1 : 0)
         registry.setGauge("probe_duration_seconds", "Returns how long the probe took to complete in seconds", [], result.totalMs / 1000)
         registry.setGauge("probe_dns_lookup_time_seconds", "Returns the time taken for probe dns lookup in seconds", [], rung("dns"))
-        if let address = result.address {
-            registry.setGauge("probe_ip_protocol", "Specifies whether probe ip protocol is IP4 or IP6", [], address.contains(":") ? 6 : 4)
-        }
+        registry.setGauge("probe_failed_due_to_regex", "Indicates if probe failed due to regex", [], 0)  // neither module has one
+        let address = Self.addressTried(result)
+        registry.setGauge("probe_ip_protocol", "Specifies whether probe ip protocol is IP4 or IP6", [],
+                          address.map { ProbeAllowList.addressBytes($0)?.count == 16 ? 6 : 4 } ?? 0)
+        registry.setGauge("probe_ip_addr_hash", "Specifies the hash of IP address. It's useful to detect if the IP address changes.", [],
+                          address.map { Double(Self.fnv1a32(ProbeAllowList.addressBytes($0) ?? [])) } ?? 0)
         if module == "http_2xx" {
+            let response = result.response
             registry.setGauge("probe_http_status_code", "Response HTTP status code", [], Double(result.httpStatus ?? 0))
-            for (phase, name) in [("resolve", "dns"), ("connect", "tcp"), ("tls", "tls"), ("processing", "http")] {
+            registry.setGauge("probe_http_version", "Returns the version of HTTP of the probe response", [],
+                              response.flatMap { Double($0.httpVersion) } ?? 0)
+            registry.setGauge("probe_http_ssl", "Indicates if SSL was used for the final redirect", [], response?.tls == true ? 1 : 0)
+            registry.setGauge("probe_http_redirects", "The number of redirects", [], Double(response?.redirects ?? 0))
+            registry.setGauge("probe_http_content_length", "Length of http content response", [],
+                              response.map { Double($0.contentLength ?? Self.undeclaredLength(status: result.httpStatus)) } ?? 0)
+            registry.setGauge("probe_http_uncompressed_body_length", "Length of uncompressed response body", [], Double(response?.bodyBytes ?? 0))
+            // transfer: the judged answer's body, from its first byte; processing: the rest (blackbox's split).
+            let last = (result.rungs.last { $0.name == "http" }?.ms ?? 0) / 1000
+            let transfer = response.map { max(0, last - $0.firstByteMs / 1000) } ?? 0
+            let phases = [("resolve", rung("dns")), ("connect", rung("tcp")), ("tls", rung("tls")), ("processing", rung("http") - transfer), ("transfer", transfer)]
+            for (phase, seconds) in phases {
                 registry.setGauge("probe_http_duration_seconds", "Duration of http request by phase, summed over all redirects",
-                                  [("phase", phase)], rung(name))
+                                  [("phase", phase)], seconds)
             }
         }
         if let certificate = result.certificate {
             registry.setGauge("probe_ssl_earliest_cert_expiry", "Returns last SSL chain expiry in unixtime", [], certificate.notValidAfter.timeIntervalSince1970)
+            if let version = certificate.tlsVersion {
+                registry.setGauge("probe_tls_version_info", "Returns the TLS version used or NaN when unknown", [("version", version)], 1)
+            }
         }
         registry.setGauge("conn_probe_verdict", "conn's verdict on the target: reachable, or the first layer that failed (always 1)",
                           [("verdict", result.verdict)], 1)
         return registry.emitToString()
+    }
+
+    /// The address the probe went to: the one it connected to, else the first the name gave
+    /// (the DNS rung lists them, ", "-separated), or the host written as one. nil when the name
+    /// did not resolve.
+    static func addressTried(_ result: ProbeResult) -> String? {
+        if let address = result.address { return address }
+        let host = ProbePolicy.bare(result.host)
+        if ProbeAllowList.addressBytes(host) != nil { return host }
+        guard let dns = result.rungs.first(where: { $0.name == "dns" }), dns.ok,
+            let first = dns.detail.split(separator: ",").first.map({ $0.trimmingCharacters(in: .whitespaces) }),
+            ProbeAllowList.addressBytes(first) != nil
+        else { return nil }
+        return first
+    }
+
+    /// Go's `resp.ContentLength` for an answer that declared none: 0 where the status has no
+    /// body (1xx, 204, 304), else -1 (unknown).
+    static func undeclaredLength(status: Int?) -> Int {
+        guard let status else { return -1 }
+        return (100..<200).contains(status) || status == 204 || status == 304 ? 0 : -1
+    }
+
+    /// FNV-1a, 32 bits, of the address's bytes: the blackbox exporter's `probe_ip_addr_hash`.
+    static func fnv1a32(_ bytes: [UInt8]) -> UInt32 {
+        bytes.reduce(UInt32(0x811c_9dc5)) { ($0 ^ UInt32($1)) &* 0x0100_0193 }
     }
 }
 

@@ -4,7 +4,7 @@ import Prometheus
 
 /// The probes of a long-running conn over time, for Prometheus to aggregate: each target's
 /// phase durations as a histogram (`conn_probe_duration_seconds{target,phase}`, the blackbox
-/// exporter's phase names: resolve, connect, tls, processing) and its failures by reason
+/// exporter's phase names: resolve, connect, tls, processing, transfer) and its failures by reason
 /// (`conn_probe_failures_total{target,reason}`). Unlike the rest of the exposition these are
 /// cumulative, so they live in one registry for the process's life.
 public final class ProbeHistory: Sendable {
@@ -26,13 +26,10 @@ public final class ProbeHistory: Sendable {
     public func record(_ results: [ProbeResult]) {
         for result in results {
             let target = result.target
-            for (rung, phase) in Self.phases {
-                guard let step = result.rungs.first(where: { $0.name == rung && $0.ok }), let ms = step.ms, ms.isFinite, ms >= 0 else { continue }
-                // A rung that took no time (the DNS of an IP literal) was not a phase of this probe.
-                if rung == "dns", ms == 0 { continue }
+            for (phase, ms) in Self.phaseDurations(result) {
                 registry.makeDurationHistogram(
                     descriptor: MetricNameDescriptor(namespace: "conn", subsystem: "probe", metricName: "duration", unitName: "seconds",
-                                                     helpText: "Duration of each phase of the probes of a target (resolve, connect, tls, processing)."),
+                                                     helpText: "Duration of each phase of the probes of a target (resolve, connect, tls, processing, transfer)."),
                     labels: [("target", target), ("phase", phase)], buckets: buckets
                 ).record(.nanoseconds(Int64((ms * 1e6).rounded())))
             }
@@ -44,6 +41,24 @@ public final class ProbeHistory: Sendable {
                 ).increment()
             }
         }
+    }
+
+    /// The phases of one look that ran to an answer, in milliseconds, by the blackbox exporter's
+    /// names; the HTTP rung split at the answer's first byte into processing and transfer.
+    static func phaseDurations(_ result: ProbeResult) -> [(String, Double)] {
+        var phases: [(String, Double)] = []
+        for (rung, phase) in Self.phases {
+            guard let step = result.rungs.last(where: { $0.name == rung && $0.ok }), let ms = step.ms, ms.isFinite, ms >= 0 else { continue }
+            // A rung that took no time (the DNS of an IP literal) was not a phase of this probe.
+            if rung == "dns", ms == 0 { continue }
+            if rung == "http", let firstByte = result.response?.firstByteMs, firstByte.isFinite, firstByte >= 0 {
+                phases.append(("processing", min(firstByte, ms)))
+                phases.append(("transfer", ms - min(firstByte, ms)))
+            } else {
+                phases.append((phase, ms))
+            }
+        }
+        return phases
     }
 
     /// The families so far, in the text exposition format.

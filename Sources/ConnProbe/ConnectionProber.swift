@@ -14,6 +14,8 @@ enum ConnectionProber {
         /// The whole subject, RFC 4514 style: `CN=conn-test,O=Example`.
         var subject: String?
         var notValidAfter: Date
+        /// `TLS 1.3`, as the blackbox exporter writes it.
+        var tlsVersion: String?
     }
 
     enum TCPResult {
@@ -75,11 +77,22 @@ enum ConnectionProber {
             try await completed.futureResult.get()
             let elapsed = start.duration(to: clock.now)
             let certificate = try? await channel.nioSSL_peerCertificate().get()
-            return .established(elapsed, certificate.map(summary))
+            let version = try? await channel.nioSSL_tlsVersion().get()
+            return .established(elapsed, certificate.map { var summary = summary($0); summary.tlsVersion = version.flatMap(Self.name); return summary })
         } catch ChannelError.connectTimeout {
             return .timeout
         } catch {
             return .failed(describe(error), start.duration(to: clock.now))
+        }
+    }
+
+    /// A protocol version as people (and the blackbox exporter) write it.
+    static func name(_ version: TLSVersion) -> String {
+        switch version {
+        case .tlsv1: "TLS 1.0"
+        case .tlsv11: "TLS 1.1"
+        case .tlsv12: "TLS 1.2"
+        case .tlsv13: "TLS 1.3"
         }
     }
 

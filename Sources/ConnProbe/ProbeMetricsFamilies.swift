@@ -5,13 +5,15 @@ import Prometheus
 /// The per-target families every Prometheus form of conn writes — `conn probe --format
 /// prometheus`, and the `/metrics` of `conn watch` and `conn agent` — so they cannot drift apart.
 public enum ProbeMetricsFamilies {
-    /// Adds `conn_probe_success`, `conn_probe_last_duration_seconds`, the certificate's expiry and
+    /// Adds `conn_probe_success`, `conn_probe_verdict_info`, `conn_probe_last_duration_seconds`, the certificate's expiry and
     /// `conn_probe_interface_info` for each result to `registry`.
     public static func add(_ results: [ProbeResult], to registry: PrometheusCollectorRegistry) {
         for result in results {
             let target = label(result)
             registry.setGauge("conn_probe_success", "1 if the target answered as expected at the last look, else 0.",
                               [("target", target)], result.reachable ? 1 : 0)
+            registry.setGauge("conn_probe_verdict_info", "The target's verdict at the last look: reachable, or the first layer that failed (always 1).",
+                              [("target", target), ("verdict", result.verdict)], 1)
             for rung in result.rungs {
                 guard let ms = rung.ms, ms.isFinite, ms >= 0 else { continue }
                 registry.setGauge("conn_probe_last_duration_seconds", "How long each phase of the last look at the target took.",

@@ -44,6 +44,8 @@ public struct ProbeResult: Sendable, Codable, Equatable {
     /// answer was one: followed within the origin, a verdict off it.
     public var location: String?
     public var certificate: ProbeCertificate?
+    /// The answer judged (the last one, after redirects within the origin); nil without one.
+    public var response: ProbeResponse?
     public var rungs: [ProbeRung]
     public var totalMs: Double
 
@@ -57,4 +59,22 @@ public struct ProbeCertificate: Sendable, Codable, Equatable {
     public var notValidAfter: Date
     /// False when --insecure skipped verification.
     public var verified: Bool
+    /// The protocol the handshake agreed: `TLS 1.3`, `TLS 1.2` (nil: not known).
+    public var tlsVersion: String?
+}
+
+/// The HTTP answer a probe judged, as the blackbox exporter describes it.
+public struct ProbeResponse: Sendable, Codable, Equatable {
+    /// `1.1` or `1.0`.
+    public var httpVersion: String
+    /// The `Content-Length` the server declared; nil when it declared none (chunked, or until close).
+    public var contentLength: Int?
+    /// How many bytes of body were read (at most 1 MiB is read).
+    public var bodyBytes: Int
+    /// From the request to the first byte of the answer; the rest of the HTTP rung is the body's transfer.
+    public var firstByteMs: Double
+    /// Whether the answer came over TLS.
+    public var tls: Bool
+    /// Redirects followed within the origin before this answer.
+    public var redirects: Int
 }

@@ -95,6 +95,7 @@ public struct Prober: Sendable {
             result.address = followed.address ?? result.address
             result.interface = followed.interface ?? result.interface
             result.certificate = followed.certificate ?? result.certificate
+            result.response = followed.response.map { var response = $0; response.redirects = hops; return response }
             result.totalMs += followed.totalMs
             current = next
         }
@@ -194,6 +195,12 @@ public struct Prober: Sendable {
         func finishHTTP(_ answer: Result<ChannelHTTPExchange.Response, any Error>, _ url: URL) -> ProbeResult {
             let http = judge(answer, url: url, target: target)
             result.httpStatus = http.status
+            if case .success(let response) = answer {
+                result.response = ProbeResponse(
+                    httpVersion: "\(response.version.major).\(response.version.minor)",
+                    contentLength: response.headers.first(name: "Content-Length").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.flatMap { $0 >= 0 ? $0 : nil },
+                    bodyBytes: response.body.readableBytes, firstByteMs: response.untilHead.milliseconds, tls: target.usesTLS, redirects: 0)
+            }
             result.location = http.location
             result.rungs.append(http.rung)
             return finish(http.failure, http.explanation)
@@ -236,7 +243,8 @@ public struct Prober: Sendable {
             case .established(let elapsed, let certificate):
                 if let certificate {
                     result.certificate = ProbeCertificate(commonName: certificate.commonName, subject: certificate.subject,
-                                                          notValidAfter: certificate.notValidAfter, verified: !insecure)
+                                                          notValidAfter: certificate.notValidAfter, verified: !insecure,
+                                                          tlsVersion: certificate.tlsVersion)
                 }
                 let subject = certificate?.subject.map { ", subject \($0)" } ?? ""
                 let expiry = subject + (certificate.map { ", valid until \(JSONOutput.timestamp($0.notValidAfter).prefix(10))" } ?? "")

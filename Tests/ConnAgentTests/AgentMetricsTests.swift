@@ -56,6 +56,11 @@ struct AgentMetricsTests {
         #expect(value(#"conn_connectivity_state{state="online"}"#, in: first.body) == 1, "\(first.body)")
         #expect(value(#"conn_probe_success{target="\#(server.url.absoluteString)/health"}"#, in: first.body) == 1, "\(first.body)")
         #expect(value(#"conn_build_info{version="0.2.0","#, in: first.body) == nil)  // labels are written whole
+        // Every change that can happen is there at 0 before it first happens (else increase() misses it).
+        #expect(value(#"conn_connectivity_changes_total{from="online",to="serverUnreachable"}"#, in: first.body) == 0, "\(first.body)")
+        #expect(first.body.split(separator: "\n").filter { $0.hasPrefix("conn_connectivity_changes_total{") }.count == 12)
+        #expect(value(#"conn_probe_verdict_info{target="\#(server.url.absoluteString)/health",verdict="reachable"}"#, in: first.body) == 1,
+                "\(first.body)")
         #expect(first.body.contains("conn_build_info{version=") && first.body.contains("process_resident_memory_bytes "))
         if let promtool = Self.promtool {
             let checked = try await ConnProcess.run(promtool, ["check", "metrics"], environment: [:], input: first.body)
@@ -76,6 +81,8 @@ struct AgentMetricsTests {
         #expect(value(#"conn_connectivity_changes_total{from="online",to="serverUnreachable"}"#, in: down) == 1, "\(down)")
         #expect(down.contains(#"conn_connectivity_reason_info{reason="#))
         #expect(value(#"conn_probe_success{target="\#(server.url.absoluteString)/health"}"#, in: down) == 0)
+        #expect(value(#"conn_probe_verdict_info{target="\#(server.url.absoluteString)/health",verdict="refused"}"#, in: down) == 1, "\(down)")
+        #expect(!down.contains(#"verdict="reachable"}"#))
 
         let again = try await BackgroundServer.start(["--port", String(port)])
         var up = ""
@@ -124,6 +131,12 @@ struct AgentMetricsTests {
         let again = try await BackgroundServer.start(["--port", String(port)])
         #expect(try await prometheus.until(#"conn_connectivity_state{state="online"}"#, is: 1))
         #expect(try await prometheus.until(#"conn_connectivity_changes_total{from="serverUnreachable",to="online"}"#, is: 1))
+        // The counters existed at 0 before the outage, so Prometheus sees both changes in a range.
+        let changes = try await poll(for: 30, every: .milliseconds(250)) {
+            try await prometheus.query(#"sum(increase(conn_connectivity_changes_total{job="conn"}[5m]))"#).flatMap { $0 >= 1.5 ? $0 : nil }
+        }
+        #expect(changes != nil, "increase(conn_connectivity_changes_total[5m]) stayed below 2 changes")
+        #expect(try await prometheus.query(#"increase(conn_connectivity_changes_total{from="online",to="serverUnreachable"}[5m])"#) ?? 0 >= 1)
         #expect(await agent.stop() == 0)
         await again.stop()
     }
@@ -139,6 +152,16 @@ struct AgentMetricsTests {
             #expect(value(#"conn_connectivity_state{state="online"}"#, in: scraped.body) == 1, "\(scraped.body)")
             #expect(value("conn_link_connected", in: scraped.body) == 1)
             #expect(value(#"conn_probe_success{target="\#(url.absoluteString)/health"}"#, in: scraped.body) == 1)
+            // The link's clock sample, and when it was taken.
+            let port = try await listeningPort(watcher)
+            let sample = try await poll(for: 15, every: .milliseconds(200)) {
+                value("conn_backend_clock_offset_timestamp_seconds", in: try await scrape(port).body)
+            }
+            #expect(sample != nil, "no conn_backend_clock_offset_timestamp_seconds")
+            let measured = sample ?? 0
+            #expect(abs(measured - Date().timeIntervalSince1970) < 120)
+            // Without --flush-outbox nothing delivers: no delivery counters claim a count.
+            #expect(!scraped.body.contains("conn_outbox_deliveries_total"), "\(scraped.body)")
             if let promtool = Self.promtool {
                 let checked = try await ConnProcess.run(promtool, ["check", "metrics"], environment: [:], input: scraped.body)
                 #expect(checked.exitCode == 0, "\(checked.standardOutput) \(checked.standardError)")
@@ -147,7 +170,17 @@ struct AgentMetricsTests {
         }
     }
 
-    @Test("GET /probe answers as the blackbox exporter does: the same probe_success for a live server and a closed port, in both modules")
+    /// The series of an exposition (name and labels, labels in order), without their values.
+    static func seriesNames(_ body: String) -> Set<String> {
+        Set(body.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { line in
+            let series = line.split(separator: " ").first.map(String.init) ?? ""
+            guard let brace = series.firstIndex(of: "{") else { return series }
+            let labels = series[brace...].matches(of: /([a-zA-Z_]+="[^"]*")/).map { String($0.1) }
+            return String(series[..<brace]) + "{" + labels.sorted().joined(separator: ",") + "}"
+        })
+    }
+
+    @Test("GET /probe answers as the blackbox exporter does: the same probe_success for a live server and a closed port, in both modules, and every series it writes")
     func probeLikeTheBlackboxExporter() async throws {
         try await ServerProcess.with { url in
             let closed = try HTTPPorts.closed()
@@ -180,12 +213,20 @@ struct AgentMetricsTests {
                     #expect(checked.exitCode == 0, "\(checked.standardOutput) \(checked.standardError)")
                 }
                 if blackbox != nil {
-                    var theirs: Double?
+                    var theirs: Double?, body = ""
                     for _ in 0..<50 where theirs == nil {
-                        theirs = value("probe_success", in: try await scrape(blackboxPort, path: path).body)
+                        body = try await scrape(blackboxPort, path: path).body
+                        theirs = value("probe_success", in: body)
                         if theirs == nil { try await Task.sleep(for: .milliseconds(100)) }
                     }
                     #expect(theirs == probe.success, "the blackbox exporter says \(String(describing: theirs)) for \(probe)")
+                    // Every series it writes, conn writes too (a dashboard finds what it looks for).
+                    let missing = Self.seriesNames(body).subtracting(Self.seriesNames(answer.body))
+                    #expect(missing.isEmpty, "\(probe): conn's /probe lacks \(missing.sorted())")
+                    for series in ["probe_http_version", "probe_http_ssl", "probe_http_redirects", "probe_http_content_length", "probe_ip_protocol",
+                                   "probe_ip_addr_hash", "probe_http_uncompressed_body_length"] where body.contains(series + " ") {
+                        #expect(value(series, in: answer.body) == value(series, in: body), "\(probe): \(series) differs from the blackbox exporter's")
+                    }
                 }
             }
             #expect(await agent.stop() == 0)
@@ -307,6 +348,9 @@ struct AgentMetricsTests {
                 .compactMap { $0.split(separator: "\"").dropLast().last.map(String.init) }
             #expect(bounds.compactMap(Double.init) == [0.001, 0.01, 0.1, 1, .infinity], "\(bounds)")
             #expect(value(#"conn_probe_duration_seconds_count{target="\#(live)",phase="processing"}"#, in: body) ?? 0 >= 3)
+            // The HTTP rung split at the answer's first byte, as the blackbox exporter splits it.
+            #expect(value(#"conn_probe_duration_seconds_count{target="\#(live)",phase="transfer"}"#, in: body)
+                    == value(#"conn_probe_duration_seconds_count{target="\#(live)",phase="processing"}"#, in: body))
             #expect(body.contains("# TYPE conn_probe_duration_seconds histogram") && body.contains("# TYPE conn_probe_last_duration_seconds gauge"))
             if let promtool = Self.promtool {
                 let checked = try await ConnProcess.run(promtool, ["check", "metrics"], environment: [:], input: body)

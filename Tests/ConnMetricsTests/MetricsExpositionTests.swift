@@ -37,6 +37,8 @@ struct MetricsExpositionTests {
             #expect(text.contains(#"conn_connectivity_state{state="\#(state.rawValue)"} \#(state == .portal ? "1.0" : "0.0")"#), "\(text)")
         }
         #expect(text.contains(#"conn_connectivity_changes_total{from="online",to="portal"} 2"#))
+        #expect(text.contains(#"conn_connectivity_changes_total{from="offline",to="online"} 0"#), "\(text)")  // there before it happens
+        #expect(!text.contains(#"from="online",to="online""#))
         #expect(text.contains(#"conn_connectivity_reason_info{reason="portal"} 1.0"#))
         #expect(!MetricsExposition.render(MetricsSnapshot(), version: "0.2.0", commit: "abc", process: false).contains("reason_info"))
     }
@@ -142,5 +144,36 @@ struct MetricsExpositionTests {
         #expect(!OpenMetrics.isPreferred(byAccept: "text/plain, application/openmetrics-text;q=0.5"))
         #expect(!OpenMetrics.isPreferred(byAccept: "application/openmetrics-text;q=0"))
         #expect(!OpenMetrics.isPreferred(byAccept: "application/openmetrics-text;q=nan"))
+    }
+
+    @Test("/probe's blackbox families: the address tried even when the connection failed, its FNV-1a hash, IPv6 as 6, 0 without an address; content length as Go reads it")
+    func blackboxFamilies() throws {
+        func decoded(_ object: [String: Any]) throws -> ProbeResult {
+            var base: [String: Any] = ["target": "t", "kind": "url", "host": "h", "port": 80, "reachable": false, "verdict": "refused",
+                                       "explanation": "", "totalMs": 3.0, "rungs": []]
+            base.merge(object) { $1 }
+            return try JSONDecoder().decode(ProbeResult.self, from: JSONSerialization.data(withJSONObject: base))
+        }
+        func sample(_ name: String, _ text: String) -> Double? {
+            text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Double($0.split(separator: " ").last ?? "") }
+        }
+        let refused = try decoded(["host": "db.example", "rungs": [["name": "dns", "ok": true, "ms": 1.0, "detail": "2001:db8::7, 192.0.2.7"],
+                                                                  ["name": "tcp", "ok": false, "ms": 1.0, "detail": "refused"]]])
+        var text = ProbeEndpoint.render(refused, module: "http_2xx")
+        #expect(sample("probe_ip_protocol", text) == 6, "\(text)")
+        #expect(sample("probe_ip_addr_hash", text) == Double(ProbeEndpoint.fnv1a32(ProbeAllowList.addressBytes("2001:db8::7")!)))
+        #expect(ProbeEndpoint.fnv1a32([127, 0, 0, 1]) == 3_668_918_509)  // the real exporter's figure for 127.0.0.1
+        #expect(sample("probe_http_content_length", text) == 0 && sample("probe_http_version", text) == 0)
+        text = ProbeEndpoint.render(try decoded(["verdict": "nxdomain", "rungs": [["name": "dns", "ok": false, "ms": 2.0, "detail": "no such name"]]]),
+                                    module: "tcp_connect")
+        #expect(sample("probe_ip_protocol", text) == 0 && sample("probe_ip_addr_hash", text) == 0, "\(text)")
+        #expect(!text.contains("probe_http_"))
+        let chunked = try decoded(["host": "192.0.2.8", "address": "192.0.2.8", "reachable": true, "verdict": "reachable", "httpStatus": 200,
+                                   "response": ["httpVersion": "1.0", "bodyBytes": 10, "firstByteMs": 2.0, "tls": true, "redirects": 2],
+                                   "rungs": [["name": "http", "ok": true, "ms": 5.0, "detail": ""]]])
+        text = ProbeEndpoint.render(chunked, module: "http_2xx")
+        #expect(sample("probe_http_content_length", text) == -1 && sample("probe_http_version", text) == 1, "\(text)")
+        #expect(sample("probe_http_ssl", text) == 1 && sample("probe_http_redirects", text) == 2 && sample("probe_http_uncompressed_body_length", text) == 10)
+        #expect(sample(#"probe_http_duration_seconds{phase="transfer"}"#, text) == 0.003 && sample(#"probe_http_duration_seconds{phase="processing"}"#, text) == 0.002)
     }
 }

@@ -261,6 +261,8 @@ struct ProbeCommandTests {
             #expect(certificate["commonName"] as? String == "conn-test")
             #expect(certificate["subject"] as? String == "CN=conn-test")
             #expect(certificate["verified"] as? Bool == false)
+            #expect((certificate["tlsVersion"] as? String)?.hasPrefix("TLS 1.") == true, "\(certificate)")
+            #expect((passed["response"] as? [String: Any])?["tls"] as? Bool == true, "\(passed)")
             let problems = try await JSONSchemaCheck.violations(of: outcome.standardOutput, schema: "probe")
             #expect(problems.isEmpty, "\(problems)")
             // The ladder (-v) names the subject on the TLS rung.

@@ -67,6 +67,13 @@ struct ProbeRedirectTests {
                 let followed = try firstResult(try await conn(["probe", "--json", base + "/old"], server: server))
                 #expect(followed["verdict"] as? String == "reachable" && followed["httpStatus"] as? Int == 200, "\(followed)")
                 #expect(followed["location"] as? String == base + "/new")
+                // The answer judged is the second: one redirect before it, its body and version.
+                let response = try #require(followed["response"] as? [String: Any], "\(followed)")
+                #expect(response["redirects"] as? Int == 1 && response["bodyBytes"] as? Int == 4 && response["tls"] as? Bool == false, "\(response)")
+                #expect(response["httpVersion"] as? String == "1.1" && response["contentLength"] as? Int == 4, "\(response)")
+                let firstByte = try #require(response["firstByteMs"] as? Double)
+                let httpRung = (followed["rungs"] as? [[String: Any]])?.last { $0["name"] as? String == "http" }
+                #expect(firstByte >= 0 && firstByte <= (httpRung?["ms"] as? Double ?? 0), "\(followed)")
 
                 let broken = try await conn(["probe", "--json", base + "/gone"], server: server)
                 #expect(try firstResult(broken)["verdict"] as? String == "httpStatus" && broken.exitCode != 0, "\(broken.standardOutput)")

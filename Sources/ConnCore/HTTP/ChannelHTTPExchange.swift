@@ -11,7 +11,12 @@ public enum ChannelHTTPExchange {
         public var status: Int
         public var headers: HTTPHeaders
         public var body: ByteBuffer
+        /// From the request's start to the answer's end.
         public var elapsed: Duration
+        /// From the request's start to the answer's head (the rest is the body's transfer).
+        public var untilHead: Duration
+        /// The answer's HTTP version: `1.1`, `1.0`.
+        public var version: HTTPVersion
     }
 
     public enum Failure: Error {
@@ -85,7 +90,10 @@ public enum ChannelHTTPExchange {
         channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
         return answer.futureResult
             .map { head, body in
-                Response(status: Int(head.status.code), headers: head.headers, body: body, elapsed: start.duration(to: .now))
+                let end = ContinuousClock.now
+                let headArrival = connection.collector.headArrival ?? end  // read on the event loop, as the collector wants
+                return Response(status: Int(head.status.code), headers: head.headers, body: body, elapsed: start.duration(to: end),
+                                untilHead: start.duration(to: headArrival), version: head.version)
             }
             .always { _ in deadline.cancel() }
     }

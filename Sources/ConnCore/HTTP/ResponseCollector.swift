@@ -21,6 +21,8 @@ public final class ResponseCollector: ChannelInboundHandler, @unchecked Sendable
     /// between requests still fails with `closedEarly`, which its pool takes as "try a new one".
     public private(set) var failureBeforeFirstRequest: (any Error)?
     private var carriedRequest = false
+    /// When the answer's head arrived (the first byte, as curl's time_starttransfer counts it).
+    public private(set) var headArrival: ContinuousClock.Instant?
 
     public init(maxBytes: Int) {
         self.maxBytes = maxBytes
@@ -31,6 +33,7 @@ public final class ResponseCollector: ChannelInboundHandler, @unchecked Sendable
         self.promise = promise
         carriedRequest = true
         head = nil
+        headArrival = nil
         body = ByteBuffer()
     }
 
@@ -43,6 +46,7 @@ public final class ResponseCollector: ChannelInboundHandler, @unchecked Sendable
         switch unwrapInboundIn(data) {
         case .head(let responseHead):
             head = responseHead
+            headArrival = .now
         case .body(var part):
             if body.readableBytes + part.readableBytes > maxBytes {
                 finish { $0.fail(ChannelHTTPExchange.Failure.tooLarge) }
