@@ -42,6 +42,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.0"),
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         // Shared core: configuration, paths, endpoint model, HTTP transport, database, models,
@@ -101,6 +102,8 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 // --format prometheus, and the per-target families of every /metrics.
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                // --count's percentiles in bounded memory, however many rounds.
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             swiftSettings: strictSwift
         ),

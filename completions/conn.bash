@@ -192,7 +192,7 @@ _conn() {
 
 _conn_probe() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --internet --all-attempts --version -h --help)
+    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --internet --flood --all-attempts --version -h --help)
     repeating_options=(--internet-url --expect-status)
     non_repeating_options=(--server --profile --config --format --timeout --color --file --wait --concurrency --count --interval --expect-body)
     __conn_offer_flags_options -1

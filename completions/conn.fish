@@ -23,7 +23,7 @@ function __conn_parse_tokens -S
         __conn_parse_subcommand 0 'server=' 'profile=' 'config=' 'format=' 'json' 'timeout=' 'color=' 'insecure' 'no-pager' 'utc' 'v/verbose' 'q/quiet' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'probe'
-            __conn_parse_subcommand -r 1 'server=' 'profile=' 'config=' 'format=' 'json' 'timeout=' 'color=' 'insecure' 'no-pager' 'utc' 'v/verbose' 'q/quiet' 'file=' 'internet' 'internet-url=+' 'wait=' 'concurrency=' 'count=' 'interval=' 'all-attempts' 'expect-status=+' 'expect-body=' 'version' 'h/help'
+            __conn_parse_subcommand -r 1 'server=' 'profile=' 'config=' 'format=' 'json' 'timeout=' 'color=' 'insecure' 'no-pager' 'utc' 'v/verbose' 'q/quiet' 'file=' 'internet' 'internet-url=+' 'wait=' 'concurrency=' 'count=' 'interval=' 'flood' 'all-attempts' 'expect-status=+' 'expect-body=' 'version' 'h/help'
         case 'watch'
             __conn_parse_subcommand -r 1 'server=' 'profile=' 'config=' 'format=' 'json' 'timeout=' 'color=' 'insecure' 'no-pager' 'utc' 'v/verbose' 'q/quiet' 'interval=' 'grace=' 'internet' 'no-internet' 'internet-url=+' 'no-link' 'metrics-listen=' 'probe-allow=+' 'metrics-buckets=' 'web-config-file=' 'details' 'exec=' 'flush-outbox' 'until=' 'version' 'h/help'
         case 'clock-offset'
@@ -184,7 +184,8 @@ complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "con
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn probe" wait' -l 'wait' -d 'Keep probing until every target is reachable or this time is up: 5s, 2m, or seconds (more than 0).' -rfka ''
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn probe" concurrency' -l 'concurrency' -d 'How many targets to probe at once.' -rfka ''
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn probe" count' -l 'count' -d 'Probe this many rounds and sum each target up as ping does (loss, min/avg/median/p95/max, jitter); 0: until Ctrl-C.' -rfka ''
-complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn probe" interval' -l 'interval' -d 'The pause between the rounds of --count: 1s, 500ms, or seconds (more than 0).' -rfka ''
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn probe" interval' -l 'interval' -d 'How often --count starts a round: 1s, 500ms, or seconds; 0: each round as soon as the last ends. Under 10ms needs --flood.' -rfka ''
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn probe" flood' -l 'flood' -d 'Allow --count an --interval under 10ms (ping\'s rule: that many requests a second is a load test, not a probe).'
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn probe" all-attempts' -l 'all-attempts' -d 'With --count --json: every round\'s results too.'
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn probe"' -l 'expect-status' -d 'HTTP statuses that count as reachable, taken as they are (default: 2xx and 304; a redirect is followed within its origin, and one to another origin is redirected, or portal for the server).' -rfka ''
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn probe" expect-body' -l 'expect-body' -d 'Text the HTTP body must contain.' -rfka ''

@@ -66,8 +66,11 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting, PrometheusOut
     @Option(help: ArgumentHelp("Probe this many rounds and sum each target up as ping does (loss, min/avg/median/p95/max, jitter); 0: until Ctrl-C.", valueName: "n"))
     var count: Int?
 
-    @Option(help: ArgumentHelp("The pause between the rounds of --count: 1s, 500ms, or seconds (more than 0).", valueName: "duration"))
-    var interval: PositiveDuration = "1s"
+    @Option(help: ArgumentHelp("How often --count starts a round: 1s, 500ms, or seconds; 0: each round as soon as the last ends. Under 10ms needs --flood.", valueName: "duration"))
+    var interval: NonNegativeDuration = "1s"
+
+    @Flag(help: "Allow --count an --interval under 10ms (ping's rule: that many requests a second is a load test, not a probe).")
+    var flood = false
 
     @Flag(name: .customLong("all-attempts"), help: "With --count --json: every round's results too.")
     var allAttempts = false
@@ -82,10 +85,13 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting, PrometheusOut
     public var trailingCommand: [String] = []
 
     private enum CodingKeys: String, CodingKey {
-        case global, targets, file, internet, internetURLs, wait, concurrency, count, interval, allAttempts, expectStatus, expectBody
+        case global, targets, file, internet, internetURLs, wait, concurrency, count, interval, flood, allAttempts, expectStatus, expectBody
     }
 
     public init() {}
+
+    /// The shortest --interval without --flood (ping's 10 ms for an unprivileged user).
+    static let floodInterval: Duration = .milliseconds(10)
 
     public func validate() throws {
         guard (1...1024).contains(concurrency) else { throw ValidationError("--concurrency must be between 1 and 1024.") }
@@ -96,8 +102,13 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting, PrometheusOut
             guard (0...1_000_000).contains(count) else { throw ValidationError("--count \(count) is not a number of rounds (0-1000000; 0: until Ctrl-C).") }
             if wait != nil { throw ValidationError("--count and --wait ask two things: measure rounds, or wait until reachable; give one.") }
             if !trailingCommand.isEmpty { throw ValidationError("--count measures; it runs no command after `--`.") }
+            if interval.duration > .zero, interval.duration < Self.floodInterval, !flood {
+                throw ValidationError("--interval \(interval) starts more than 100 rounds a second, which floods the target; add --flood if you mean it, or use 0 for one round after another.")
+            }
         } else if allAttempts {
             throw ValidationError("--all-attempts goes with --count.")
+        } else if flood {
+            throw ValidationError("--flood goes with --count.")
         }
     }
 
@@ -157,6 +168,7 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting, PrometheusOut
                 }
             }
             let results = await runner.probeAll(probeTargets, done: done)
+            ProbeJournal.shared.record(results)
             line.finish()
             let internetOK = connectivity.map { $0.state == .online } ?? true
             // The internet check runs only when asked for (or as the only check): it decides too.

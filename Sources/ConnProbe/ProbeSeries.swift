@@ -31,6 +31,7 @@ struct ProbeSeries {
             if let internet { verdict = await InternetCheck(prober: runner.prober).run(internet).0 }
             let results = await runner.probeAll(targets)
             for (index, result) in results.enumerated() { statistics[index].add(result) }
+            ProbeJournal.shared.record(results)
             if keepAttempts { kept.append(results) }
             if context.configuration.format == .text {
                 for result in results { context.printer.write(Self.attemptLine(result, round: round, style: context.printer.outputStyle)) }

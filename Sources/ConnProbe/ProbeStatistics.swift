@@ -1,19 +1,21 @@
 import ConnCommandKit
 import ConnCore
 import Foundation
+import Histogram
 
 /// One target's attempts under `probe --count`, summed up as ping and httping do: sent, ok,
 /// loss, the spread of the times of the attempts that succeeded (min, average, median, 95th
 /// percentile, max, standard deviation: the jitter), each rung's median and p95, and the
-/// verdicts seen with their counts.
+/// verdicts seen with their counts. Memory stays bounded however many rounds run (`--count 0`
+/// for a week): times go into HDR histograms (`TimeSamples`), not a list.
 struct ProbeStatistics: Encodable, Sendable {
     let target: String
     private(set) var sent = 0
     private(set) var ok = 0
-    /// Total times of the attempts that succeeded, in ms.
-    private var times: [Double] = []
-    /// Each rung's times (of the attempts where it succeeded), in ms, by rung name.
-    private var rungTimes: [String: [Double]] = [:]
+    /// Total times of the attempts that succeeded.
+    private var times = TimeSamples()
+    /// Each rung's times (of the attempts where it succeeded), by rung name.
+    private var rungTimes: [String: TimeSamples] = [:]
     private var rungOrder: [String] = []
     private(set) var verdicts: [String: Int] = [:]
 
@@ -26,12 +28,12 @@ struct ProbeStatistics: Encodable, Sendable {
         verdicts[result.verdict, default: 0] += 1
         guard result.reachable else { return }
         ok += 1
-        times.append(result.totalMs)
+        times.add(result.totalMs)
         // The route rung is a lookup in the kernel's table, never a wait: not a time to sum up.
         for rung in result.rungs where rung.ok && rung.name != "route" {
             guard let ms = rung.ms else { continue }
             if rungTimes[rung.name] == nil { rungOrder.append(rung.name) }
-            rungTimes[rung.name, default: []].append(ms)
+            rungTimes[rung.name, default: TimeSamples()].add(ms)
         }
     }
 
@@ -46,23 +48,29 @@ struct ProbeStatistics: Encodable, Sendable {
         let maxMs: Double
         let stddevMs: Double
 
-        /// nil for no samples. Percentiles by nearest rank (the median of an even count is the
-        /// lower middle one, a time that was measured); the deviation is the population's.
+        /// nil for no samples. See `TimeSamples` for how exact each figure is.
+        init?(_ samples: TimeSamples) {
+            guard samples.count > 0 else { return nil }
+            minMs = samples.minMs
+            maxMs = samples.maxMs
+            avgMs = samples.meanMs
+            medianMs = samples.percentileMs(50)
+            p95Ms = samples.percentileMs(95)
+            stddevMs = samples.deviationMs
+        }
+
+        /// The spread of a list of times (tests, and the REPL's few).
         init?(_ samples: [Double]) {
-            guard !samples.isEmpty else { return nil }
-            let sorted = samples.sorted()
-            let rank = { (percent: Double) in sorted[max(0, Int((percent / 100 * Double(sorted.count)).rounded(.up)) - 1)] }
-            let mean = sorted.reduce(0, +) / Double(sorted.count)
-            minMs = sorted[0]
-            maxMs = sorted[sorted.count - 1]
-            avgMs = mean
-            medianMs = rank(50)
-            p95Ms = rank(95)
-            stddevMs = (sorted.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(sorted.count)).squareRoot()
+            var collected = TimeSamples()
+            for sample in samples { collected.add(sample) }
+            self.init(collected)
         }
     }
 
     var spread: Spread? { Spread(times) }
+
+    /// Bytes the time samples hold (bounded: it grows with the range of times seen, not their number).
+    var footprintBytes: Int { times.footprintBytes + rungTimes.values.reduce(0) { $0 + $1.footprintBytes } }
 
     private enum CodingKeys: String, CodingKey {
         case target, sent, ok, lossPercent, minMs, avgMs, medianMs, p95Ms, maxMs, stddevMs, rungs, verdicts
@@ -81,7 +89,7 @@ struct ProbeStatistics: Encodable, Sendable {
         try container.encode(spread?.p95Ms, forKey: .p95Ms)
         try container.encode(spread?.maxMs, forKey: .maxMs)
         try container.encode(spread?.stddevMs, forKey: .stddevMs)
-        try container.encode(rungOrder.compactMap { name in Spread(rungTimes[name] ?? []).map { (name, $0) } }
+        try container.encode(rungOrder.compactMap { name in rungTimes[name].flatMap(Spread.init).map { (name, $0) } }
             .reduce(into: [String: Spread]()) { $0[$1.0] = $1.1 }, forKey: .rungs)
         try container.encode(verdicts, forKey: .verdicts)
     }
@@ -105,7 +113,7 @@ struct ProbeStatistics: Encodable, Sendable {
             text += "min/avg/median/p95/max/stddev = \(values.joined(separator: "/")) ms\n"
             // A rung that took no time at all (the DNS of an IP literal) says nothing.
             let rungs = rungOrder.compactMap { name in
-                Spread(rungTimes[name] ?? []).flatMap { $0.maxMs > 0 ? "\(name) \(number($0.medianMs))/\(number($0.p95Ms)) ms" : nil }
+                rungTimes[name].flatMap(Spread.init).flatMap { $0.maxMs > 0 ? "\(name) \(number($0.medianMs))/\(number($0.p95Ms)) ms" : nil }
             }
             if !rungs.isEmpty { text += "rungs (median/p95): \(rungs.joined(separator: ", "))\n" }
         }

@@ -19,8 +19,8 @@ public struct ReplCommand: ConnCommand {
             the line being typed — until `ack`; it shows again when the connection returns and \
             drops, or on `refresh`. What it checks: the configured server; the internet too with \
             --internet or --internet-url, and instead of the server when none is configured \
-            (--no-internet: never). Also: status, connect, disconnect (the live link), help, \
-            exit [N]. Ctrl-C clears the line or stops the running command; Ctrl-D leaves. With \
+            (--no-internet: never). Also: status, connect, disconnect (the live link), stats \
+            (the session's probes summed up per target, as probe --count does), help, exit [N]. Ctrl-C clears the line or stops the running command; Ctrl-D leaves. With \
             standard input not a terminal it reads commands line by line with no prompt.
             """,
             exitCodes: """

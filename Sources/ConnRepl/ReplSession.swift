@@ -9,7 +9,7 @@ import Synchronization
 /// One `conn repl`: reads lines, runs the REPL's own words and conn's commands in-process, and
 /// keeps the connection status in the prompt, with seed 001's warning rule for the banner.
 final class ReplSession: Sendable {
-    static let builtIns = ["ack", "connect", "disconnect", "exit", "help", "quit", "refresh", "status"]
+    static let builtIns = ["ack", "connect", "disconnect", "exit", "help", "quit", "refresh", "stats", "status"]
 
     private struct State {
         var status: ReplStatus?
@@ -46,6 +46,7 @@ final class ReplSession: Sendable {
     /// Runs until `exit`, Ctrl-D or the end of the input; returns the exit code (`exit N`, else
     /// the last command's).
     func run() async -> Int32 {
+        ProbeJournal.shared.enable()  // `stats` sums up the session's probes
         let interactive = context.terminal.standardInputIsTerminal && context.terminal.standardOutputIsTerminal
         if interactive {
             await runInteractive()
@@ -276,6 +277,23 @@ final class ReplSession: Sendable {
                 }
             }
             finish(status.hasConnection == false ? 69 : 0)
+        case "stats":
+            let rest = words.dropFirst().filter { !["--json", "--format=json", "--format", "json"].contains($0) }
+            if rest == ["clear"] {
+                ProbeJournal.shared.clear()
+                if !wantsJSON(words) { print("statistics cleared") }
+            } else if !rest.isEmpty {
+                context.printer.error(.usage("stats '\(TerminalSanitizer.sanitize(rest.joined(separator: " "), keepNewlines: false))': stats takes no argument but `clear`"))
+                finish(64)
+                return false
+            }
+            let summary = ProbeJournal.shared.summary()
+            if wantsJSON(words) {
+                if let line = try? JSONOutput.encode(summary) { print(line) }
+            } else if rest.isEmpty {
+                context.printer.write(summary.renderText(style: style))
+            }
+            finish(0)
         case "connect", "disconnect":
             guard link != nil else {
                 context.printer.error(.configuration("no server is configured, so there is no link to \(first)",
@@ -353,6 +371,8 @@ final class ReplSession: Sendable {
           status       the connection in full: state, cause, interface, the link to the server
           refresh      check now; shows the warning again if still not connected
           ack          hide the warning until the connection comes back and drops again
+          stats        this session's probes summed up per target: loss, min/avg/median/p95/max,
+                       jitter, verdicts (as `probe --count` ends); `stats clear` starts over
           connect      hold the live link to the server (on at start unless --no-link)
           disconnect   drop the live link
           exit [N]     leave (also quit, Ctrl-D); Ctrl-C clears the line or stops a command

@@ -14,13 +14,32 @@ struct ProbeCountTests {
         try await ConnProcess.run(ConnProcess.connPath, ["probe"] + arguments, environment: home.environment)
     }
 
-    @Test("the spread: nearest-rank median and p95, population deviation; none without a sample")
+    @Test("the spread: nearest-rank median and p95 within 0.1 %, exact min, max, mean and population deviation; none without a sample")
     func spread() throws {
         let spread = try #require(ProbeStatistics.Spread((1...100).map(Double.init)))
-        #expect(spread.minMs == 1 && spread.maxMs == 100 && spread.medianMs == 50 && spread.p95Ms == 95 && spread.avgMs == 50.5)
-        #expect(ProbeStatistics.Spread([2, 4, 4, 4, 5, 5, 7, 9])?.stddevMs == 2)
-        #expect(ProbeStatistics.Spread([7])?.p95Ms == 7)
-        #expect(ProbeStatistics.Spread([]) == nil)
+        #expect(spread.minMs == 1 && spread.maxMs == 100 && spread.avgMs == 50.5)
+        #expect(abs(spread.medianMs - 50) <= 0.05 && abs(spread.p95Ms - 95) <= 0.095, "\(spread)")
+        #expect(abs((ProbeStatistics.Spread([2, 4, 4, 4, 5, 5, 7, 9])?.stddevMs ?? 0) - 2) < 1e-9)
+        #expect(ProbeStatistics.Spread([7])?.p95Ms == 7 && ProbeStatistics.Spread([0.25, 0.25])?.medianMs == 0.25)
+        #expect(ProbeStatistics.Spread([Double]()) == nil)
+    }
+
+    @Test("a million attempts keep memory bounded: the samples' footprint after 10⁶ is what it was after 10³")
+    func boundedMemory() {
+        var statistics = ProbeStatistics(target: "t")
+        func attempt(_ ms: Double) -> ProbeResult {
+            ProbeResult(target: "t", kind: "url", url: "http://x/", host: "x", port: 80, reachable: true, verdict: "reachable", explanation: "",
+                        rungs: [ProbeRung(name: "tcp", ok: true, ms: ms / 3, detail: ""), ProbeRung(name: "http", ok: true, ms: ms / 2, detail: "")],
+                        totalMs: ms)
+        }
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<1_000 { statistics.add(attempt(Double.random(in: 0.05...3_000, using: &generator))) }
+        let early = statistics.footprintBytes
+        for _ in 0..<999_000 { statistics.add(attempt(Double.random(in: 0.05...3_000, using: &generator))) }
+        #expect(statistics.sent == 1_000_000 && statistics.footprintBytes == early, "\(early) → \(statistics.footprintBytes) bytes")
+        #expect(early < 1_000_000, "\(early) bytes")
+        let spread = try! #require(statistics.spread)
+        #expect(abs(spread.medianMs - 1_500) < 30 && abs(spread.p95Ms - 2_850) < 30, "\(spread)")  // uniform: 50 % and 95 % of 3 s
     }
 
     @Test("a live server and a closed port, 3 rounds: 0 % and 100 % loss with the verdicts counted; 69 for the closed one; every attempt with --all-attempts; the schema holds")
@@ -94,12 +113,57 @@ struct ProbeCountTests {
         }
     }
 
+    @Test("20 rounds against a server that waits 20 ms and fails a fifth: the loss is in the binomial's band and equals the failures, p95 ≥ 20 ms")
+    func slowFlakyServer() async throws {
+        try await ServerProcess.with(["--latency-ms", "20", "--fail-rate", "0.2"]) { url in
+            let outcome = try await probe(["--json", "--count", "20", "--interval", "0", "\(url.absoluteString)/health"])
+            let target = try #require((try outcome.json()["statistics"] as? [[String: Any]])?.first, "\(outcome.standardOutput)")
+            let ok = try #require(target["ok"] as? Int), loss = try #require(target["lossPercent"] as? Double)
+            // 13 or more failures of 20 at p = 0.2 happens about once in 10⁵ runs.
+            #expect(target["sent"] as? Int == 20 && (0...60).contains(loss) && abs(loss - Double(20 - ok) * 5) < 0.001, "\(target)")
+            #expect(ok > 0)
+            #expect(try #require(target["p95Ms"] as? Double) >= 20 && (target["minMs"] as? Double ?? 0) >= 20, "\(target)")
+        }
+    }
+
+    @Test("the REPL's stats: every probe of the session summed up per target (single looks and --count rounds), in text and JSON; stats clear; a stray word is 64")
+    func replStats() async throws {
+        try await ServerProcess.with { url in
+            let closed = "127.0.0.1:\(try HTTPPorts.closed())"
+            let health = "\(url.absoluteString)/health"
+            let lines = ["probe \(health)", "probe --count 3 --interval 0 \(health) \(closed)", "stats", "stats --json", "stats clear", "stats --json", "stats now"]
+            let outcome = try await home.conn(["repl", "--no-link"], server: url, input: lines.joined(separator: "\n") + "\n")
+            #expect(outcome.exitCode == 64, "the last line's status: \(outcome.standardError)")
+            #expect(outcome.standardOutput.contains("--- \(health) ---\n4 sent, 4 ok, 0% loss; verdicts: reachable 4"), "\(outcome.standardOutput)")
+            #expect(outcome.standardOutput.contains("--- \(closed) ---\n3 sent, 0 ok, 100% loss; verdicts: refused 3"), "\(outcome.standardOutput)")
+            #expect(outcome.standardError.contains("stats takes no argument but `clear`"), "\(outcome.standardError)")
+            let objects = outcome.standardOutput.split(separator: "\n").filter { $0.hasPrefix("{") }.map(String.init)
+            #expect(objects.count == 2, "\(outcome.standardOutput)")
+            for object in objects {
+                let problems = try await JSONSchemaCheck.violations(of: object, schema: "repl-stats")
+                #expect(problems.isEmpty, "\(problems)")
+            }
+            let before = try #require(objects.first.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
+            let targets = try #require(before["statistics"] as? [[String: Any]])
+            #expect(targets.map { $0["target"] as? String } == [health, closed] && targets.first?["sent"] as? Int == 4, "\(targets)")
+            #expect(objects.last?.contains(#""statistics":[]"#) == true, "\(objects)")
+        }
+    }
+
     @Test("bad usage is 64: a negative count, --count with --wait, --all-attempts alone, --count with the Prometheus format")
     func badUsage() async throws {
         for arguments in [["--count", "-1"], ["--count", "2", "--wait", "5s"], ["--all-attempts"], ["--count", "2", "--format", "prometheus"],
-                          ["--count", "2", "--interval", "0"]] {
+                          ["--count", "2", "--interval", "5ms"], ["--flood"]] {
             let refused = try await probe(arguments + ["127.0.0.1:1"])
             #expect(refused.exitCode == 64, "\(arguments): \(refused.exitCode) \(refused.standardError)")
+        }
+        let flood = try await probe(["--count", "2", "--interval", "5ms", "127.0.0.1:1"])
+        #expect(flood.standardError.contains("--flood"), "\(flood.standardError)")
+        // With --flood, and with 0 (one round after another), it runs.
+        for arguments in [["--count", "3", "--interval", "5ms", "--flood"], ["--count", "3", "--interval", "0"]] {
+            let ran = try await probe(arguments + ["--json", "127.0.0.1:1"])
+            let sent = (try ran.json()["statistics"] as? [[String: Any]])?.first?["sent"] as? Int
+            #expect(ran.exitCode == 69 && sent == 3, "\(arguments): \(ran.standardError)")
         }
     }
 }

@@ -1,0 +1,47 @@
+import Histogram
+
+/// Times in milliseconds, summed up in constant memory: the count, min, max, mean and standard
+/// deviation exactly (Welford's running sums), and percentiles from an HDR histogram of
+/// microseconds with three significant digits (within 0.1 %, as wrk and HdrHistogram's users
+/// report them; nearest rank, never outside the min and max seen). The histogram grows with the
+/// range of the times, never with their number: a million rounds hold what ten do.
+struct TimeSamples: Sendable {
+    private var histogram: Histogram<UInt32> = {
+        var histogram = Histogram<UInt32>(lowestDiscernibleValue: 1, highestTrackableValue: 2, numberOfSignificantValueDigits: .three)
+        histogram.autoResize = true
+        return histogram
+    }()
+    private(set) var count = 0
+    private(set) var minMs = Double.infinity
+    private(set) var maxMs = -Double.infinity
+    private(set) var meanMs = 0.0
+    /// The sum of squared differences from the mean (Welford).
+    private var squares = 0.0
+
+    /// The longest time kept in the histogram: a day (a longer time counts as a day there).
+    static let ceilingMicroseconds: UInt64 = 86_400_000_000
+
+    mutating func add(_ ms: Double) {
+        guard ms.isFinite, ms >= 0 else { return }
+        count += 1
+        minMs = min(minMs, ms)
+        maxMs = max(maxMs, ms)
+        let delta = ms - meanMs
+        meanMs += delta / Double(count)
+        squares += delta * (ms - meanMs)
+        let microseconds = ms * 1000 >= Double(Self.ceilingMicroseconds) ? Self.ceilingMicroseconds : UInt64((ms * 1000).rounded())
+        _ = histogram.record(microseconds)
+    }
+
+    /// The population's standard deviation (the jitter).
+    var deviationMs: Double { count == 0 ? 0 : (squares / Double(count)).squareRoot() }
+
+    /// The nearest-rank percentile, from the histogram, kept within the min and max seen.
+    func percentileMs(_ percent: Double) -> Double {
+        guard count > 0 else { return 0 }
+        let value = Double(histogram.valueAtPercentile(percent)) / 1000
+        return Swift.min(Swift.max(value, minMs), maxMs)
+    }
+
+    var footprintBytes: Int { histogram.estimatedFootprintInBytes }
+}
