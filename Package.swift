@@ -171,6 +171,16 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
+        // `conn top`: the full-screen live view, from the agent's status or a live session of its own.
+        .target(
+            name: "ConnTop",
+            dependencies: [
+                "CCurses", "ConnCore", "ConnCommandKit", "ConnLive", "ConnProbe", "ConnOutbox", "ConnClock", "ConnAgent",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift
+        ),
         // `conn watch`: prints the live session's events, the banner, hooks, --until.
         .target(
             name: "ConnWatch",
@@ -183,6 +193,8 @@ let package = Package(
         // GNU readline (libreadline-dev) for `conn repl`. No pkgConfig: Debian's readline.pc
         // brings flags SwiftPM refuses.
         .systemLibrary(name: "CReadline", path: "Sources/CReadline"),
+        // ncurses (libncurses-dev) for `conn top`: terminfo, the alternate screen, keys.
+        .systemLibrary(name: "CCurses", path: "Sources/CCurses"),
         // sqlite3_config (variadic, so not callable from Swift) for the one setting conn changes.
         .systemLibrary(name: "CSQLiteTuning", path: "Sources/CSQLiteTuning"),
         // crypt_r of libxcrypt: bcrypt for the basic_auth_users of --web-config-file.
@@ -253,6 +265,7 @@ let package = Package(
                 "ConnWatch",
                 "ConnRepl",
                 "ConnAgent",
+                "ConnTop",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSwift,
@@ -371,6 +384,11 @@ let package = Package(
         .testTarget(
             name: "ConnAgentTests",
             dependencies: ["conn", "conn-server", "ConnAgent", "ConnLive", "ConnCore", "ConnTestSupport"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "ConnTopTests",
+            dependencies: ["conn", "conn-server", "ConnTop", "ConnProbe", "ConnCore", "ConnTestSupport"],
             swiftSettings: strictSwift
         ),
         .testTarget(

@@ -179,13 +179,13 @@ _conn() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    probe|watch|clock-offset|inbox|send|outbox|repl|agent|login|logout|config|plugins|help)
+    probe|watch|top|clock-offset|inbox|send|outbox|repl|agent|login|logout|config|plugins|help)
         # Offer subcommand argument completions
         "_conn_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W "probe watch clock-offset inbox send outbox repl agent login logout config plugins help $("${COMP_WORDS[0]}" plugins list --names 2>/dev/null)" -- "${cur}"))
+        COMPREPLY+=($(compgen -W "probe watch top clock-offset inbox send outbox repl agent login logout config plugins help $("${COMP_WORDS[0]}" plugins list --names 2>/dev/null)" -- "${cur}"))
         ;;
     esac
 }
@@ -307,6 +307,49 @@ _conn_watch() {
         ;;
     '--until')
         __conn_add_completions -W 'online'$'\n''offline'$'\n''serverUnreachable'$'\n''portal'$'\n''connected'
+        return
+        ;;
+    esac
+}
+
+_conn_top() {
+    repeating_flags=()
+    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --internet --no-internet --no-link --no-agent --version -h --help)
+    repeating_options=(--internet-url)
+    non_repeating_options=(--server --profile --config --format --timeout --color --interval --grace)
+    __conn_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--server')
+        return
+        ;;
+    '--profile')
+        __conn_add_completions -W "$(__conn_custom_complete ---completion top -- --profile "${COMP_CWORD}" "$(__conn_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--config')
+        __conn_add_completions -o plusdirs -fX '!*.@(yaml|yml)'
+        return
+        ;;
+    '--format')
+        __conn_add_completions -W 'text'$'\n''json'$'\n''prometheus'
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--color')
+        __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--interval')
+        return
+        ;;
+    '--grace')
+        return
+        ;;
+    '--internet-url')
         return
         ;;
     esac

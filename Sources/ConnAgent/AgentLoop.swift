@@ -6,6 +6,7 @@ import ConnLive
 import ConnOutbox
 import ConnProbe
 import Foundation
+import Synchronization
 import Logging
 
 /// The agent at work over one configuration: one loop over everything that can happen — the
@@ -78,6 +79,14 @@ struct AgentLoop {
     let metrics: MonitorMetrics
     let store: OutboxStore
     let inboxDatabase: LocalDatabase
+    /// The last look's per-target results and when it ended, for the status.
+    private let lastLook = LastLook()
+
+    private final class LastLook: Sendable {
+        private let value = Mutex<(results: [ProbeResult], at: Date)?>(nil)
+        func set(_ results: [ProbeResult]) { value.withLock { $0 = (results, Date()) } }
+        var current: (results: [ProbeResult]?, at: Date?) { value.withLock { ($0?.results, $0?.at) } }
+    }
 
     /// - Parameter database: the database already open for this file (a re-read that names the
     ///   same one): opening it again and closing the old would drop this process's SQLite locks.
@@ -124,6 +133,7 @@ struct AgentLoop {
         parts.database = inboxDatabase
         parts.metrics = metrics
         parts.releasesStartupPages = !reloaded
+        parts.onResults = { [lastLook] results in lastLook.set(results) }
         return LiveSession(parts, configuration: configuration, logger: context.logger) { relay.deliver($0) }
     }
 
@@ -184,11 +194,14 @@ struct AgentLoop {
                     var answer = machine.status
                     answer.outbox = outboxCounts()
                     answer.clockOffset = try? StoredOffset.load(from: inboxDatabase, for: backEnd.baseURL)
+                    (answer.targets, answer.lookedAt) = lastLook.current
                     reply?.resume(returning: (try? JSONOutput.encode(answer)) ?? #"{"error":"internal"}"#)
                 case .answer(let text):
                     reply?.resume(returning: text)
                 case .wake(let ids):
                     session.handOver(ids)
+                case .look:
+                    Task { await session.refresh() }
                 case .reread:
                     do {
                         next = try reread()

@@ -40,6 +40,8 @@ struct AgentMachine {
         case answer(String)
         /// Messages `conn send` could not deliver: tried now.
         case wake([String])
+        /// Look at the connection now (`conn top`'s `r`).
+        case look
         /// Read the configuration again; feed `.rereadTaken` or `.rereadRefused`.
         case reread
         /// Go on with the loop the re-read made (the driver keeps what it still needs).
@@ -75,7 +77,8 @@ struct AgentMachine {
             switch request {
             case .status: return [.answerStatus]
             case .wake(let ids): return [.wake(ids), .answer(#"{"ok":true}"#)]
-            case nil: return [.answer(#"{"error":"unknown request: ask status or wake"}"#)]
+            case .look: return [.look, .answer(#"{"ok":true}"#)]
+            case nil: return [.answer(#"{"error":"unknown request: ask status, wake or look"}"#)]
             }
         case (.running, .signal(SIGHUP, _, let monotonic)):
             phase = .reloading

@@ -2,6 +2,7 @@ import ConnClock
 import ConnCommandKit
 import ConnCore
 import ConnLive
+import ConnProbe
 import Foundation
 
 /// What `conn agent status` shows (docs/json/agent-status.schema.json): the running agent's view
@@ -40,9 +41,13 @@ public struct AgentStatus: Codable, Sendable, TextRenderable {
     /// The clock offset last stored (by the link's ping/pongs or `conn clock-offset`): what
     /// `clock-offset --convert` uses, and how old it is.
     public var clockOffset: StoredOffset?
+    /// The last look's per-target results, and when it ended (nil before the first): what
+    /// `conn top` draws its latencies from.
+    public var targets: [ProbeResult]?
+    public var lookedAt: Date?
 
     private enum CodingKeys: String, CodingKey {
-        case pid, startedAt, databaseFile, server, connectionState, outbox, lastDelivery, lastSync, lastError, clockOffset
+        case pid, startedAt, databaseFile, server, connectionState, outbox, lastDelivery, lastSync, lastError, clockOffset, targets, lookedAt
     }
 
     init(pid: Int32, startedAt: Date, databaseFile: String, server: String) {
@@ -66,6 +71,8 @@ public struct AgentStatus: Codable, Sendable, TextRenderable {
         try container.encode(lastSync, forKey: .lastSync)
         try container.encode(lastError, forKey: .lastError)
         try container.encode(clockOffset, forKey: .clockOffset)
+        try container.encode(targets, forKey: .targets)
+        try container.encode(lookedAt, forKey: .lookedAt)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -81,6 +88,8 @@ public struct AgentStatus: Codable, Sendable, TextRenderable {
         lastSync = try container.decodeIfPresent(Sync.self, forKey: .lastSync)
         lastError = try container.decodeIfPresent(String.self, forKey: .lastError)
         clockOffset = try container.decodeIfPresent(StoredOffset.self, forKey: .clockOffset)
+        targets = try container.decodeIfPresent([ProbeResult].self, forKey: .targets)
+        lookedAt = try container.decodeIfPresent(Date.self, forKey: .lookedAt)
     }
 
     public func renderText(style: TextStyle) -> String {
@@ -118,6 +127,11 @@ public struct AgentStatus: Codable, Sendable, TextRenderable {
                                 clean(clock.method), age(clock.measuredAt)))
         } else {
             lines.append("clock offset: none stored yet")
+        }
+        for target in targets ?? [] {
+            let verdict = target.reachable ? style.green("reachable") : style.red(target.verdict)
+            lines.append("target: \(clean(ProbeMetricsFamilies.label(target))) \(verdict) in \(TimeFormatting.duration(milliseconds: target.totalMs))"
+                + (lookedAt.map { ", \(age($0))" } ?? ""))
         }
         if let lastError { lines.append("last error: \(clean(lastError))") }
         return lines.joined(separator: "\n") + "\n"

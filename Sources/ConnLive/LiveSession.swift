@@ -74,6 +74,8 @@ public final class LiveSession: Sendable {
         /// Give back the code pages only start-up touched after the second look (a process that
         /// runs for hours; not twice in one process).
         public var releasesStartupPages = false
+        /// Hears every look's per-target results (`conn top`'s latencies, the agent's status).
+        public var onResults: (@Sendable ([ProbeResult]) -> Void)?
 
         public init(check: ConnectivityCheck, interval: Duration, grace: Duration, link: BackEndLink? = nil) {
             self.check = check
@@ -162,7 +164,13 @@ public final class LiveSession: Sendable {
         metrics?.update { $0.linkConnected = linkConnected }
 
         var onSnapshot: (@Sendable (ConnectivityCheck.Snapshot) -> Void)?
-        if let metrics { onSnapshot = { snapshot in metrics.probed(snapshot.results) } }
+        let onResults = parts.onResults
+        if metrics != nil || onResults != nil {
+            onSnapshot = { snapshot in
+                metrics?.probed(snapshot.results)
+                onResults?(snapshot.results)
+            }
+        }
         let handle: @Sendable (ConnectivityMonitor.Event) -> Void = { event in
             switch event {
             case .looked(let decision, let reported):

@@ -9,6 +9,7 @@ import ConnPlugins
 import ConnProbe
 import ConnRepl
 import ConnSend
+import ConnTop
 import ConnWatch
 
 /// The one list of built-in capability modules: each module contributes its top-level command.
@@ -17,6 +18,7 @@ enum BuiltInModules {
     static let commands: [any ParsableCommand.Type] = [
         ProbeCommand.self,
         WatchCommand.self,
+        TopCommand.self,
         ClockOffsetCommand.self,
         InboxCommand.self,
         SendCommand.self,

@@ -74,7 +74,8 @@ struct AgentMachineTests {
         var machine = Self.machine()
         #expect(machine.handle(.control(.status)) == [.answerStatus])
         #expect(machine.handle(.control(.wake(handingOver: ["a", "b"]))) == [.wake(["a", "b"]), .answer(#"{"ok":true}"#)])
-        #expect(machine.handle(.control(nil)) == [.answer(#"{"error":"unknown request: ask status or wake"}"#)])
+        #expect(machine.handle(.control(nil)) == [.answer(#"{"error":"unknown request: ask status, wake or look"}"#)])
+        #expect(machine.handle(.control(.look)) == [.look, .answer(#"{"ok":true}"#)])
         _ = machine.handle(.signal(SIGTERM, at: Self.now, monotonicMicroseconds: 1))
         #expect(machine.handle(.control(.status)) == [.answer(AgentMachine.stoppingAnswer)])
     }

@@ -242,7 +242,9 @@ struct AgentTests {
         #expect(allSent, "\(states)")
         let stored = try await ServerInbox.subjects(server.url).filter { $0.hasPrefix("k") }
         #expect(stored.count == count && Set(stored).count == count, "\(stored.sorted())")
-        #expect(await second.stop() == 0)
+        let stopping = Date()
+        let status = await second.stop()
+        #expect(status == 0, "status \(status) after \(Date().timeIntervalSince(stopping)) s; stderr: \(second.errorOutput.suffix(3000))")
         await server.stop()
     }
 

@@ -32,6 +32,11 @@ public final class TerminalSession: @unchecked Sendable {
         try tmux(["send-keys", "-t", name] + keys)
     }
 
+    /// Resizes the terminal (the program gets SIGWINCH, as from a window resized by hand).
+    public func resize(columns: Int, rows: Int) throws {
+        try tmux(["resize-window", "-t", name, "-x", String(columns), "-y", String(rows)])
+    }
+
     /// The visible screen, lines joined with newlines (trailing blank lines dropped).
     public func screen() throws -> String {
         let text = try tmux(["capture-pane", "-p", "-t", name])

@@ -15,6 +15,8 @@ public enum AgentClient {
         /// try them at once if the server is reachable, then on the agent's schedule.
         /// Answered `{"ok":true}`.
         case wake(handingOver: [String])
+        /// Look at the connection now, beside the agent's schedule. Answered `{"ok":true}`.
+        case look
 
         /// At most this many ids in one request (`conn send` hands over one).
         public static let maximumIDs = 100
@@ -25,6 +27,7 @@ public enum AgentClient {
             switch self {
             case .status: object = ["request": "status"]
             case .wake(let ids): object = ["request": "wake", "ids": ids]
+            case .look: object = ["request": "look"]
             }
             let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
             return String(decoding: data, as: UTF8.self) + "\n"
@@ -39,6 +42,7 @@ public enum AgentClient {
             else { return nil }
             switch name {
             case "status": self = .status
+            case "look": self = .look
             case "wake":
                 let ids = object["ids"] ?? [String]()
                 guard let ids = ids as? [String], ids.count <= Self.maximumIDs,
