@@ -66,6 +66,10 @@ struct AgentTests {
             #expect(try await JSONSchemaCheck.violations(of: status.standardOutput, schema: "agent-status").isEmpty)
             let object = try status.json()
             #expect(object["pid"] as? Int == Int(first.process.processIdentifier) && object["state"] as? String == "online")
+            // The last look's targets (what conn top draws), as probe --json writes them.
+            let targets = try #require(object["targets"] as? [[String: Any]], "\(status.standardOutput)")
+            #expect(targets.first?["url"] as? String == "\(url.absoluteString)/health" && targets.first?["verdict"] as? String == "reachable")
+            #expect(object["lookedAt"] is String)
             #expect(await first.stop() == 0)
             let none = try await home.conn(["agent", "status"], server: url)
             #expect(none.exitCode == 69 && none.standardError.contains("no agent runs"), "\(none.standardError)")

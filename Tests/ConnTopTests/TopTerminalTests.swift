@@ -69,13 +69,23 @@ struct TopTerminalTests {
     @Test("the running agent as its source (its targets' latencies); the agent killed → top says so and goes on with its own monitor; SIGTERM ends it (143), terminal given back")
     func fromTheAgent() async throws {
         try await ServerProcess.with { url in
-            let agent = try JSONLinesProcess(ConnProcess.connPath, ["agent", "--json", "--no-internet", "--interval", "1s"],
+            // Looks once an hour: a look after `r` is top's doing.
+            let agent = try JSONLinesProcess(ConnProcess.connPath, ["agent", "--json", "--no-internet", "--interval", "1h"],
                                              environment: home.environment.merging(["CONN_SERVER": url.absoluteString]) { $1 })
             _ = try #require(try await agent.await { $0["type"] as? String == "baseline" }, "\(agent.errorOutput)")
             let marker = "http://127.0.0.1:\(url.port!)/health"
             let terminal = try top([], server: url)
             let seen = try await terminal.waitFor(20, "the agent's view") { $0.contains("agent pid \(agent.process.processIdentifier)") && $0.contains("▶ \(marker)") }
             #expect(seen.contains("state   online"), "\(seen)")
+            // r asks the agent to look now: its status's lookedAt moves.
+            func lookedAt() async throws -> String? {
+                try await home.conn(["agent", "status", "--json"], server: url).json()["lookedAt"] as? String
+            }
+            let before = try #require(try await lookedAt())
+            try terminal.type("r")
+            try await terminal.waitFor(10, "probing now") { $0.contains("probing now") }
+            let moved = try await poll(for: 10, every: .milliseconds(200)) { try await lookedAt().flatMap { $0 != before ? $0 : nil } }
+            #expect(moved != nil, "the agent did not look again after r")
             agent.process.terminate()  // SIGTERM: the agent ends; its socket goes with it
             _ = await agent.stop()
             let fallback = try await terminal.waitFor(20, "the fallback") { $0.contains("own monitor") && $0.contains("the agent stopped answering") }
