@@ -17,7 +17,7 @@ public struct TopCommand: ConnCommand {
             target's last latency with a sparkline of its looks, the selected target's rungs, and \
             the last events. Reads the running agent's status when one runs for this database \
             (and goes on with a monitor of its own, saying so, if the agent stops answering); \
-            else, or with --no-agent, runs a monitor of its own as `conn watch` does (targets, \
+            else, with targets given, or with --no-agent, runs a monitor of its own as `conn watch` does (targets, \
             --interval, --internet and --no-link as there). Keys: q quit, p pause, r probe now, \
             up/down select a target. Redraws when the terminal is resized; gives the terminal \
             back as it was on q, Ctrl-C, SIGTERM and SIGHUP. Needs a terminal: for a stream to \
@@ -47,7 +47,8 @@ public struct TopCommand: ConnCommand {
                                   hint: "For a stream a program can read, use `conn watch --json`.")
         }
         let view = TopView(context: context, server: context.configuration.backEnd?.baseURL.absoluteString)
-        let agent = noAgent ? nil : AgentTopSource.status(at: context.agentPlace)
+        // Targets of the person's own are not the agent's: they get a monitor of top's own.
+        let agent = noAgent || !watched.targetHosts.isEmpty ? nil : AgentTopSource.status(at: context.agentPlace)
         // A monitor of top's own, as `conn watch` would run with these options (made now, so a
         // bad target is a usage error before the screen is taken; started only if needed).
         let parts = try watched.parts(configuration: context.configuration, logger: context.logger)

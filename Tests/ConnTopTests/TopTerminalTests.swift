@@ -86,12 +86,18 @@ struct TopTerminalTests {
             try await terminal.waitFor(10, "probing now") { $0.contains("probing now") }
             let moved = try await poll(for: 10, every: .milliseconds(200)) { try await lookedAt().flatMap { $0 != before ? $0 : nil } }
             #expect(moved != nil, "the agent did not look again after r")
+            // Targets of one's own are not the agent's: top watches them itself.
+            let own = try TerminalSession([ConnProcess.connPath, "top", "--no-internet", "\(url.absoluteString)/health?own"],
+                                          environment: home.environment.merging(["CONN_SERVER": url.absoluteString, "TERM": "xterm-256color", "LANG": "C.UTF-8"]) { $1 })
+            try await own.waitFor(20, "its own monitor") { $0.contains("(own monitor)") && $0.contains("/health?own") }
+            try own.type("q")
+            #expect(try await own.finished().status == 0)
             agent.process.terminate()  // SIGTERM: the agent ends; its socket goes with it
             _ = await agent.stop()
             let fallback = try await terminal.waitFor(20, "the fallback") { $0.contains("own monitor") && $0.contains("the agent stopped answering") }
             #expect(fallback.contains("state   online") || fallback.contains("not known yet"), "\(fallback)")
             try await terminal.waitFor(20, "online again, from its own monitor") { $0.contains("own monitor") && $0.contains("state   online") }
-            let pids = try await ConnProcess.run("/usr/bin/pgrep", ["-f", "-n", "\(ConnProcess.connPath) top"], environment: [:])
+            let pids = try await ConnProcess.run("/usr/bin/pgrep", ["-x", "-f", "\(ConnProcess.connPath) top"], environment: [:])
             let pid = try #require(Int32(pids.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)), "\(pids.standardOutput)")
             kill(pid, SIGTERM)
             let (status, screen) = try await terminal.finished()

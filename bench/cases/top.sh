@@ -14,6 +14,8 @@ tmux -L conn-bench -f /dev/null new-session -d -s top -x 80 -y 24 \
      CONN_SERVER=$CONN_SERVER_URL $CONN top --no-agent --no-internet --interval 1s"
 sleep 5  # start-up and the first looks are not the steady state
 pid=$(pgrep -n -f "$CONN top --no-agent")
+# Everything top writes to the terminal over the 60 s (flicker shows as whole screens redrawn).
+tmux -L conn-bench pipe-pane -o -t top "cat >> $work/output"
 ticks=$(getconf CLK_TCK)
 cpu() { awk '{print $14 + $15}' "/proc/$pid/stat"; }
 before=$(cpu)
@@ -21,7 +23,10 @@ sleep 60
 after=$(cpu)
 rss=$(awk '/VmRSS/ {printf "%.1f", $2 / 1024}' "/proc/$pid/status")
 hwm=$(awk '/VmHWM/ {printf "%.1f", $2 / 1024}' "/proc/$pid/status")
+tmux -L conn-bench pipe-pane -t top
+bytes=$(wc -c < "$work/output")
 percent=$(awk -v a="$after" -v b="$before" -v t="$ticks" 'BEGIN {printf "%.2f", (a - b) / t / 60 * 100}')
-echo "conn top (own monitor, 1 look/s, 80x24), 60 s: CPU $percent % of one core, RSS $rss MB (peak $hwm MB)" | tee "$RESULTS/top.txt"
+echo "conn top (own monitor, 1 look/s, 80x24), 60 s: CPU $percent % of one core, RSS $rss MB (peak $hwm MB)," \
+     "$((bytes / 60)) bytes/s to the terminal (a full 80x24 screen is about 2,000)" | tee "$RESULTS/top.txt"
 tmux -L conn-bench send-keys -t top q
 rm -rf "$work"
