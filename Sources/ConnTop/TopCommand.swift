@@ -56,6 +56,8 @@ public struct TopCommand: ConnCommand {
             let store = try? context.openOutbox()
             var parts = parts
             parts.database = store?.database
+            // A view that runs for hours: the code only start-up touched goes back after the second look.
+            parts.releasesStartupPages = true
             return LiveTopSource(parts: parts, configuration: context.configuration, logger: context.logger, store: store,
                                  database: store?.database, server: context.configuration.backEnd?.baseURL, onSample: onSample)
         }
