@@ -171,7 +171,7 @@ _conn() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(--version -h --help --insecure --json --no-pager --quiet --utc --verbose -q -v)
     local -a repeating_options=()
-    local -a non_repeating_options=(--color --config --format --profile --server --timeout)
+    local -a non_repeating_options=(--color --config --format --noproxy --profile --proxy --server --timeout)
     __conn_offer_flags_options 0
 
     # Offer subcommand / subcommand argument completions
@@ -194,7 +194,7 @@ _conn_probe() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --internet --flood --all-attempts --version -h --help)
     repeating_options=(--internet-url --expect-status)
-    non_repeating_options=(--server --profile --config --format --timeout --color --file --wait --concurrency --count --interval --expect-body)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --file --wait --concurrency --count --interval --expect-body)
     __conn_offer_flags_options -1
 
     # Offer option value completions
@@ -219,6 +219,12 @@ _conn_probe() {
         ;;
     '--color')
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
         return
         ;;
     '--file')
@@ -253,7 +259,7 @@ _conn_watch() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --internet --no-internet --no-link --details --flush-outbox --version -h --help)
     repeating_options=(--internet-url --probe-allow)
-    non_repeating_options=(--server --profile --config --format --timeout --color --interval --grace --metrics-listen --metrics-buckets --web-config-file --exec --until)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --interval --grace --metrics-listen --metrics-buckets --web-config-file --exec --until)
     __conn_offer_flags_options -1
 
     # Offer option value completions
@@ -278,6 +284,12 @@ _conn_watch() {
         ;;
     '--color')
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
         return
         ;;
     '--interval')
@@ -316,7 +328,7 @@ _conn_top() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --internet --no-internet --no-link --no-agent --version -h --help)
     repeating_options=(--internet-url)
-    non_repeating_options=(--server --profile --config --format --timeout --color --interval --grace)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --interval --grace)
     __conn_offer_flags_options -1
 
     # Offer option value completions
@@ -343,6 +355,12 @@ _conn_top() {
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
+        return
+        ;;
     '--interval')
         return
         ;;
@@ -359,7 +377,7 @@ _conn_clock-offset() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color --method --samples --interval --url --ntp-server --precision --max-uncertainty --convert)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --method --samples --interval --url --ntp-server --precision --max-uncertainty --convert)
     __conn_offer_flags_options 0
 
     # Offer option value completions
@@ -384,6 +402,12 @@ _conn_clock-offset() {
         ;;
     '--color')
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
         return
         ;;
     '--method')
@@ -441,7 +465,7 @@ _conn_inbox_fetch() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --force --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy)
     __conn_offer_flags_options 0
 
     # Offer option value completions
@@ -468,6 +492,12 @@ _conn_inbox_fetch() {
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
+        return
+        ;;
     esac
 }
 
@@ -475,7 +505,7 @@ _conn_inbox_list() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --all --ascii --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color --limit --offset --from --search --since --until)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --limit --offset --from --search --since --until)
     __conn_offer_flags_options 0
 
     # Offer option value completions
@@ -500,6 +530,12 @@ _conn_inbox_list() {
         ;;
     '--color')
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
         return
         ;;
     '--limit')
@@ -527,7 +563,7 @@ _conn_inbox_thread() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --ascii --flat --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color --max-depth)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --max-depth)
     __conn_offer_flags_options 1
 
     # Offer option value completions
@@ -554,6 +590,12 @@ _conn_inbox_thread() {
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
+        return
+        ;;
     '--max-depth')
         return
         ;;
@@ -572,7 +614,7 @@ _conn_inbox_sources() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy)
     __conn_offer_flags_options 0
 
     # Offer option value completions
@@ -599,6 +641,12 @@ _conn_inbox_sources() {
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
+        return
+        ;;
     esac
 }
 
@@ -606,7 +654,7 @@ _conn_send() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
     repeating_options=(--to)
-    non_repeating_options=(--server --profile --config --format --timeout --color --subject --text --file --reply-to --wait)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --subject --text --file --reply-to --wait)
     __conn_offer_flags_options 0
 
     # Offer option value completions
@@ -631,6 +679,12 @@ _conn_send() {
         ;;
     '--color')
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
         return
         ;;
     '--to')
@@ -683,7 +737,7 @@ _conn_outbox_list() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --all --version -h --help)
     repeating_options=(--state)
-    non_repeating_options=(--server --profile --config --format --timeout --color)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy)
     __conn_offer_flags_options 0
 
     # Offer option value completions
@@ -710,6 +764,12 @@ _conn_outbox_list() {
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
+        return
+        ;;
     '--state')
         __conn_add_completions -W 'pending'$'\n''sending'$'\n''sent'$'\n''failed'
         return
@@ -721,7 +781,7 @@ _conn_outbox_show() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy)
     __conn_offer_flags_options 1
 
     # Offer option value completions
@@ -748,6 +808,12 @@ _conn_outbox_show() {
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
+        return
+        ;;
     esac
 
     # Offer positional completions
@@ -763,7 +829,7 @@ _conn_outbox_flush() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color --wait --concurrency)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --wait --concurrency)
     __conn_offer_flags_options 0
 
     # Offer option value completions
@@ -790,6 +856,12 @@ _conn_outbox_flush() {
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
+        return
+        ;;
     '--wait')
         return
         ;;
@@ -803,7 +875,7 @@ _conn_outbox_resend() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --failed --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy)
     __conn_offer_flags_options -1
 
     # Offer option value completions
@@ -830,6 +902,12 @@ _conn_outbox_resend() {
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
+        return
+        ;;
     esac
 
     # Offer positional completions
@@ -845,7 +923,7 @@ _conn_outbox_retarget() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy)
     __conn_offer_flags_options -1
 
     # Offer option value completions
@@ -872,6 +950,12 @@ _conn_outbox_retarget() {
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
+        return
+        ;;
     esac
 
     # Offer positional completions
@@ -887,7 +971,7 @@ _conn_outbox_delete() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --failed --yes -y --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy)
     __conn_offer_flags_options -1
 
     # Offer option value completions
@@ -914,6 +998,12 @@ _conn_outbox_delete() {
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
+        return
+        ;;
     esac
 
     # Offer positional completions
@@ -929,7 +1019,7 @@ _conn_repl() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --no-link --internet --no-internet --version -h --help)
     repeating_options=(--internet-url)
-    non_repeating_options=(--server --profile --config --format --timeout --color --interval)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --interval)
     __conn_offer_flags_options 0
 
     # Offer option value completions
@@ -954,6 +1044,12 @@ _conn_repl() {
         ;;
     '--color')
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
         return
         ;;
     '--interval')
@@ -992,7 +1088,7 @@ _conn_agent_run() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --internet --no-internet --no-link --version -h --help)
     repeating_options=(--internet-url --probe-allow)
-    non_repeating_options=(--server --profile --config --format --timeout --color --interval --grace --sync-interval --metrics-listen --metrics-buckets --web-config-file)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --interval --grace --sync-interval --metrics-listen --metrics-buckets --web-config-file)
     __conn_offer_flags_options -1
 
     # Offer option value completions
@@ -1017,6 +1113,12 @@ _conn_agent_run() {
         ;;
     '--color')
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
         return
         ;;
     '--interval')
@@ -1051,7 +1153,7 @@ _conn_agent_status() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy)
     __conn_offer_flags_options 0
 
     # Offer option value completions
@@ -1078,6 +1180,12 @@ _conn_agent_status() {
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
+        return
+        ;;
     esac
 }
 
@@ -1085,7 +1193,7 @@ _conn_login() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --password-stdin --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color --email)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --email)
     __conn_offer_flags_options 0
 
     # Offer option value completions
@@ -1112,6 +1220,12 @@ _conn_login() {
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
+        return
+        ;;
     '--email')
         return
         ;;
@@ -1122,7 +1236,7 @@ _conn_logout() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy)
     __conn_offer_flags_options 0
 
     # Offer option value completions
@@ -1147,6 +1261,12 @@ _conn_logout() {
         ;;
     '--color')
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
         return
         ;;
     esac
@@ -1179,7 +1299,7 @@ _conn_config_show() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy)
     __conn_offer_flags_options 0
 
     # Offer option value completions
@@ -1206,6 +1326,12 @@ _conn_config_show() {
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
+        return
+        ;;
     esac
 }
 
@@ -1213,7 +1339,7 @@ _conn_config_get() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy)
     __conn_offer_flags_options 1
 
     # Offer option value completions
@@ -1240,12 +1366,18 @@ _conn_config_get() {
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
+        return
+        ;;
     esac
 
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __conn_add_completions -W 'server'$'\n''format'$'\n''color'$'\n''timeout'$'\n''outboxExpiry'$'\n''outboxKeepSent'$'\n''insecure'$'\n''utc'$'\n''email'$'\n''token'$'\n''pluginsWithToken'$'\n''profile'$'\n''resources.health'$'\n''resources.inbox'$'\n''resources.messages'$'\n''resources.time'$'\n''resources.ws'$'\n''resources.session'
+        __conn_add_completions -W 'server'$'\n''format'$'\n''color'$'\n''timeout'$'\n''outboxExpiry'$'\n''outboxKeepSent'$'\n''insecure'$'\n''utc'$'\n''email'$'\n''token'$'\n''pluginsWithToken'$'\n''proxy'$'\n''noProxy'$'\n''profile'$'\n''resources.health'$'\n''resources.inbox'$'\n''resources.messages'$'\n''resources.time'$'\n''resources.ws'$'\n''resources.session'
         return
         ;;
     esac
@@ -1255,7 +1387,7 @@ _conn_config_set() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy)
     __conn_offer_flags_options 2
 
     # Offer option value completions
@@ -1282,12 +1414,18 @@ _conn_config_set() {
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
+        return
+        ;;
     esac
 
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __conn_add_completions -W 'server'$'\n''format'$'\n''color'$'\n''timeout'$'\n''outboxExpiry'$'\n''outboxKeepSent'$'\n''insecure'$'\n''utc'$'\n''email'$'\n''token'$'\n''pluginsWithToken'$'\n''profile'$'\n''resources.health'$'\n''resources.inbox'$'\n''resources.messages'$'\n''resources.time'$'\n''resources.ws'$'\n''resources.session'
+        __conn_add_completions -W 'server'$'\n''format'$'\n''color'$'\n''timeout'$'\n''outboxExpiry'$'\n''outboxKeepSent'$'\n''insecure'$'\n''utc'$'\n''email'$'\n''token'$'\n''pluginsWithToken'$'\n''proxy'$'\n''noProxy'$'\n''profile'$'\n''resources.health'$'\n''resources.inbox'$'\n''resources.messages'$'\n''resources.time'$'\n''resources.ws'$'\n''resources.session'
         return
         ;;
     esac
@@ -1297,7 +1435,7 @@ _conn_config_init() {
     repeating_flags=()
     non_repeating_flags=(--force --json --insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--email --server --profile --config --format --timeout --color)
+    non_repeating_options=(--email --server --profile --config --format --timeout --color --proxy --noproxy)
     __conn_offer_flags_options 0
 
     # Offer option value completions
@@ -1327,6 +1465,12 @@ _conn_config_init() {
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
+        return
+        ;;
     esac
 }
 
@@ -1334,7 +1478,7 @@ _conn_config_edit() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy)
     __conn_offer_flags_options 0
 
     # Offer option value completions
@@ -1361,6 +1505,12 @@ _conn_config_edit() {
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
+        return
+        ;;
     esac
 }
 
@@ -1368,7 +1518,7 @@ _conn_config_profiles() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy)
     __conn_offer_flags_options 0
 
     # Offer option value completions
@@ -1395,6 +1545,12 @@ _conn_config_profiles() {
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
+        return
+        ;;
     esac
 }
 
@@ -1402,7 +1558,7 @@ _conn_config_path() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy)
     __conn_offer_flags_options 0
 
     # Offer option value completions
@@ -1427,6 +1583,12 @@ _conn_config_path() {
         ;;
     '--color')
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
         return
         ;;
     esac
@@ -1459,7 +1621,7 @@ _conn_plugins_list() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --names --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy)
     __conn_offer_flags_options 0
 
     # Offer option value completions
@@ -1484,6 +1646,12 @@ _conn_plugins_list() {
         ;;
     '--color')
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
         return
         ;;
     esac

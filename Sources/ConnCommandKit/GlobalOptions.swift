@@ -29,6 +29,12 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     @Flag(help: "Accept TLS certificates that do not verify, for HTTP and WebSocket alike (self-signed test servers only).")
     public var insecure = false
 
+    @Option(help: ArgumentHelp("The proxy for every request: http://HOST:PORT, socks5://, socks5h://, with user:password@ if it wants them; '' for none (overrides the proxy variables).", valueName: "url"))
+    public var proxy: String?
+
+    @Option(name: .customLong("noproxy"), help: ArgumentHelp("Hosts to reach without the proxy: comma-separated names (and their subdomains), addresses, CIDR ranges, :PORT; * for all (overrides NO_PROXY).", valueName: "list"))
+    public var noProxy: String?
+
     @Flag(name: .customLong("no-pager"), help: "Never send long output through the pager (as CONN_PAGER=cat).")
     public var noPager = false
 
@@ -50,6 +56,9 @@ public struct GlobalOptions: ParsableArguments, Sendable {
         if verbose && quiet {
             throw ValidationError("--verbose and --quiet contradict each other; give one of them.")
         }
+        if let proxy, !proxy.trimmingCharacters(in: .whitespaces).isEmpty, case .failure(let problem) = ProxyServer.read(proxy) {
+            throw ValidationError("--proxy '\(URLUserinfo.redacted(proxy))' \(problem.why). \(ProxyServer.hint)")
+        }
         if let server, let problem = BackEndEndpoint.serverURLProblem(server) {
             throw ValidationError("--server '\(URLUserinfo.redacted(server))' \(problem); example: http://127.0.0.1:8080"
                                   + (URLUserinfo.isPresent(in: server) ? ". " + URLUserinfo.hint : ""))
@@ -64,6 +73,8 @@ public struct GlobalOptions: ParsableArguments, Sendable {
             timeout: timeout?.description, color: color?.rawValue)
         if insecure { overrides.insecure = "true" }
         if utc { overrides.utc = "true" }
+        overrides.proxy = proxy
+        overrides.noProxy = noProxy
         if json && format == nil { overrides.formatFlagName = "--json" }
         return overrides
     }
@@ -120,7 +131,7 @@ public struct GlobalOptions: ParsableArguments, Sendable {
 
     /// The names of the options that take a value, for code that must skip them in a raw argument
     /// list before ArgumentParser runs (plugin dispatch). Kept in step by a test.
-    public static let optionsTakingValues: Set<String> = ["--server", "--profile", "--config", "--format", "--timeout", "--color"]
+    public static let optionsTakingValues: Set<String> = ["--server", "--profile", "--config", "--format", "--timeout", "--color", "--proxy", "--noproxy"]
     /// Options without a value.
     public static let flags: Set<String> = ["--json", "--insecure", "--utc", "--no-pager", "--verbose", "-v", "--quiet", "-q"]
 }

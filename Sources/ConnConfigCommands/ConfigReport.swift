@@ -48,6 +48,17 @@ struct ConfigReport: Encodable, TextRenderable {
     let pluginsWithToken: [String]
     let databaseFile: String
     let sources: [String: Source]
+    /// The proxy requests to the server take, and why (nil without a server).
+    let proxy: ProxyReport?
+
+    struct ProxyReport: Encodable {
+        /// `http://ann@proxy.example:3128` (never a password), or nil: direct.
+        let url: String?
+        /// Which setting chose it, or why none applies ("NO_PROXY lists …", "no proxy is set").
+        let reason: String
+        /// A proxy setting that cannot be used (a bad URL), as the request would fail on it.
+        let problem: String?
+    }
 
     init(_ configuration: ConnConfiguration) {
         profile = configuration.profile
@@ -93,6 +104,14 @@ struct ConfigReport: Encodable, TextRenderable {
         pluginsWithToken = configuration.pluginsWithToken
         databaseFile = configuration.paths.databaseFile
         sources = configuration.sources.mapValues { Source(kind: $0.kind, detail: $0.description) }
+        proxy = configuration.backEnd.map { backEnd in
+            do {
+                let decision = try configuration.proxy.decision(for: backEnd.baseURL)
+                return ProxyReport(url: decision.server?.display, reason: decision.reason, problem: nil)
+            } catch {
+                return ProxyReport(url: nil, reason: "the proxy setting cannot be used", problem: (error as? ConnError)?.message ?? "\(error)")
+            }
+        }
     }
 
     private var tokenText: String {
@@ -125,6 +144,11 @@ struct ConfigReport: Encodable, TextRenderable {
             ("outboxExpiry", TimeFormatting.duration(seconds: outboxExpirySeconds), sources["outboxExpiry"]?.detail),
             ("outboxKeepSent", TimeFormatting.duration(seconds: outboxKeepSentSeconds), sources["outboxKeepSent"]?.detail),
             ("pluginsWithToken", pluginsWithToken.isEmpty ? "(none)" : pluginsWithToken.joined(separator: ", "), sources["pluginsWithToken"]?.detail),
+        ]
+        if let proxy {
+            rows.append(("proxy", proxy.problem.map { "(unusable: \($0))" } ?? proxy.url ?? "(none: direct)", proxy.problem == nil ? proxy.reason : nil))
+        }
+        rows += [
             ("config", configFile + (configFileExists ? "" : " (not found; defaults apply)"), nil),
             ("database", databaseFile, nil),
         ]

@@ -41,7 +41,7 @@ public struct ProbeEndpoint: Sendable {
         // A name is looked up first: where it leads (a metadata address?) decides too. The probe
         // looks it up again; a resolver that answers otherwise the second time is out of scope.
         let host = ProbePolicy.bare(target.host)
-        let addresses = ProbeAllowList.addressBytes(host) == nil ? await HostAddresses.lookUp(host, timeout: min(ceiling, .seconds(2))) : [host]
+        let addresses = AddressBytes.parse(host) == nil ? await HostAddresses.lookUp(host, timeout: min(ceiling, .seconds(2))) : [host]
         if case .refused(let reason) = policy.decide(host: host, addresses: addresses) {
             return .init(status: .forbidden, body: reason + "\n")
         }
@@ -92,9 +92,9 @@ public struct ProbeEndpoint: Sendable {
         registry.setGauge("probe_failed_due_to_regex", "Indicates if probe failed due to regex", [], 0)  // neither module has one
         let address = Self.addressTried(result)
         registry.setGauge("probe_ip_protocol", "Specifies whether probe ip protocol is IP4 or IP6", [],
-                          address.map { ProbeAllowList.addressBytes($0)?.count == 16 ? 6 : 4 } ?? 0)
+                          address.map { AddressBytes.parse($0)?.count == 16 ? 6 : 4 } ?? 0)
         registry.setGauge("probe_ip_addr_hash", "Specifies the hash of IP address. It's useful to detect if the IP address changes.", [],
-                          address.map { Double(Self.fnv1a32(ProbeAllowList.addressBytes($0) ?? [])) } ?? 0)
+                          address.map { Double(Self.fnv1a32(AddressBytes.parse($0) ?? [])) } ?? 0)
         if module == "http_2xx" {
             let response = result.response
             registry.setGauge("probe_http_status_code", "Response HTTP status code", [], Double(result.httpStatus ?? 0))
@@ -131,10 +131,10 @@ public struct ProbeEndpoint: Sendable {
     static func addressTried(_ result: ProbeResult) -> String? {
         if let address = result.address { return address }
         let host = ProbePolicy.bare(result.host)
-        if ProbeAllowList.addressBytes(host) != nil { return host }
+        if AddressBytes.parse(host) != nil { return host }
         guard let dns = result.rungs.first(where: { $0.name == "dns" }), dns.ok,
             let first = dns.detail.split(separator: ",").first.map({ $0.trimmingCharacters(in: .whitespaces) }),
-            ProbeAllowList.addressBytes(first) != nil
+            AddressBytes.parse(first) != nil
         else { return nil }
         return first
     }
@@ -175,7 +175,7 @@ public struct ProbeAllowList: Sendable, Equatable {
             return .domain(domain)
         }
         let parts = written.split(separator: "/", omittingEmptySubsequences: false)
-        if let bytes = Self.addressBytes(String(parts[0])) {
+        if let bytes = AddressBytes.parse(String(parts[0])) {
             let prefix = parts.count == 2 ? Int(parts[1]) : bytes.count * 8
             guard parts.count <= 2, let prefix, (0...(bytes.count * 8)).contains(prefix) else {
                 throw ConnError.usage("'\(text)' is not an address or CIDR range: the prefix length must be 0-\(bytes.count * 8)")
@@ -191,32 +191,15 @@ public struct ProbeAllowList: Sendable, Equatable {
     public func allows(_ host: String) -> Bool {
         guard !patterns.isEmpty else { return true }
         let host = host.lowercased()
-        let bytes = Self.addressBytes(host)
+        let bytes = AddressBytes.parse(host)
         return patterns.contains { pattern in
             switch pattern {
             case .host(let name): return host == name
             case .domain(let domain): return host.hasSuffix("." + domain)
             case .network(let network, let prefix):
                 guard let bytes, bytes.count == network.count else { return false }
-                return Self.samePrefix(bytes, network, bits: prefix)
+                return AddressBytes.samePrefix(bytes, network, bits: prefix)
             }
         }
-    }
-
-    static func addressBytes(_ text: String) -> [UInt8]? {
-        var v4 = in_addr(), v6 = in6_addr()
-        if inet_pton(AF_INET, text, &v4) == 1 { return withUnsafeBytes(of: &v4) { Array($0) } }
-        if inet_pton(AF_INET6, text, &v6) == 1 { return withUnsafeBytes(of: &v6) { Array($0) } }
-        return nil
-    }
-
-    static func samePrefix(_ a: [UInt8], _ b: [UInt8], bits: Int) -> Bool {
-        for index in 0..<a.count {
-            let remaining = bits - index * 8
-            if remaining <= 0 { return true }
-            let mask: UInt8 = remaining >= 8 ? 0xff : UInt8(0xff << (8 - remaining))
-            if a[index] & mask != b[index] & mask { return false }
-        }
-        return true
     }
 }

@@ -53,10 +53,10 @@ public struct ProbePolicy: Sendable {
 
     /// A special range an address lies in, or nil.
     static func specialRange(of address: String) -> (network: [UInt8], prefix: Int, kind: String)? {
-        guard let bytes = ProbeAllowList.addressBytes(Self.bare(address)) else { return nil }
+        guard let bytes = AddressBytes.parse(Self.bare(address)) else { return nil }
         for range in specialRanges {
             let (network, prefix, kind) = range
-            if network.count == bytes.count, ProbeAllowList.samePrefix(bytes, network, bits: prefix) { return range }
+            if network.count == bytes.count, AddressBytes.samePrefix(bytes, network, bits: prefix) { return range }
         }
         // An IPv4 address mapped into IPv6 (::ffff:169.254.169.254) is that address.
         if bytes.count == 16, bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xff, bytes[11] == 0xff {
@@ -67,9 +67,9 @@ public struct ProbePolicy: Sendable {
 
     static let specialRanges: [(network: [UInt8], prefix: Int, kind: String)] = [
         ([169, 254, 169, 254], 32, "cloud metadata"), ([100, 100, 100, 200], 32, "cloud metadata"),
-        (ProbeAllowList.addressBytes("fd00:ec2::254")!, 128, "cloud metadata"),
-        ([127, 0, 0, 0], 8, "loopback"), (ProbeAllowList.addressBytes("::1")!, 128, "loopback"),
-        ([169, 254, 0, 0], 16, "link-local"), (ProbeAllowList.addressBytes("fe80::")!, 10, "link-local"),
+        (AddressBytes.parse("fd00:ec2::254")!, 128, "cloud metadata"),
+        ([127, 0, 0, 0], 8, "loopback"), (AddressBytes.parse("::1")!, 128, "loopback"),
+        ([169, 254, 0, 0], 16, "link-local"), (AddressBytes.parse("fe80::")!, 10, "link-local"),
         ([0, 0, 0, 0], 8, "this-network"),
     ]
 
@@ -82,7 +82,7 @@ public struct ProbePolicy: Sendable {
 extension ProbeAllowList {
     /// Whether a pattern names `host` exactly: the same host name, or the same single address.
     func names(_ host: String) -> Bool {
-        let bytes = Self.addressBytes(host)
+        let bytes = AddressBytes.parse(host)
         return patterns.contains { pattern in
             switch pattern {
             case .host(let name): return name == host
@@ -95,10 +95,10 @@ extension ProbeAllowList {
     /// Whether a range pattern inside `range` (as narrow or narrower) covers `address`: who
     /// writes 169.254.0.0/16 means link-local; who writes 0.0.0.0/0 does not.
     func coversWithin(_ address: String, range: (network: [UInt8], prefix: Int, kind: String)) -> Bool {
-        guard let bytes = Self.addressBytes(ProbePolicy.bare(address)) else { return false }
+        guard let bytes = AddressBytes.parse(ProbePolicy.bare(address)) else { return false }
         return patterns.contains { pattern in
             guard case .network(let network, let prefix) = pattern, network.count == bytes.count, prefix >= range.prefix else { return false }
-            return Self.samePrefix(bytes, network, bits: prefix)
+            return AddressBytes.samePrefix(bytes, network, bits: prefix)
         }
     }
 }

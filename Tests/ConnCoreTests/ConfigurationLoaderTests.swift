@@ -32,6 +32,7 @@ struct ConfigurationLoaderTests {
         "format": ("json", "xml"), "color": ("never", "sometimes"), "timeout": ("2.5", "soon"),
         "outboxExpiry": ("7d", "-1s"), "outboxKeepSent": ("30d", "forever"), "insecure": ("yes", "maybe"), "utc": ("true", "gmt"), "email": ("me@example.com", nil),
         "token": ("tok", nil), "pluginsWithToken": ("deploy, sync", nil),
+        "proxy": ("http://proxy.example:3128", "gopher://proxy.example"), "noProxy": (".internal, 10.0.0.0/8", nil),
     ]
 
     @Test("every setting of the table: known in the file, read from the file and its environment variable, a bad value named")

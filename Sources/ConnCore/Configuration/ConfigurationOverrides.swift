@@ -13,6 +13,9 @@ public struct ConfigurationOverrides: Sendable, Equatable {
     public var insecure: String?
     /// `--utc`: "true" when given.
     public var utc: String?
+    /// `--proxy` ("" for none) and `--noproxy`.
+    public var proxy: String?
+    public var noProxy: String?
     /// Leave the config file unread (its path is still resolved): for the commands that write
     /// it, which must work when it is missing or broken.
     public var ignoresConfigFile = false
@@ -33,7 +36,7 @@ public struct ConfigurationOverrides: Sendable, Equatable {
 
     /// The flag that set a configuration key, for messages.
     func flagName(for key: String) -> String {
-        key == "format" ? formatFlagName : "--" + key
+        key == "format" ? formatFlagName : key == "noProxy" ? "--noproxy" : "--" + key
     }
 
     var valuesByKey: [String: String] {
@@ -45,6 +48,8 @@ public struct ConfigurationOverrides: Sendable, Equatable {
         values["color"] = color
         values["insecure"] = insecure
         values["utc"] = utc
+        values["proxy"] = proxy
+        values["noProxy"] = noProxy
         return values
     }
 }

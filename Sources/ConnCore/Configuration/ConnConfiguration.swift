@@ -36,6 +36,8 @@ public struct ConnConfiguration: Sendable {
     public var outboxKeepSent: Duration = .seconds(7 * 24 * 3600)
     /// The plugins (by name, as in `conn NAME`) that get the token in `CONN_TOKEN`; others never do.
     public var pluginsWithToken: [String] = []
+    /// Which proxy each request takes (`proxy`, `noProxy`, and the environment's variables).
+    public var proxy = ProxySettings()
     public var paths: ConnPaths
     /// Where each top-level value came from, keyed by config key (`server`, `resources.inbox`, …).
     public var sources: [String: ValueSource]

@@ -10,6 +10,9 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
     case nxdomain, noRoute, refused, timeout, tlsError, unreachable, connectionClosed
     case redirected, tooManyRedirects, responseTooLarge, decompressionLimit
     case webSocketFailed, webSocketIncomplete
+    /// The proxy could not be reached (69); it wants credentials: 407 (77); it refused the
+    /// tunnel or answered for the target with an error of its own (69).
+    case proxyUnreachable, proxyAuthRequired, proxyRefused
 
     // What a server answered (HTTPStatusClass decides which).
     /// 401 or 403: the credentials were refused (77).

@@ -6,6 +6,7 @@ import NIOFoundationCompat
 import NIOHTTP1
 import NIOHTTPCompression
 import NIOPosix
+import Synchronization
 
 /// conn's HTTP client: AsyncHTTPClient with a deadline on every request, the bearer token only
 /// for the configured server's origin, redirects by conn's own policy (`RedirectPolicy`), and
@@ -19,8 +20,13 @@ public final class HTTPTransport: Sendable {
     private let credentials: Credentials?
     private let defaultTimeout: Duration
     private let logger: Logger
+    private let proxies: ProxySettings
+    /// The client's configuration, for the clients made per proxy.
+    private let clientConfiguration: HTTPClient.Configuration
+    /// A client per proxy in use (AsyncHTTPClient takes its proxy per client), made when first needed.
+    private let proxiedClients = Mutex<[ProxyServer: HTTPClient]>([:])
 
-    public init(timeout: Duration, credentials: Credentials?, insecure: Bool, logger: Logger) {
+    public init(timeout: Duration, credentials: Credentials?, insecure: Bool, proxies: ProxySettings = .none, logger: Logger) {
         var configuration = HTTPClient.Configuration()
         if insecure { configuration.tlsConfiguration = ClientTLS.configuration(insecure: true) }
         configuration.timeout = .init(connect: .nanoseconds(Int64(timeout.nanoseconds)), read: .nanoseconds(Int64(timeout.nanoseconds)))
@@ -32,6 +38,8 @@ public final class HTTPTransport: Sendable {
         // redirected POST into a GET, re-post a body to another host, and follow https → http.
         configuration.redirectConfiguration = .disallow
         self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        self.clientConfiguration = configuration
+        self.proxies = proxies
         self.credentials = credentials
         self.defaultTimeout = timeout
         self.logger = logger
@@ -39,7 +47,8 @@ public final class HTTPTransport: Sendable {
 
     /// A transport set up from the resolved configuration.
     public convenience init(configuration: ConnConfiguration, logger: Logger) {
-        self.init(timeout: configuration.timeout, credentials: configuration.credentials, insecure: configuration.insecure, logger: logger)
+        self.init(timeout: configuration.timeout, credentials: configuration.credentials, insecure: configuration.insecure,
+                  proxies: configuration.proxy, logger: logger)
     }
 
     /// Runs `body` with a transport and shuts it down afterwards, whatever happens.
@@ -48,15 +57,15 @@ public final class HTTPTransport: Sendable {
         _ body: (HTTPTransport) async throws -> Result
     ) async throws -> Result {
         try await with(timeout: configuration.timeout, credentials: configuration.credentials, insecure: configuration.insecure,
-                       logger: logger, body)
+                       proxies: configuration.proxy, logger: logger, body)
     }
 
     /// The same with credentials of the caller's own (a sign-in's token, or none at all).
     public static func with<Result: Sendable>(
-        timeout: Duration, credentials: Credentials?, insecure: Bool, logger: Logger,
+        timeout: Duration, credentials: Credentials?, insecure: Bool, proxies: ProxySettings = .none, logger: Logger,
         _ body: (HTTPTransport) async throws -> Result
     ) async throws -> Result {
-        let transport = HTTPTransport(timeout: timeout, credentials: credentials, insecure: insecure, logger: logger)
+        let transport = HTTPTransport(timeout: timeout, credentials: credentials, insecure: insecure, proxies: proxies, logger: logger)
         do {
             let result = try await body(transport)
             try? await transport.shutdown()
@@ -70,7 +79,39 @@ public final class HTTPTransport: Sendable {
     private static let silentLogger = Logger(label: "conn.http", factory: { _ in SwiftLogNoOpLogHandler() })
 
     public func shutdown() async throws {
+        for proxied in proxiedClients.withLock({ Array($0.values) }) { try? await proxied.shutdown() }
         try await client.shutdown()
+    }
+
+    /// The client for a request to `url`: direct, or one through the proxy the settings choose.
+    private func client(for url: URL) throws -> (HTTPClient, ProxySettings.Decision) {
+        let decision = try proxies.decision(for: url)
+        guard let server = decision.server else { return (client, decision) }
+        let proxy: HTTPClient.Configuration.Proxy
+        switch server.scheme {
+        case .http:
+            proxy = .server(host: server.host, port: server.port,
+                            authorization: server.user.map { .basic(username: $0, password: server.password ?? "") })
+        case .socks5, .socks5h:
+            guard server.user == nil else {
+                throw ConnError.usage("the proxy \(server.display) (from \(decision.source ?? "the settings")) asks for a SOCKS5 user and password, which conn's HTTP client cannot send yet",
+                                      hint: "Use an http:// proxy, or a SOCKS5 proxy without authentication.")
+            }
+            // AsyncHTTPClient's SOCKS5 client hands the proxy the name: socks5 behaves as socks5h here.
+            proxy = .socksServer(host: server.host, port: server.port)
+        case .https:
+            throw ConnError.usage("the proxy \(server.display) (from \(decision.source ?? "the settings")) is an https:// proxy (TLS to the proxy), which conn's HTTP client cannot use yet",
+                                  hint: "Use the proxy's http:// address (https targets still go through it encrypted, by CONNECT).")
+        }
+        let made = proxiedClients.withLock { clients -> HTTPClient in
+            if let existing = clients[server] { return existing }
+            var configuration = clientConfiguration
+            configuration.proxy = proxy
+            let made = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+            clients[server] = made
+            return made
+        }
+        return (made, decision)
     }
 
     /// One exchange, redirects included, within the request's timeout as a whole: a server that
@@ -118,8 +159,9 @@ public final class HTTPTransport: Sendable {
         if let body = exchange.body { request.body = .bytes(ByteBuffer(bytes: body)) }
 
         let timeout = exchange.timeout ?? defaultTimeout
+        let (client, route) = try client(for: url)
         logger.debug("\(exchange.method.rawValue) \(url.absoluteString)", metadata: [
-            "timeout": "\(timeout)", "authorization": authorization == nil ? "none" : "<redacted>",
+            "timeout": "\(timeout)", "authorization": authorization == nil ? "none" : "<redacted>", "proxy": "\(route.server?.display ?? "none") (\(route.reason))",
         ])
         let clock = ContinuousClock()
         let start = clock.now
@@ -157,8 +199,41 @@ public final class HTTPTransport: Sendable {
                 .decompressionLimit,
                 "the answer from \(url.absoluteString) decompresses to more than 64 times its size; it was not read")
         } catch {
+            if let proxy = route.server { throw Self.describe(error, url: url, proxy: proxy, source: route.source ?? "", timeout: timeout) }
             throw Self.describe(error, url: url, timeout: timeout)
         }
+    }
+
+    /// An error on the way through a proxy: the proxy's failures as such (unreachable, 407, a
+    /// refused tunnel), anything else as the target's, saying which proxy carried it.
+    static func describe(_ error: any Error, url: URL, proxy: ProxyServer, source: String, timeout: Duration) -> ConnError {
+        let through = "the proxy \(proxy.display) (from \(source))"
+        if let clientError = error as? HTTPClientError {
+            switch clientError {
+            case .proxyAuthenticationRequired:
+                return ConnError(code: .proxyAuthRequired, message: "\(through) wants credentials (407) to reach \(url.absoluteString)",
+                                 hint: "Put them in the proxy URL: http://USER:PASSWORD@HOST:PORT.", exitStatus: .permission)
+            case .invalidProxyResponse, .httpProxyHandshakeTimeout, .socksHandshakeTimeout:
+                return ConnError(code: .proxyRefused, message: "\(through) did not open the way to \(url.absoluteString) (\(clientError))",
+                                 hint: "The proxy refused the tunnel: wrong credentials, its access rules (this host or port), or not a proxy of this kind.",
+                                 exitStatus: .unavailable)
+            default:
+                break
+            }
+        }
+        let described = describe(error, url: url, timeout: timeout)
+        // A connection that never reached the proxy is the proxy's failure, not the target's.
+        let unreachable: String? = switch ConnectFailure(error) {
+        case .refused: "\(through) refused the connection: nothing listens at its address"
+        case .noRoute: "there is no route to \(through)"
+        case .nameNotResolved: "\(through): the name \(proxy.host) does not resolve"
+        case nil: nil
+        }
+        if let unreachable {
+            return ConnError(code: .proxyUnreachable, message: unreachable + " (on the way to \(url.absoluteString))",
+                             hint: "Check the proxy's address, or go without it: --proxy '' or --noproxy HOST.", exitStatus: .unavailable)
+        }
+        return ConnError(code: described.code, message: described.message + " (through \(through))", hint: described.hint, exitStatus: described.exitStatus)
     }
 
     /// What to do about a deadline that passed, wherever conn reports one.
