@@ -17,7 +17,10 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting, PrometheusOut
             interface has no link), refused (the host is up, nothing listens), timeout, tlsError, \
             httpStatus, unexpectedBody, portal (a sign-in page answers for the server, or its health \
             resource redirects to another site), redirected (a URL redirects to another origin; \
-            redirects within one are followed). The state \
+            redirects within one are followed). Through an http:// proxy (--proxy, http_proxy, \
+            https_proxy, all_proxy; see --noproxy) DNS, route and TCP are the proxy's, a proxy rung \
+            (CONNECT) follows, and its verdicts are proxyUnreachable, proxyAuthRequired (407) and \
+            proxyRefused. The state \
             they add up to — with --internet, what the internet check found too — ends the text \
             when it is not online (state: serverUnreachable (refused: …)), and comes first in the \
             JSON: state, reason, failingTarget, interface, ipv4, ipv6; the exit status follows it. \
@@ -129,8 +132,9 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting, PrometheusOut
         let deadline = wait.map { ContinuousClock.now + $0.duration }
 
         let expectation = Prober.Expectation(statuses: expectStatus.isEmpty ? nil : Set(expectStatus), bodyContains: expectBody)
+        try Self.checkProxies(configuration.proxy, for: probeTargets)
         let prober = Prober(timeout: configuration.timeout, insecure: configuration.insecure,
-                            expectation: expectation, credentials: configuration.credentials)
+                            expectation: expectation, credentials: configuration.credentials, proxies: configuration.proxy)
         let runner = ProbeRunner(prober: prober, concurrency: concurrency)
         if let count {
             guard configuration.format != .prometheus else {
@@ -209,6 +213,18 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting, PrometheusOut
                 throw ConnError.usage("`probe … -- COMMAND` replaces the process, so it cannot run inside `conn repl`", hint: "Run it from your shell.")
             }
             try CommandExecutor.exec(trailingCommand)
+        }
+    }
+
+    /// The proxy each URL target would take, checked before any is probed: a setting that does
+    /// not parse is 64 naming it, and a kind the ladder cannot go through yet is 64 saying so
+    /// (going direct instead would report on another path than the one configured).
+    static func checkProxies(_ proxies: ProxySettings, for targets: [ProbeTarget]) throws {
+        for target in targets {
+            guard case .url(let url) = target.kind, let server = try proxies.decision(for: url).server, server.scheme != .http else { continue }
+            let source = (try? proxies.decision(for: url).source) ?? nil
+            throw ConnError.usage("conn probe goes through http:// proxies only, for now; \(server.display) (from \(source ?? "the settings")) is \(server.scheme.rawValue)",
+                                  hint: "Probe directly with --proxy '' (or --noproxy \(url.host ?? "HOST")), or give an http:// proxy with --proxy.")
         }
     }
 

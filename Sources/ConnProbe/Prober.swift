@@ -29,15 +29,18 @@ public struct Prober: Sendable {
     let routes: RouteCache
     /// The run's kept-alive plain-http connections (nil: each target connects and closes).
     let connections: ConnectionPool?
+    /// Which proxy a URL target is reached through (HTTP CONNECT; `ProbeCommand` refuses the
+    /// kinds the ladder cannot use before probing).
+    public let proxies: ProxySettings
 
     public init(timeout: Duration, insecure: Bool, expectation: Expectation, credentials: Credentials? = nil,
-                classifier: InterfaceClassifier = InterfaceClassifier()) {
+                classifier: InterfaceClassifier = InterfaceClassifier(), proxies: ProxySettings = .none) {
         self.init(timeout: timeout, insecure: insecure, expectation: expectation, credentials: credentials,
-                  classifier: classifier, routes: RouteCache(classifier: classifier), connections: nil)
+                  classifier: classifier, routes: RouteCache(classifier: classifier), connections: nil, proxies: proxies)
     }
 
     init(timeout: Duration, insecure: Bool, expectation: Expectation, credentials: Credentials?, classifier: InterfaceClassifier,
-         routes: RouteCache, connections: ConnectionPool?) {
+         routes: RouteCache, connections: ConnectionPool?, proxies: ProxySettings = .none) {
         self.timeout = timeout
         self.insecure = insecure
         self.expectation = expectation
@@ -45,6 +48,7 @@ public struct Prober: Sendable {
         self.classifier = classifier
         self.routes = routes
         self.connections = connections
+        self.proxies = proxies
     }
 
     /// The same prober with an empty route cache: each run (a monitor's look, a try of
@@ -52,7 +56,7 @@ public struct Prober: Sendable {
     /// the run's plain-http targets share kept-alive connections per origin; the run closes it.
     func forNewRun(connections: ConnectionPool? = nil) -> Prober {
         Prober(timeout: timeout, insecure: insecure, expectation: expectation, credentials: credentials, classifier: classifier,
-               routes: RouteCache(classifier: classifier), connections: connections)
+               routes: RouteCache(classifier: classifier), connections: connections, proxies: proxies)
     }
 
     /// The same prober with another expectation (the internet check's endpoints each have theirs).
@@ -110,6 +114,15 @@ public struct Prober: Sendable {
             target: target.input, kind: target.isServer ? "server" : (isURL(target) ? "url" : "hostPort"),
             url: urlString(target), host: target.host, port: target.port, reachable: false, verdict: "",
             explanation: "", rungs: [], totalMs: 0)
+        // Through a proxy, the ladder's DNS, route and TCP rungs are the proxy's; a CONNECT rung
+        // opens the tunnel; TLS and HTTP are the target's, inside it.
+        let proxy: (server: ProxyServer, source: String)? = {
+            guard case .url(let url) = target.kind, let decision = try? proxies.decision(for: url), let server = decision.server, server.scheme == .http
+            else { return nil }
+            return (server, decision.source ?? "the proxy settings")
+        }()
+        let through = proxy.map { "the proxy \($0.server.display) (from \($0.source))" }
+        let dialled = proxy.map { ProbeTarget(input: $0.server.display, kind: .hostPort(host: $0.server.host, port: $0.server.port)) } ?? target
         func finish(_ failure: ReachabilityFailure?, _ explanation: String) -> ProbeResult {
             result.reachable = failure == nil
             result.verdict = failure?.rawValue ?? "reachable"
@@ -118,26 +131,29 @@ public struct Prober: Sendable {
             return result
         }
 
-        // DNS
+        // DNS (of the proxy, through one: names behind it are the proxy's to resolve)
         let addresses: [ResolvedAddress]
-        if let literal = literalAddress(target) {
+        let whose = proxy == nil ? "" : "the proxy's name "
+        if let literal = literalAddress(dialled) {
             addresses = [literal]
-            result.rungs.append(ProbeRung(name: "dns", ok: true, ms: 0, detail: "\(target.host) is an IP address"))
+            result.rungs.append(ProbeRung(name: "dns", ok: true, ms: 0, detail: "\(dialled.host) is an IP address"))
         } else {
             let dnsStart = clock.now
-            switch await Resolver.resolve(host: target.host, port: target.port, timeout: timeout) {
+            switch await Resolver.resolve(host: dialled.host, port: dialled.port, timeout: timeout) {
             case .success(let found):
                 addresses = found
                 result.rungs.append(ProbeRung(name: "dns", ok: true, ms: dnsStart.duration(to: clock.now).milliseconds,
-                                              detail: found.map(\.ip).joined(separator: ", ")))
+                                              detail: whose + found.map(\.ip).joined(separator: ", ")))
             case .failure(.notFound):
-                result.rungs.append(ProbeRung(name: "dns", ok: false, ms: dnsStart.duration(to: clock.now).milliseconds, detail: "no such name"))
+                result.rungs.append(ProbeRung(name: "dns", ok: false, ms: dnsStart.duration(to: clock.now).milliseconds, detail: whose + "no such name"))
+                if let through { return finish(.proxyUnreachable, "\(through): the name \(dialled.host) does not resolve") }
                 return finish(.nxdomain, "the name \(target.host) does not resolve")
             case .failure(.timeout):
-                result.rungs.append(ProbeRung(name: "dns", ok: false, ms: nil, detail: "the resolver did not answer in time"))
-                return finish(.timeout, "the name \(target.host) could not be resolved in time: DNS may be down")
+                result.rungs.append(ProbeRung(name: "dns", ok: false, ms: nil, detail: whose + "the resolver did not answer in time"))
+                return finish(.timeout, "the name \(dialled.host) could not be resolved in time: DNS may be down")
             case .failure(.other(let why)):
-                result.rungs.append(ProbeRung(name: "dns", ok: false, ms: nil, detail: why))
+                result.rungs.append(ProbeRung(name: "dns", ok: false, ms: nil, detail: whose + why))
+                if let through { return finish(.proxyUnreachable, "\(through): the name \(dialled.host) could not be resolved: \(why)") }
                 return finish(.nxdomain, "the name \(target.host) could not be resolved: \(why)")
             }
         }
@@ -160,6 +176,7 @@ public struct Prober: Sendable {
             result.rungs.append(ProbeRung(name: "route", ok: true, ms: 0, detail: via))
         case .failure(.noRoute):
             result.rungs.append(ProbeRung(name: "route", ok: false, ms: 0, detail: "no route to \(first.ip)"))
+            if let through { return finish(.proxyUnreachable, "there is no route to \(through) at \(first.ip)") }
             return finish(.noRoute, "there is no route to \(first.ip): this host has no network path to it")
         case .failure(.other(let why)):
             result.rungs.append(ProbeRung(name: "route", ok: false, ms: 0, detail: why))
@@ -174,17 +191,17 @@ public struct Prober: Sendable {
             case .refused(let elapsed):
                 result.rungs.append(ProbeRung(name: "tcp", ok: false, ms: elapsed.milliseconds, detail: "\(bracketed(address)):\(address.port) refused"))
                 if tcpFailure?.0 != .refused {
-                    tcpFailure = (.refused, "\(target.host) is up (it answered), but nothing listens on port \(target.port)")
+                    tcpFailure = (.refused, "\(dialled.host) is up (it answered), but nothing listens on port \(dialled.port)")
                 }
             case .noRoute(let elapsed):
                 result.rungs.append(ProbeRung(name: "tcp", ok: false, ms: elapsed.milliseconds, detail: "no route to \(address.ip)"))
                 tcpFailure = tcpFailure ?? (.noRoute, "there is no route to \(address.ip)")
             case .timeout:
                 result.rungs.append(ProbeRung(name: "tcp", ok: false, ms: nil, detail: "\(bracketed(address)):\(address.port) did not answer within \(TimeFormatting.duration(timeout))"))
-                tcpFailure = tcpFailure ?? (.timeout, "\(target.host):\(target.port) did not answer within \(TimeFormatting.duration(timeout)): packets are dropped or the host is down")
+                tcpFailure = tcpFailure ?? (.timeout, "\(dialled.host):\(dialled.port) did not answer within \(TimeFormatting.duration(timeout)): packets are dropped or the host is down")
             case .failed(let why):
                 result.rungs.append(ProbeRung(name: "tcp", ok: false, ms: nil, detail: why))
-                tcpFailure = tcpFailure ?? (.timeout, "cannot connect to \(target.host):\(target.port): \(why)")
+                tcpFailure = tcpFailure ?? (.timeout, "cannot connect to \(dialled.host):\(dialled.port): \(why)")
             }
         }
         func recordConnected(_ address: ResolvedAddress, after elapsed: Duration, reused: Bool = false) {
@@ -206,11 +223,12 @@ public struct Prober: Sendable {
             return finish(http.failure, http.explanation)
         }
         func notReached() -> ProbeResult {
-            let (failure, explanation) = tcpFailure ?? (.timeout, "no address of \(target.host) could be reached")
+            let (failure, explanation) = tcpFailure ?? (.timeout, "no address of \(dialled.host) could be reached")
+            if let through { return finish(.proxyUnreachable, "\(through) cannot be reached: \(explanation)") }
             return finish(failure, explanation)
         }
 
-        if case .url(let url) = target.kind, !target.usesTLS {
+        if case .url(let url) = target.kind, !target.usesTLS, proxy == nil {
             for address in addresses {
                 switch await ChannelHTTPExchange.connectAndGet(url, address: address, headers: authorization(for: url), maxBytes: Self.maxBodyBytes,
                                                                timeout: timeout, pool: connections) {
@@ -235,6 +253,30 @@ public struct Prober: Sendable {
             recordNotConnected(tcp, address)
         }
         guard let channel else { return notReached() }
+
+        // The tunnel through the proxy (CONNECT).
+        if let proxy, let through {
+            switch await ProxyTunnel.open(on: channel, to: target.host, port: target.port, proxy: proxy.server, timeout: timeout) {
+            case .open(let elapsed):
+                result.rungs.append(ProbeRung(name: "proxy", ok: true, ms: elapsed.milliseconds, detail: "\(through) opened a tunnel to \(target.host):\(target.port)"))
+            case .authRequired(let elapsed, let challenge):
+                try? await channel.close()
+                result.rungs.append(ProbeRung(name: "proxy", ok: false, ms: elapsed.milliseconds, detail: "407" + (challenge.map { ", \($0)" } ?? "")))
+                return finish(.proxyAuthRequired, "\(through) wants credentials (407)" + (proxy.server.user == nil ? ": put them in the proxy URL, http://USER:PASSWORD@HOST:PORT" : ", and refused these"))
+            case .refused(let elapsed, let statusLine):
+                try? await channel.close()
+                result.rungs.append(ProbeRung(name: "proxy", ok: false, ms: elapsed.milliseconds, detail: statusLine))
+                return finish(.proxyRefused, "\(through) refused the tunnel to \(target.host):\(target.port): \(statusLine)")
+            case .failed(let elapsed, let why):
+                try? await channel.close()
+                result.rungs.append(ProbeRung(name: "proxy", ok: false, ms: elapsed.milliseconds, detail: why))
+                return finish(.proxyRefused, "\(through): \(why)")
+            case .timeout:
+                try? await channel.close()
+                result.rungs.append(ProbeRung(name: "proxy", ok: false, ms: nil, detail: "no answer to CONNECT within \(TimeFormatting.duration(timeout))"))
+                return finish(.timeout, "\(through) did not answer CONNECT within \(TimeFormatting.duration(timeout))")
+            }
+        }
 
         // TLS
         if target.usesTLS {

@@ -90,4 +90,69 @@ struct ProxyTests {
         let excepted = try await home.conn(["config", "show"], server: server, env: ["HTTPS_PROXY": "proxy.example:3128", "NO_PROXY": "example.com"])
         #expect(excepted.standardOutput.contains("(none: direct)") && excepted.standardOutput.contains("NO_PROXY lists api.example.com"), "\(excepted.standardOutput)")
     }
+
+    @Test("probe through tinyproxy: a proxy rung between TCP and HTTP; 407 → proxyAuthRequired, credentials → reachable; a denied port → proxyRefused; the proxy gone → proxyUnreachable; SOCKS → 64; the schema holds")
+    func probeThroughAProxy() async throws {
+        try await ServerProcess.with { url in
+            let open = try await RealProxy.tinyproxy(in: home)
+            let health = "\(url.absoluteString)/health"
+            let through = try await home.conn(["probe", "--json", health], env: ["http_proxy": "http://127.0.0.1:\(open.port)"])
+            let result = try #require((try through.json()["results"] as? [[String: Any]])?.first, "\(through.standardOutput)")
+            #expect(through.exitCode == 0 && result["verdict"] as? String == "reachable", "\(through.standardOutput) \(through.standardError)")
+            let rungs = (result["rungs"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+            #expect(rungs == ["dns", "route", "tcp", "proxy", "http"], "\(rungs)")
+            let problems = try await JSONSchemaCheck.violations(of: through.standardOutput, schema: "probe")
+            #expect(problems.isEmpty, "\(problems)")
+            #expect(open.log.contains("CONNECT 127.0.0.1:\(url.port!)"), "\(open.log)")
+
+            let guarded = try await RealProxy.tinyproxy(in: home, user: "ann", password: "s3cr3t-pw")
+            let asked = try await home.conn(["probe", "--json", "--proxy", "http://127.0.0.1:\(guarded.port)", health])
+            #expect(try asked.json()["reason"] as? String == "proxyAuthRequired" && asked.exitCode == 69, "\(asked.standardOutput)")
+            let given = try await home.conn(["probe", "--proxy", "http://ann:s3cr3t-pw@127.0.0.1:\(guarded.port)", health])
+            #expect(given.exitCode == 0 && !given.standardOutput.contains("s3cr3t-pw"), "\(given.standardOutput)")
+
+            // A proxy that lets CONNECT reach port 443 only.
+            let strict = try await RealProxy.tinyproxy(in: home, connectPorts: [443])
+            let denied = try await home.conn(["probe", "--json", "--proxy", "http://127.0.0.1:\(strict.port)", health])
+            #expect(try denied.json()["reason"] as? String == "proxyRefused", "\(denied.standardOutput)")
+
+            await open.stop()
+            let gone = try await home.conn(["probe", "--json", health], env: ["http_proxy": "http://127.0.0.1:\(open.port)"])
+            #expect(try gone.json()["reason"] as? String == "proxyUnreachable" && gone.exitCode == 69, "\(gone.standardOutput)")
+            let socks = try await home.conn(["probe", health], env: ["ALL_PROXY": "socks5h://127.0.0.1:1"])
+            #expect(socks.exitCode == 64 && socks.standardError.contains("http:// proxies only"), "\(socks.standardError)")
+            await guarded.stop()
+            await strict.stop()
+        }
+    }
+
+    @Test("a hostile proxy: garbage, an endless 407 head (1 MiB, never read past 16 KiB), a close mid-CONNECT → proxyRefused, not a timeout")
+    func hostileProxy() async throws {
+        // One connection each: read the CONNECT, answer as told, close.
+        let script = """
+            import socket, sys
+            mode = sys.argv[1]
+            listener = socket.socket(); listener.bind(("127.0.0.1", 0)); listener.listen(8)
+            print('{"port": %d}' % listener.getsockname()[1], flush=True)
+            while True:
+                connection, _ = listener.accept()
+                connection.recv(65536)
+                try:
+                    if mode == "garbage": connection.sendall(b"\\x00\\x01 not http at all\\r\\n\\r\\n")
+                    elif mode == "endless": connection.sendall(b"HTTP/1.1 407 Proxy Authentication Required\\r\\n" + b"X-Pad: " + b"a" * (1 << 20))
+                except OSError: pass
+                connection.close()
+            """
+        for (mode, words) in [("garbage", "not HTTP"), ("endless", "more than 16 KiB"), ("close", "closed the connection")] {
+            let proxy = try JSONLinesProcess("/usr/bin/python3", ["-c", script, mode], environment: ["PYTHONDONTWRITEBYTECODE": "1"])
+            let port = try #require(try await poll(for: 10, every: .milliseconds(50)) { proxy.events.first?["port"] as? Int }, "\(proxy.errorOutput)")
+            // A verdict of its own, not the deadline's (timeout): the answer was judged, not waited out.
+            let outcome = try await home.conn(["probe", "--json", "--timeout", "60s", "--proxy", "http://127.0.0.1:\(port)", "http://api.example.com/health"])
+            let result = try #require((try outcome.json()["results"] as? [[String: Any]])?.first, "\(outcome.standardOutput)")
+            #expect(result["verdict"] as? String == "proxyRefused" && (result["explanation"] as? String ?? "").contains(words), "\(mode): \(result)")
+            // SIGKILL: the test process may hand its children SIGTERM blocked.
+            kill(proxy.process.processIdentifier, SIGKILL)
+            await proxy.process.exited(killingAfter: 10)
+        }
+    }
 }

@@ -15,7 +15,9 @@ public final class RealProxy: @unchecked Sendable {
     private let process: Process
 
     /// tinyproxy on 127.0.0.1, allowing CONNECT to every port, asking for `user`/`password` if given.
-    public static func tinyproxy(in directory: TemporaryDirectory, user: String? = nil, password: String? = nil) async throws -> RealProxy {
+    /// `connectPorts`: the only ports CONNECT may reach (tinyproxy's ConnectPort; empty: any).
+    public static func tinyproxy(in directory: TemporaryDirectory, user: String? = nil, password: String? = nil,
+                                 connectPorts: [Int] = []) async throws -> RealProxy {
         let port = try HTTPPorts.free()
         let log = directory.path + "/tinyproxy-\(port).log"
         var configuration = """
@@ -29,6 +31,7 @@ public final class RealProxy: @unchecked Sendable {
 
             """
         if let user, let password { configuration += "BasicAuth \(user) \(password)\n" }
+        for allowed in connectPorts { configuration += "ConnectPort \(allowed)\n" }
         let file = try directory.write("tinyproxy-\(port).conf", configuration)
         return try await RealProxy(tinyproxyPath, ["-d", "-c", file], port: port, logFile: log)
     }

@@ -23,6 +23,12 @@ public enum ReachabilityFailure: String, Sendable, Codable, CaseIterable {
     /// The target answered with a redirect to another origin (or past the most redirects
     /// followed within one): it answered, but not itself.
     case redirected
+    /// The proxy the target is reached through cannot be reached (its name, route or port).
+    case proxyUnreachable
+    /// The proxy wants credentials (407) that were not given, or not these.
+    case proxyAuthRequired
+    /// The proxy refused the tunnel to the target (403, 502, …) or answered something else.
+    case proxyRefused
 
     /// A sentence that explains the verdict to a person.
     public var explanation: String {
@@ -37,6 +43,9 @@ public enum ReachabilityFailure: String, Sendable, Codable, CaseIterable {
         case .unexpectedBody: "the server answered, but not with the expected content"
         case .portal: "a sign-in page answered in place of the server: a captive portal or a proxy is in the way"
         case .redirected: "the target redirected to another site, which conn does not take for an answer"
+        case .proxyUnreachable: "the proxy cannot be reached"
+        case .proxyAuthRequired: "the proxy wants credentials (407)"
+        case .proxyRefused: "the proxy refused the way to the target"
         }
     }
 }

@@ -1,0 +1,126 @@
+import ConnCore
+import Foundation
+import NIOCore
+
+/// The probe's proxy rung: a CONNECT on a connection to an HTTP proxy, timed on its own, so a
+/// proxy that refuses, wants credentials or says nothing is its own verdict rather than the
+/// target's. The proxy's credentials go in `Proxy-Authorization` here and nowhere else; the
+/// target's token travels inside the tunnel.
+enum ProxyTunnel {
+    enum Outcome {
+        /// 2xx: the channel now carries bytes to and from the target.
+        case open(Duration)
+        /// 407, with the proxy's `Proxy-Authenticate` (sanitised).
+        case authRequired(Duration, challenge: String?)
+        /// Another status: the proxy's status line (sanitised).
+        case refused(Duration, statusLine: String)
+        /// Closed, garbage, or a head larger than `maxHeadBytes`.
+        case failed(Duration, String)
+        case timeout
+    }
+
+    /// The most of a proxy's answer read before giving up on it (a 1 GB 407 body is never read:
+    /// only the head is, and the connection closed).
+    static let maxHeadBytes = 16 * 1024
+
+    static func open(on channel: any Channel, to host: String, port: Int, proxy: ProxyServer, timeout: Duration) async -> Outcome {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let authority = (host.contains(":") ? "[\(host)]" : host) + ":\(port)"
+        var request = "CONNECT \(authority) HTTP/1.1\r\nHost: \(authority)\r\nUser-Agent: conn/\(ConnVersion.current)\r\n"
+        if let user = proxy.user {
+            let credentials = Data("\(user):\(proxy.password ?? "")".utf8).base64EncodedString()
+            request += "Proxy-Authorization: Basic \(credentials)\r\n"
+        }
+        request += "\r\n"
+        let head = channel.eventLoop.makePromise(of: String.self)
+        // Completed on every way out (a pending promise is a crash in SwiftNIO's debug builds).
+        defer { head.fail(ChannelError.ioOnClosedChannel) }
+        do {
+            let reader = HeadReader(head, limit: maxHeadBytes)
+            try await channel.eventLoop.submit { try channel.pipeline.syncOperations.addHandler(reader) }.get()
+            let deadline = channel.eventLoop.scheduleTask(in: .nanoseconds(timeout.nanoseconds)) { head.fail(ChannelError.connectTimeout(.nanoseconds(timeout.nanoseconds))) }
+            defer { deadline.cancel() }
+            try await channel.writeAndFlush(ByteBuffer(string: request))
+            let text = try await head.futureResult.get()
+            _ = try? await channel.pipeline.removeHandler(reader).get()
+            let elapsed = start.duration(to: clock.now)
+            let lines = text.split(whereSeparator: \.isNewline)
+            let statusLine = String(lines.first ?? "")
+            let parts = statusLine.split(separator: " ", maxSplits: 2)
+            guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let status = Int(parts[1]), (100...599).contains(status) else {
+                return .failed(elapsed, "the proxy answered something that is not HTTP: \(TerminalSanitizer.sanitize(String(statusLine.prefix(80)), keepNewlines: false))")
+            }
+            let shown = TerminalSanitizer.sanitize(String(statusLine.prefix(200)), keepNewlines: false)
+            switch status {
+            case 200..<300:
+                return .open(elapsed)
+            case 407:
+                let challenge = lines.first { $0.lowercased().hasPrefix("proxy-authenticate:") }
+                    .map { TerminalSanitizer.sanitize(String($0.dropFirst("proxy-authenticate:".count).trimmingCharacters(in: .whitespaces).prefix(200)), keepNewlines: false) }
+                return .authRequired(elapsed, challenge: challenge)
+            default:
+                return .refused(elapsed, statusLine: shown)
+            }
+        } catch ChannelError.connectTimeout {
+            return .timeout
+        } catch HeadReader.Failure.tooLarge {
+            return .failed(start.duration(to: clock.now), "the proxy's answer to CONNECT has a head of more than \(maxHeadBytes / 1024) KiB")
+        } catch {
+            return .failed(start.duration(to: clock.now), "the proxy closed the connection before answering CONNECT")
+        }
+    }
+
+    /// Collects bytes until the end of an HTTP head (a blank line), at most `limit` of them.
+    final class HeadReader: ChannelInboundHandler, RemovableChannelHandler, @unchecked Sendable {
+        typealias InboundIn = ByteBuffer
+        enum Failure: Error { case tooLarge, closed }
+
+        private let promise: EventLoopPromise<String>
+        private let limit: Int
+        private var collected = [UInt8]()
+        private var done = false
+
+        init(_ promise: EventLoopPromise<String>, limit: Int) {
+            self.promise = promise
+            self.limit = limit
+        }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            guard !done else { return }
+            let buffer = unwrapInboundIn(data)
+            collected += buffer.readableBytesView
+            if let end = Self.headEnd(collected) {
+                done = true
+                promise.succeed(String(decoding: collected[..<end], as: UTF8.self))
+            } else if collected.count > limit {
+                done = true
+                promise.fail(Failure.tooLarge)
+                context.close(promise: nil)
+            }
+        }
+
+        func channelInactive(context: ChannelHandlerContext) {
+            if !done { done = true; promise.fail(Failure.closed) }
+            context.fireChannelInactive()
+        }
+
+        func errorCaught(context: ChannelHandlerContext, error: any Error) {
+            if !done { done = true; promise.fail(error) }
+            context.close(promise: nil)
+        }
+
+        /// Where the head ends (after "\r\n\r\n", or "\n\n" from a sloppy proxy).
+        static func headEnd(_ bytes: [UInt8]) -> Int? {
+            var index = 0
+            while index + 1 < bytes.count {
+                if bytes[index] == 0x0A {
+                    if bytes[index + 1] == 0x0A { return index + 2 }
+                    if index + 2 < bytes.count, bytes[index + 1] == 0x0D, bytes[index + 2] == 0x0A { return index + 3 }
+                }
+                index += 1
+            }
+            return nil
+        }
+    }
+}
