@@ -36,7 +36,7 @@ public struct MonitorOptions: ParsableArguments {
         guard !probeTargets.isEmpty || !endpoints.isEmpty else {
             throw ConnError.usage("nothing to watch: give a target, configure a server, or leave out --no-internet")
         }
-        return ConnectivityCheck(targets: probeTargets, internetEndpoints: endpoints, internetRequired: internetChecks.requested || probeTargets.isEmpty,
+        return try ConnectivityCheck(targets: probeTargets, internetEndpoints: endpoints, internetRequired: internetChecks.requested || probeTargets.isEmpty,
                                  configuration: configuration)
     }
 

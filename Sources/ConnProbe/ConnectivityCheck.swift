@@ -13,19 +13,34 @@ public struct ConnectivityCheck: Sendable {
     let runner: ProbeRunner
 
     public init(targets: [ProbeTarget], internetEndpoints: [InternetEndpoint], internetRequired: Bool? = nil, timeout: Duration, insecure: Bool,
-                credentials: Credentials?, concurrency: Int = 32) {
+                credentials: Credentials?, concurrency: Int = 32, proxies: ProxySettings = .none) {
         self.targets = targets
         self.internetEndpoints = internetEndpoints
         self.internetRequired = !internetEndpoints.isEmpty && (internetRequired ?? targets.isEmpty)
-        let prober = Prober(timeout: timeout, insecure: insecure, expectation: .init(), credentials: credentials)
+        let prober = Prober(timeout: timeout, insecure: insecure, expectation: .init(), credentials: credentials, proxies: proxies)
         runner = ProbeRunner(prober: prober, concurrency: concurrency)
     }
 
-    /// A monitor's check from the configuration: its credentials, and each look bounded by the
-    /// configured timeout but never more than 5 s, so a dead network is noticed quickly.
-    public init(targets: [ProbeTarget], internetEndpoints: [InternetEndpoint], internetRequired: Bool? = nil, configuration: ConnConfiguration) {
+    /// A monitor's check from the configuration: its credentials, its proxies (http:// ones;
+    /// others are refused, see `checkProxies`), and each look bounded by the configured timeout
+    /// but never more than 5 s, so a dead network is noticed quickly.
+    public init(targets: [ProbeTarget], internetEndpoints: [InternetEndpoint], internetRequired: Bool? = nil, configuration: ConnConfiguration) throws {
+        try Self.checkProxies(configuration.proxy, for: targets)
         self.init(targets: targets, internetEndpoints: internetEndpoints, internetRequired: internetRequired, timeout: min(configuration.timeout, .seconds(5)),
-                  insecure: configuration.insecure, credentials: configuration.credentials)
+                  insecure: configuration.insecure, credentials: configuration.credentials, proxies: configuration.proxy)
+    }
+
+    /// The proxy each URL target would take, checked before any is probed: a setting that does
+    /// not parse is 64 naming it, and a kind the ladder cannot go through yet (SOCKS5, https://)
+    /// is 64 saying so — going direct instead would report on another path than the one set.
+    public static func checkProxies(_ proxies: ProxySettings, for targets: [ProbeTarget]) throws {
+        for target in targets {
+            guard case .url(let url) = target.kind else { continue }
+            let decision = try proxies.decision(for: url)
+            guard let server = decision.server, server.scheme != .http else { continue }
+            throw ConnError.usage("conn's probes go through http:// proxies only, for now; \(server.display) (from \(decision.source ?? "the settings")) is \(server.scheme.rawValue)",
+                                  hint: "Probe directly with --proxy '' (or --noproxy \(url.host ?? "HOST")), or give an http:// proxy with --proxy.")
+        }
     }
 
     public struct Snapshot: Sendable {

@@ -132,7 +132,7 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting, PrometheusOut
         let deadline = wait.map { ContinuousClock.now + $0.duration }
 
         let expectation = Prober.Expectation(statuses: expectStatus.isEmpty ? nil : Set(expectStatus), bodyContains: expectBody)
-        try Self.checkProxies(configuration.proxy, for: probeTargets)
+        try ConnectivityCheck.checkProxies(configuration.proxy, for: probeTargets)
         let prober = Prober(timeout: configuration.timeout, insecure: configuration.insecure,
                             expectation: expectation, credentials: configuration.credentials, proxies: configuration.proxy)
         let runner = ProbeRunner(prober: prober, concurrency: concurrency)
@@ -213,18 +213,6 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting, PrometheusOut
                 throw ConnError.usage("`probe … -- COMMAND` replaces the process, so it cannot run inside `conn repl`", hint: "Run it from your shell.")
             }
             try CommandExecutor.exec(trailingCommand)
-        }
-    }
-
-    /// The proxy each URL target would take, checked before any is probed: a setting that does
-    /// not parse is 64 naming it, and a kind the ladder cannot go through yet is 64 saying so
-    /// (going direct instead would report on another path than the one configured).
-    static func checkProxies(_ proxies: ProxySettings, for targets: [ProbeTarget]) throws {
-        for target in targets {
-            guard case .url(let url) = target.kind, let server = try proxies.decision(for: url).server, server.scheme != .http else { continue }
-            let source = (try? proxies.decision(for: url).source) ?? nil
-            throw ConnError.usage("conn probe goes through http:// proxies only, for now; \(server.display) (from \(source ?? "the settings")) is \(server.scheme.rawValue)",
-                                  hint: "Probe directly with --proxy '' (or --noproxy \(url.host ?? "HOST")), or give an http:// proxy with --proxy.")
         }
     }
 

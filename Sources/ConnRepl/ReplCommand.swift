@@ -63,14 +63,14 @@ public struct ReplCommand: ConnCommand {
             throw ConnError.usage("nothing to check: no server is configured and --no-internet was given",
                                   hint: "Give --server URL (or set CONN_SERVER), or leave out --no-internet.")
         }
-        let check = ConnectivityCheck(targets: targets, internetEndpoints: endpoints, internetRequired: internetChecks.requested || targets.isEmpty,
+        let check = try ConnectivityCheck(targets: targets, internetEndpoints: endpoints, internetRequired: internetChecks.requested || targets.isEmpty,
                                       configuration: configuration)
         // The REPL's global options apply to every command typed in it: they are handed on as
         // the CONN_* variables of the environment those commands run with.
         let inherited: [(String, String?)] = [
             ("server", global.server), ("profile", global.profile), ("config", global.config), ("timeout", global.timeout?.description),
             ("format", global.json ? "json" : global.format?.rawValue), ("color", global.color?.rawValue),
-            ("utc", global.utc ? "true" : nil),
+            ("utc", global.utc ? "true" : nil), ("proxy", global.proxy), ("noProxy", global.noProxy),
         ]
         var environment = context.environment
         for (key, value) in inherited {

@@ -155,4 +155,21 @@ struct ProxyTests {
             await proxy.process.exited(killingAfter: 10)
         }
     }
+
+    @Test("watch looks through the same proxy as probe: online through tinyproxy, serverUnreachable (proxyUnreachable) through a dead one; a SOCKS proxy is 64")
+    func watchThroughAProxy() async throws {
+        try await ServerProcess.with { url in
+            let proxy = try await RealProxy.tinyproxy(in: home)
+            let up = try await home.conn(["watch", "--json", "--no-internet", "--no-link", "--until", "online", "--timeout", "20s"], server: url,
+                                         env: ["http_proxy": "http://127.0.0.1:\(proxy.port)"])
+            #expect(up.exitCode == 0, "\(up.standardOutput) \(up.standardError)")
+            #expect(proxy.log.contains("CONNECT 127.0.0.1:\(url.port!)"), "the look went through the proxy: \(proxy.log)")
+            await proxy.stop()
+            let down = try await home.conn(["watch", "--json", "--no-internet", "--no-link", "--until", "online", "--timeout", "3s"], server: url,
+                                           env: ["http_proxy": "http://127.0.0.1:\(proxy.port)"])
+            #expect(down.exitCode == 75 && down.standardOutput.contains(#""reason":"proxyUnreachable""#), "\(down.standardOutput)")
+            let socks = try await home.conn(["watch", "--no-internet"], server: url, env: ["ALL_PROXY": "socks5h://127.0.0.1:1"])
+            #expect(socks.exitCode == 64 && socks.standardError.contains("http:// proxies only"), "\(socks.standardError)")
+        }
+    }
 }

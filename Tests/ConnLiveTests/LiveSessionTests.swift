@@ -38,7 +38,7 @@ struct LiveSessionTests {
             let queued = try store.enqueue(OutboxDraft(to: "ann@conn.example", subject: "from the session", text: "t", responseToUid: nil), now: Date())
 
             let logger = Logger(label: "test")
-            var parts = LiveSession.Parts(check: ConnectivityCheck(targets: [.server(backEnd)], internetEndpoints: [], configuration: configuration),
+            var parts = LiveSession.Parts(check: try ConnectivityCheck(targets: [.server(backEnd)], internetEndpoints: [], configuration: configuration),
                                           interval: .seconds(30), grace: .zero, link: BackEndLink(backEnd, configuration: configuration, logger: logger))
             parts.delivery = LiveSession.Delivery(store: store, url: backEnd.url(for: .messages))
             parts.sync = LiveSession.InboxSync(url: backEnd.url(for: .inbox), database: database, interval: .seconds(60))
