@@ -17,6 +17,8 @@ public struct BackEndLink: Sendable {
     /// How long connecting, TLS and the upgrade may take together.
     let handshakeTimeout: Duration
     let logger: Logger
+    /// The http:// proxy the link tunnels through (CONNECT), if the settings give one for its URL.
+    var proxy: ProxyServer?
     /// Called with each ping/pong's estimate of the clock offset, read as the json method reads
     /// its samples (`ClockFilter`, whole-millisecond stamps), for a caller that keeps it (the
     /// agent stores it for `clock-offset --convert`; both serve it as a metric).
@@ -37,6 +39,8 @@ public struct BackEndLink: Sendable {
     public init(_ backEnd: BackEndEndpoint, configuration: ConnConfiguration, logger: Logger) {
         self.init(url: backEnd.url(for: .ws), credentials: configuration.credentials, insecure: configuration.insecure,
                   pingInterval: .seconds(10), handshakeTimeout: configuration.timeout, logger: logger)
+        // As the looks do (ConnectivityCheck refuses the kinds they cannot use before a link starts).
+        if let server = (try? configuration.proxy.decision(for: url))?.server, server.scheme == .http { proxy = server }
     }
 
     /// The link's states, as seed 002's ConnectionState moves: when `initializing` (the link was
@@ -94,7 +98,7 @@ public struct BackEndLink: Sendable {
         let clock = SampleClock()
         do {
             try await WebSocketConnector.connect(to: url, headers: headers, tls: ClientTLS.configuration(insecure: insecure),
-                                                 timeout: handshakeTimeout, logger: logger) { inbound, outbound in
+                                                 timeout: handshakeTimeout, proxy: proxy, logger: logger) { inbound, outbound in
                 let pinger = Task {
                     var sent = 0
                     while !Task.isCancelled {

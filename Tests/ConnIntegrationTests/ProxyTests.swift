@@ -156,7 +156,7 @@ struct ProxyTests {
         }
     }
 
-    @Test("watch looks through the same proxy as probe: online through tinyproxy, serverUnreachable (proxyUnreachable) through a dead one; a SOCKS proxy is 64")
+    @Test("watch looks, and holds its link, through the same proxy as probe: online and connected through tinyproxy, proxyUnreachable through a dead one; a SOCKS proxy is 64")
     func watchThroughAProxy() async throws {
         try await ServerProcess.with { url in
             let proxy = try await RealProxy.tinyproxy(in: home)
@@ -165,6 +165,13 @@ struct ProxyTests {
             #expect(up.exitCode == 0, "\(up.standardOutput) \(up.standardError)")
             #expect(proxy.log.contains("CONNECT 127.0.0.1:\(url.port!)"), "the look went through the proxy: \(proxy.log)")
             await proxy.stop()
+            // The live link tunnels through it too: one CONNECT for the look, one for the link.
+            let linked = try await RealProxy.tinyproxy(in: home)
+            let connected = try await home.conn(["watch", "--json", "--no-internet", "--interval", "1h", "--until", "connected", "--timeout", "20s"],
+                                                server: url, env: ["http_proxy": "http://127.0.0.1:\(linked.port)"])
+            #expect(connected.exitCode == 0, "\(connected.standardOutput) \(connected.standardError)")
+            #expect(linked.log.components(separatedBy: "CONNECT 127.0.0.1:\(url.port!)").count - 1 >= 2, "\(linked.log)")
+            await linked.stop()
             let down = try await home.conn(["watch", "--json", "--no-internet", "--no-link", "--until", "online", "--timeout", "3s"], server: url,
                                            env: ["http_proxy": "http://127.0.0.1:\(proxy.port)"])
             #expect(down.exitCode == 75 && down.standardOutput.contains(#""reason":"proxyUnreachable""#), "\(down.standardOutput)")

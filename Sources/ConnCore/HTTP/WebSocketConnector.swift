@@ -41,7 +41,7 @@ public enum WebSocketConnector {
     /// a time has the connection closed at the deadline (`Failure.handshakeTimeout`).
     public static func connect(
         to url: URL, headers: [(String, String)] = [], tls: TLSConfiguration, maxFrameSize: Int = 1 << 14,
-        timeout: Duration = .seconds(10), logger: Logger, handler: @escaping Handler
+        timeout: Duration = .seconds(10), proxy: ProxyServer? = nil, logger: Logger, handler: @escaping Handler
     ) async throws {
         guard let origin = Origin(url), let request = UpgradeRequest(url: url, origin: origin, headers: headers) else {
             throw Failure.notWebSocketURL(url.absoluteString)
@@ -51,26 +51,54 @@ public enum WebSocketConnector {
 
         let started = NIODeadline.now()
         let expired = NIOLockedValueBox(false)
-        let upgrade = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .connectTimeout(.nanoseconds(timeout.nanoseconds))
-            .connect(host: origin.host, port: origin.port) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    if let sslContext {
-                        let tlsHandler = try NIOSSLClientHandler(context: sslContext, serverHostname: serverName)
-                        try channel.pipeline.syncOperations.addHandler(tlsHandler, position: .first)
-                    }
-                    let upgraded = try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(
-                        configuration: request.pipelineConfiguration(maxFrameSize: maxFrameSize))
-                    // What is left of the deadline after connecting: closing the channel fails
-                    // the upgrade, which nothing else would end.
-                    let deadline = channel.eventLoop.scheduleTask(deadline: started + .nanoseconds(timeout.nanoseconds)) {
-                        expired.withLockedValue { $0 = true }
-                        channel.close(promise: nil)
-                    }
-                    upgraded.whenComplete { _ in deadline.cancel() }
-                    return upgraded
-                }
+        /// TLS (for wss) and the upgrade, on a channel connected to the server or tunnelled to it.
+        @Sendable func upgrading(_ channel: any Channel) throws -> EventLoopFuture<Upgrade> {
+            if let sslContext {
+                let tlsHandler = try NIOSSLClientHandler(context: sslContext, serverHostname: serverName)
+                try channel.pipeline.syncOperations.addHandler(tlsHandler, position: .first)
             }
+            let upgraded = try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(
+                configuration: request.pipelineConfiguration(maxFrameSize: maxFrameSize))
+            // What is left of the deadline after connecting: closing the channel fails
+            // the upgrade, which nothing else would end.
+            let deadline = channel.eventLoop.scheduleTask(deadline: started + .nanoseconds(timeout.nanoseconds)) {
+                expired.withLockedValue { $0 = true }
+                channel.close(promise: nil)
+            }
+            upgraded.whenComplete { _ in deadline.cancel() }
+            return upgraded
+        }
+        let bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connectTimeout(.nanoseconds(timeout.nanoseconds))
+        let upgrade: EventLoopFuture<Upgrade>
+        if let proxy {
+            // Through an http:// proxy: a CONNECT to the server first, then TLS and the upgrade
+            // inside the tunnel (the token travels there, never in the CONNECT).
+            let channel = try await bootstrap.connect(host: proxy.host, port: proxy.port).get()
+            let remaining = Duration.nanoseconds(max(0, (started + .nanoseconds(timeout.nanoseconds) - .now()).nanoseconds))
+            switch await ProxyTunnel.open(on: channel, to: origin.host, port: origin.port, proxy: proxy, timeout: remaining) {
+            case .open:
+                break
+            case .authRequired:
+                try? await channel.close()
+                throw ConnError(code: .proxyAuthRequired, message: "the proxy \(proxy.display) wants credentials (407) to open \(url.absoluteString)",
+                                exitStatus: .permission)
+            case .refused(_, let statusLine):
+                try? await channel.close()
+                throw ConnError(code: .proxyRefused, message: "the proxy \(proxy.display) refused the tunnel to \(url.absoluteString): \(statusLine)",
+                                exitStatus: .unavailable)
+            case .failed(_, let why):
+                try? await channel.close()
+                throw ConnError(code: .proxyRefused, message: "the proxy \(proxy.display): \(why)", exitStatus: .unavailable)
+            case .timeout:
+                try? await channel.close()
+                throw Failure.handshakeTimeout(url.absoluteString, timeout)
+            }
+            upgrade = try await channel.eventLoop.submit { try upgrading(channel) }.get()
+        } else {
+            upgrade = try await bootstrap.connect(host: origin.host, port: origin.port) { channel in
+                channel.eventLoop.makeCompletedFuture { try upgrading(channel) }
+            }
+        }
         let outcome: Upgrade
         do {
             outcome = try await upgrade.get()

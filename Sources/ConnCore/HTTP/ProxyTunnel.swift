@@ -1,13 +1,12 @@
-import ConnCore
 import Foundation
 import NIOCore
 
-/// The probe's proxy rung: a CONNECT on a connection to an HTTP proxy, timed on its own, so a
-/// proxy that refuses, wants credentials or says nothing is its own verdict rather than the
-/// target's. The proxy's credentials go in `Proxy-Authorization` here and nowhere else; the
+/// A CONNECT on a connection to an HTTP proxy, timed on its own: the probe's proxy rung, and the
+/// live link's way through a proxy. A proxy that refuses, wants credentials or says nothing is
+/// its own verdict rather than the target's. The proxy's credentials go in `Proxy-Authorization` here and nowhere else; the
 /// target's token travels inside the tunnel.
-enum ProxyTunnel {
-    enum Outcome {
+public enum ProxyTunnel {
+    public enum Outcome: Sendable {
         /// 2xx: the channel now carries bytes to and from the target.
         case open(Duration)
         /// 407, with the proxy's `Proxy-Authenticate` (sanitised).
@@ -21,9 +20,9 @@ enum ProxyTunnel {
 
     /// The most of a proxy's answer read before giving up on it (a 1 GB 407 body is never read:
     /// only the head is, and the connection closed).
-    static let maxHeadBytes = 16 * 1024
+    public static let maxHeadBytes = 16 * 1024
 
-    static func open(on channel: any Channel, to host: String, port: Int, proxy: ProxyServer, timeout: Duration) async -> Outcome {
+    public static func open(on channel: any Channel, to host: String, port: Int, proxy: ProxyServer, timeout: Duration) async -> Outcome {
         let clock = ContinuousClock()
         let start = clock.now
         let authority = (host.contains(":") ? "[\(host)]" : host) + ":\(port)"
