@@ -50,7 +50,7 @@ let package = Package(
         .target(
             name: "ConnCore",
             dependencies: [
-                "ConnProtocol", "CSQLiteTuning",
+                "ConnProtocol", "CSQLiteTuning", "CSpawn",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -197,6 +197,9 @@ let package = Package(
         .systemLibrary(name: "CCurses", path: "Sources/CCurses"),
         // sqlite3_config (variadic, so not callable from Swift) for the one setting conn changes.
         .systemLibrary(name: "CSQLiteTuning", path: "Sources/CSQLiteTuning"),
+        // posix_spawn's closefrom and pidfd_open (glibc declares them for _GNU_SOURCE only):
+        // children started without Foundation's Process (SpawnedProcess).
+        .systemLibrary(name: "CSpawn", path: "Sources/CSpawn"),
         // crypt_r of libxcrypt: bcrypt for the basic_auth_users of --web-config-file.
         .systemLibrary(name: "CCrypt", path: "Sources/CCrypt"),
         // `conn repl`: the line editor, the shell-style tokenizer, completion from the command
@@ -277,7 +280,7 @@ let package = Package(
         // Helpers shared by the test targets: temporary homes, running the built binaries.
         .target(
             name: "ConnTestSupport",
-            dependencies: [.product(name: "Subprocess", package: "swift-subprocess")],
+            dependencies: ["ConnCore", .product(name: "Subprocess", package: "swift-subprocess")],
             path: "Tests/ConnTestSupport",
             swiftSettings: strictSwift
         ),

@@ -13,26 +13,23 @@ struct WatchHook: Sendable {
     let environment: [String: String]
 
     func run(_ event: WatchEvent) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        process.environment = environment.merging(event.environment) { $1 }
-        let input = Pipe()
-        process.standardInput = input
         let printer = self.printer
         let command = self.command
-        process.terminationHandler = { finished in
-            if finished.terminationStatus != 0 {
-                printer.warning("--exec '\(command)' exited with \(finished.terminationStatus)")
-            }
-        }
         do {
-            try process.run()
+            // SpawnedProcess, not Foundation's Process: the hook starts cleanly however many
+            // descriptors conn holds (see SpawnedProcess).
+            let process = try SpawnedProcess("/bin/sh", ["-c", command], environment: environment.merging(event.environment) { $1 },
+                                             input: .pipe, output: .inherit, error: .inherit)
+            process.onExit { finished in
+                if finished.terminationStatus != 0 {
+                    printer.warning("--exec '\(command)' exited with \(finished.terminationStatus)")
+                }
+            }
             let json = (try? JSONOutput.encode(event)) ?? "{}"
             // A hook that exits without reading its stdin closes the pipe: EPIPE here (SIGPIPE is
             // ignored), which is the hook's business, not a reason to stop watching.
-            try? input.fileHandleForWriting.write(contentsOf: Data((json + "\n").utf8))
-            try? input.fileHandleForWriting.close()
+            try? process.standardInput?.write(contentsOf: Data((json + "\n").utf8))
+            try? process.standardInput?.close()
         } catch {
             printer.warning("--exec '\(command)' could not be started: \(error)")
         }

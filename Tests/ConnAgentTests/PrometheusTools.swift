@@ -1,4 +1,5 @@
 import ConnTestSupport
+import ConnCore
 import Foundation
 
 /// Debian's real Prometheus tools, started on free loopback ports for one test.
@@ -9,18 +10,12 @@ enum PrometheusTools {
     static var hasBlackbox: Bool { FileManager.default.isExecutableFile(atPath: blackboxPath) }
 
     /// Starts `executable` quietly; the caller stops it with `terminate()` and `waitForExit`.
-    static func launch(_ executable: String, _ arguments: [String]) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return process
+    static func launch(_ executable: String, _ arguments: [String]) throws -> SpawnedProcess {
+        try SpawnedProcess(executable, arguments)
     }
 
     /// The blackbox exporter with the two modules conn's /probe accepts.
-    static func blackboxExporter(in home: TemporaryDirectory, port: Int) throws -> Process {
+    static func blackboxExporter(in home: TemporaryDirectory, port: Int) throws -> SpawnedProcess {
         let config = try home.write("blackbox.yml", "modules:\n  http_2xx:\n    prober: http\n  tcp_connect:\n    prober: tcp\n")
         return try launch(blackboxPath, ["--config.file=\(config)", "--web.listen-address=127.0.0.1:\(port)"])
     }
@@ -29,7 +24,7 @@ enum PrometheusTools {
 /// A Prometheus server with a generated configuration and its own storage, queried over its
 /// HTTP API as a dashboard would.
 struct RealPrometheus {
-    let process: Process
+    let process: SpawnedProcess
     let port: Int
 
     init(configuration: String, in home: TemporaryDirectory) throws {

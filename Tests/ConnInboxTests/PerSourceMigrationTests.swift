@@ -111,16 +111,11 @@ struct PerSourceMigrationTests {
             let data = home.path + "/data/conn"
             try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
             try FileManager.default.copyItem(atPath: template.path + "/conn.sqlite", toPath: data + "/conn.sqlite")
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: ConnProcess.connPath)
-            process.arguments = ["inbox", "list", "--server", Self.inboxURL.replacingOccurrences(of: "/inbox", with: "")]
-            process.environment = home.environment
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let process = try SpawnedProcess(ConnProcess.connPath, ["inbox", "list", "--server", Self.inboxURL.replacingOccurrences(of: "/inbox", with: "")],
+                                             environment: home.environment)
             try await Task.sleep(for: .milliseconds(delay))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            process.signal(SIGKILL)
+            await process.exited()
             _ = try Self.schema(at: data + "/conn.sqlite", count: count)
             // Whatever state it was left in, the next conn migrates (or has) and lists it all.
             let listed = try await home.conn(["inbox", "list", "--json", "--limit", "1"], server: URL(string: "https://api.example.com")!)

@@ -1,4 +1,5 @@
 import ConnTestSupport
+import ConnCore
 import Foundation
 import Testing
 
@@ -65,14 +66,10 @@ struct StorageFailureTests {
         let path = home.path + "/data/conn/conn.sqlite"
         // Another process holds an exclusive lock for longer than conn's 10 s busy timeout, until
         // the test ends (conn may wait for a slot to run in: ProcessSlots).
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        holder.arguments = ["-c", "import sqlite3, sys, time; c = sqlite3.connect(sys.argv[1], isolation_level=None); c.execute('BEGIN EXCLUSIVE'); print('locked', flush=True); time.sleep(300)", path]
-        let pipe = Pipe()
-        holder.standardOutput = pipe
-        try holder.run()
-        defer { kill(holder.processIdentifier, SIGKILL) }
-        _ = pipe.fileHandleForReading.availableData  // "locked"
+        let holder = try SpawnedProcess("/usr/bin/python3", ["-c", "import sqlite3, sys, time; c = sqlite3.connect(sys.argv[1], isolation_level=None); c.execute('BEGIN EXCLUSIVE'); print('locked', flush=True); time.sleep(300)", path],
+                                        output: .pipe)
+        defer { holder.signal(SIGKILL) }
+        _ = holder.standardOutput?.availableData  // "locked"
         let sent = try await home.conn(["send", "--to", "a@b.cc", "--subject", "s", "--text", "t"], env: ["CONN_SERVER": Self.closedServer])
         #expect(sent.exitCode == 75, "exit \(sent.exitCode): \(sent.standardError)")
         #expect(sent.standardError.contains("locked"), "\(sent.standardError)")

@@ -1,4 +1,5 @@
 import ConnTestSupport
+import ConnCore
 import Foundation
 import Testing
 
@@ -70,7 +71,7 @@ struct VerdictLadderTests {
                                                       wrapper: [NetworkNamespace.ipPath, "netns", "exec", serverSide.name])
         defer { Task { await server.stop() } }
         try rung.after(client, serverSide, peer)
-        var tlsServer: Process?
+        var tlsServer: SpawnedProcess?
         defer { tlsServer?.terminate() }
         if rung.tls {
             let key = home.path + "/tls-key.pem", certificate = home.path + "/tls-cert.pem"
@@ -78,13 +79,8 @@ struct VerdictLadderTests {
                                                                   "-out", certificate, "-subj", "/CN=conn-test", "-days", "1"],
                                                  environment: ProcessInfo.processInfo.environment)
             #expect(made.exitCode == 0)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: NetworkNamespace.ipPath)
-            process.arguments = ["netns", "exec", serverSide.name, "openssl", "s_server", "-accept", "10.77.0.2:8443", "-cert", certificate,
-                                 "-key", key, "-www", "-quiet"]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let process = try SpawnedProcess(NetworkNamespace.ipPath, ["netns", "exec", serverSide.name, "openssl", "s_server", "-accept", "10.77.0.2:8443",
+                                                                       "-cert", certificate, "-key", key, "-www", "-quiet"])
             tlsServer = process
             _ = try #require(try await poll(for: 10, every: .milliseconds(50)) {
                 (try? await client.execAsync(["bash", "-c", "exec 3<>/dev/tcp/10.77.0.2/8443"])) != nil ? true : nil

@@ -1,4 +1,5 @@
 import ConnTestSupport
+import ConnCore
 import Foundation
 import GRDB
 import Testing
@@ -94,16 +95,10 @@ struct ConcurrencyTests {
         let server = try await BackgroundServer.start(["--port", String(downPort), "--latency-ms", "20"])
         var kills = 0
         for round in 0..<6 {
-            let flusher = Process()
-            flusher.executableURL = URL(fileURLWithPath: ConnProcess.connPath)
-            flusher.arguments = ["outbox", "flush", "--concurrency", "4"]
-            flusher.environment = environment(server.url)
-            flusher.standardOutput = FileHandle.nullDevice
-            flusher.standardError = FileHandle.nullDevice
-            try flusher.run()
+            let flusher = try SpawnedProcess(ConnProcess.connPath, ["outbox", "flush", "--concurrency", "4"], environment: environment(server.url))
             try await Task.sleep(for: .milliseconds(150 + 40 * round))
             if flusher.isRunning {
-                kill(flusher.processIdentifier, SIGKILL)
+                flusher.signal(SIGKILL)
                 kills += 1
             }
             await flusher.exited()

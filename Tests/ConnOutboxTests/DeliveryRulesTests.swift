@@ -104,9 +104,7 @@ struct DeliveryRulesTests {
         // Same pid, other start time: the pid was reused by another process.
         #expect(LeaseOwner(host: me.host, pid: me.pid, startTime: "x/1").isCertainlyDead)
         // A process that has exited.
-        let finished = Process()
-        finished.executableURL = URL(fileURLWithPath: "/bin/true")
-        try finished.run()
+        let finished = try SpawnedProcess("/bin/true", [])
         finished.waitForExit()
         #expect(LeaseOwner(host: me.host, pid: finished.processIdentifier, startTime: "x/1").isCertainlyDead)
         // On another host nothing is presumed: the lease must expire.

@@ -1,4 +1,5 @@
 import ConnTestSupport
+import ConnCore
 import Foundation
 import GRDB
 import Testing
@@ -310,13 +311,8 @@ struct SendAndOutboxTests {
     func crashAfterCommit() async throws {
         let server = try await BackgroundServer.start()
         server.signal(SIGSTOP)
-        let sender = Process()
-        sender.executableURL = URL(fileURLWithPath: ConnProcess.connPath)
-        sender.arguments = Self.send("in flight")
-        sender.environment = home.environment.merging(["CONN_SERVER": server.url.absoluteString, "CONN_TIMEOUT": "60s"]) { $1 }
-        sender.standardOutput = FileHandle.nullDevice
-        sender.standardError = FileHandle.nullDevice
-        try sender.run()
+        let sender = try SpawnedProcess(ConnProcess.connPath, Self.send("in flight"),
+                                        environment: home.environment.merging(["CONN_SERVER": server.url.absoluteString, "CONN_TIMEOUT": "60s"]) { $1 })
         // Wait until the message is committed and leased to the sender.
         var id: String?
         for _ in 0..<100 where id == nil {
@@ -328,7 +324,7 @@ struct SendAndOutboxTests {
         #expect(refused.exitCode == 75 && refused.standardError.contains("being sent"))
         let notResent = try await home.conn(["outbox", "resend", leased])
         #expect(notResent.exitCode == 75 && notResent.standardError.contains("being sent right now"))
-        kill(sender.processIdentifier, SIGKILL)
+        sender.signal(SIGKILL)
         await sender.exited()
         // The request may already sit in the server's socket: let the server handle it, then flush.
         server.signal(SIGCONT)

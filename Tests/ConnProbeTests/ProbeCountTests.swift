@@ -1,5 +1,6 @@
 @testable import ConnProbe
 import ConnTestSupport
+import ConnCore
 import Foundation
 import Testing
 
@@ -90,22 +91,17 @@ struct ProbeCountTests {
     @Test("--count 0 runs until Ctrl-C, then prints the summary so far and exits by the state (0)")
     func untilInterrupted() async throws {
         try await ServerProcess.with { url in
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: ConnProcess.connPath)
-            process.arguments = ["probe", "--count", "0", "--interval", "100ms", "\(url.absoluteString)/health"]
-            process.environment = home.environment
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let process = try SpawnedProcess(ConnProcess.connPath, ["probe", "--count", "0", "--interval", "100ms", "\(url.absoluteString)/health"],
+                                             environment: home.environment, output: .pipe)
+            let output = try #require(process.standardOutput)
             var received = Data()
             while String(decoding: received, as: UTF8.self).components(separatedBy: "(round").count < 3 {
-                let chunk = output.fileHandleForReading.availableData
+                let chunk = output.availableData
                 if chunk.isEmpty { break }
                 received.append(chunk)
             }
             process.interrupt()
-            received.append(output.fileHandleForReading.readDataToEndOfFile())
+            received.append(output.readDataToEndOfFile())
             await process.exited()
             let text = String(decoding: received, as: UTF8.self)
             #expect(process.terminationReason == .exit && process.terminationStatus == 0, "\(process.terminationReason) \(process.terminationStatus)")

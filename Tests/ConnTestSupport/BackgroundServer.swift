@@ -1,18 +1,17 @@
+import ConnCore
 import Foundation
 
 /// A conn-server the test can signal: stop it (SIGSTOP) to freeze it mid-request, continue it,
 /// kill it, and restart it on the same port. The one way tests start conn-server;
 /// `ServerProcess.with` is its scoped form.
 public final class BackgroundServer: @unchecked Sendable {
-    public let process: Process
+    public let process: SpawnedProcess
     public let url: URL
     public var pid: Int32 { process.processIdentifier }
-    private let exit: ExitSignal
 
-    private init(process: Process, url: URL, exit: ExitSignal) {
+    private init(process: SpawnedProcess, url: URL) {
         self.process = process
         self.url = url
-        self.exit = exit
     }
 
     /// Starts `conn-server ARGS…` (with `--port 0` unless ARGS name a port), `environment` added
@@ -20,50 +19,43 @@ public final class BackgroundServer: @unchecked Sendable {
     /// thread. `wrapper` runs it through another program (`ip netns exec NS`, which execs it in
     /// place).
     public static func start(_ arguments: [String] = [], environment: [String: String] = [:], wrapper: [String] = []) async throws -> BackgroundServer {
-        let process = Process()
         let command = wrapper + [ServerProcess.serverPath] + (arguments.contains("--port") ? [] : ["--port", "0"]) + arguments
-        process.executableURL = URL(fileURLWithPath: command[0])
-        process.arguments = Array(command.dropFirst())
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        let process = try SpawnedProcess(command[0], Array(command.dropFirst()),
+                                         environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+                                         output: .pipe)
         let firstLine = FirstLine()
-        let exit = ExitSignal()
-        process.terminationHandler = { _ in exit.fire() }
         // Reads the first line, then keeps draining stdout so the server never blocks on a full pipe.
-        output.fileHandleForReading.readabilityHandler = { handle in
+        process.standardOutput?.readabilityHandler = { handle in
             let chunk = handle.availableData
             firstLine.feed(chunk)
             if chunk.isEmpty { handle.readabilityHandler = nil }
         }
-        try process.run()
         let text = await firstLine.value()
         guard text.hasPrefix("listening on "), let url = URL(string: String(text.dropFirst("listening on ".count))) else {
             process.terminate()
             throw ServerProcess.StartFailure(description: "conn-server \(arguments.joined(separator: " ")) did not start: \(text)")
         }
-        return BackgroundServer(process: process, url: url, exit: exit)
+        return BackgroundServer(process: process, url: url)
     }
 
     public var port: Int { url.port ?? 0 }
 
-    public func signal(_ number: Int32) { kill(pid, number) }
+    public func signal(_ number: Int32) { process.signal(number) }
 
-    /// SIGTERM, then waits for the process to end.
     /// SIGTERM, then waits for the process to end, without holding a thread (conn-server's
     /// graceful shutdown can take a while, and tests share a small pool).
     public func stop() async {
-        if process.isRunning { process.terminate() }
-        await exit.wait()
+        process.terminate()
+        await process.exited()
     }
 
+    /// A server the test did not stop: SIGKILL (continued first, in case it was stopped), and
+    /// the moment it takes to die, so its port is free when this returns.
     deinit {
-        if process.isRunning {
-            kill(pid, SIGCONT)
-            kill(pid, SIGKILL)
-            process.waitForExit()
-        }
+        guard process.isRunning else { return }
+        process.signal(SIGCONT)
+        process.signal(SIGKILL)
+        process.waitForExit(killingAfter: 10)
     }
 
     /// The server's inbox (GET /inbox through curl), as decoded JSON e-mails. Async: curl's
@@ -107,33 +99,6 @@ private final class FirstLine: @unchecked Sendable {
                 return nil
             }
             if let ready { continuation.resume(returning: ready) }
-        }
-    }
-}
-
-/// Fires once, when a process has ended; any number may wait for it, before or after.
-private final class ExitSignal: @unchecked Sendable {
-    private let lock = NSLock()
-    private var fired = false
-    private var waiters: [CheckedContinuation<Void, Never>] = []
-
-    func fire() {
-        let waiting: [CheckedContinuation<Void, Never>] = lock.withLock {
-            fired = true
-            defer { waiters = [] }
-            return waiters
-        }
-        waiting.forEach { $0.resume() }
-    }
-
-    func wait() async {
-        await withCheckedContinuation { continuation in
-            let done: Bool = lock.withLock {
-                if fired { return true }
-                waiters.append(continuation)
-                return false
-            }
-            if done { continuation.resume() }
         }
     }
 }

@@ -1,37 +1,29 @@
+import ConnCore
 import Foundation
 
 /// A running process that prints JSON Lines (`conn watch --json`, `conn agent --json`,
 /// `conn repl --json`) whose lines can be awaited, and, when started with `input: true`, fed
 /// lines on its standard input.
 public final class JSONLinesProcess: @unchecked Sendable {
-    public let process = Process()
-    private let input: Pipe?
+    public let process: SpawnedProcess
     private let lock = NSLock()
     private var buffer = Data()
     private var lines: [[String: Any]] = []
 
     public init(_ program: String, _ arguments: [String], environment: [String: String], input: Bool = false) throws {
-        self.input = input ? Pipe() : nil
-        if let pipe = self.input { process.standardInput = pipe }
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
+        process = try SpawnedProcess(program, arguments, environment: environment, input: input ? .pipe : .null,
+                                     output: .pipe, error: .pipe)
         // Kept (the last 64 KiB): when the process dies, what it said is the diagnosis.
-        let errors = Pipe()
-        process.standardError = errors
-        errors.fileHandleForReading.readabilityHandler = { [weak self] handle in
+        process.standardError?.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
             if data.isEmpty { handle.readabilityHandler = nil; return }
             self?.appendError(data)
         }
-        output.fileHandleForReading.readabilityHandler = { [weak self] handle in
+        process.standardOutput?.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
             if data.isEmpty { handle.readabilityHandler = nil; return }
             self?.append(data)
         }
-        try process.run()
     }
 
     private var errorBuffer = Data()
@@ -61,12 +53,12 @@ public final class JSONLinesProcess: @unchecked Sendable {
 
     /// Writes a line to the process's standard input.
     public func send(_ line: String) throws {
-        try input?.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
+        try process.standardInput?.write(contentsOf: Data((line + "\n").utf8))
     }
 
     /// Closes its standard input (end of file).
     public func closeInput() throws {
-        try input?.fileHandleForWriting.close()
+        try process.standardInput?.close()
     }
 
     /// Waits until an event matches, up to `seconds` (see `poll`); returns it.
@@ -90,15 +82,15 @@ public final class JSONLinesProcess: @unchecked Sendable {
     /// its status is then 9, never 0), so a process that ignores SIGTERM fails its test rather
     /// than hanging the suite.
     public func stop(within seconds: Double = 30) async -> Int32 {
-        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+        process.terminate()
         return await process.exited(killingAfter: seconds)
     }
 
     /// A test that ends without stopping its process: SIGKILL, and no wait. Waiting here held
     /// one of the test process's few executor threads for up to 10 s (a process shutting down
-    /// gracefully on a loaded machine), and every other test's timing with it; Foundation reaps
-    /// the child by itself.
+    /// gracefully on a loaded machine), and every other test's timing with it; SpawnedProcess
+    /// reaps the child by itself.
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.signal(SIGKILL)
     }
 }

@@ -1,3 +1,4 @@
+import ConnCore
 import Foundation
 
 /// A network namespace made for one test (`ip netns add`), deleted afterwards. Traffic in it never
@@ -77,13 +78,7 @@ public final class NetworkNamespace: @unchecked Sendable {
 
     @discardableResult
     static func shell(_ arguments: [String]) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: arguments[0])
-        process.arguments = Array(arguments.dropFirst())
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitForExit()
-        return process.terminationStatus
+        let process = try SpawnedProcess(arguments[0], Array(arguments.dropFirst()))
+        return process.waitForExit()
     }
 }

@@ -1,3 +1,4 @@
+import ConnCore
 import Foundation
 
 /// A real proxy from Debian, started on a free loopback port with a configuration of the test's
@@ -12,7 +13,7 @@ public final class RealProxy: @unchecked Sendable {
     public let port: Int
     /// tinyproxy's log (the connections it made), empty for microsocks.
     public let logFile: String
-    private let process: Process
+    private let process: SpawnedProcess
 
     /// tinyproxy on 127.0.0.1, allowing CONNECT to every port, asking for `user`/`password` if given.
     /// `connectPorts`: the only ports CONNECT may reach (tinyproxy's ConnectPort; empty: any).
@@ -45,12 +46,7 @@ public final class RealProxy: @unchecked Sendable {
     private init(_ executable: String, _ arguments: [String], port: Int, logFile: String) async throws {
         self.port = port
         self.logFile = logFile
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        process = try SpawnedProcess(executable, arguments)
         // Ready once it accepts a connection.
         let ready = try await poll(for: 10, every: .milliseconds(50)) { Self.accepts(port) ? true : nil }
         guard ready == true else {
@@ -65,13 +61,12 @@ public final class RealProxy: @unchecked Sendable {
     /// Ends the proxy at once (SIGKILL: tinyproxy takes its time over SIGTERM) and waits for it
     /// without holding a thread.
     public func stop() async {
-        guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGKILL)
+        process.signal(SIGKILL)
         await process.exited(killingAfter: 10)
     }
 
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.signal(SIGKILL)
     }
 
     static func accepts(_ port: Int) -> Bool {

@@ -1,3 +1,4 @@
+import ConnCore
 import ConnTestSupport
 import Foundation
 import Testing
@@ -9,15 +10,9 @@ struct WatchPipeTests {
     static let health = BadServer.Route(method: "GET", path: "/health", status: 204, body: "")
 
     /// `conn watch ARGS…` against `server` in `home`, stderr discarded, stdout to `output`; started.
-    func startWatch(_ arguments: [String], server: BadServer, home: TemporaryDirectory, output: Any) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ConnProcess.connPath)
-        process.arguments = ["watch", "--json", "--no-internet", "--no-link"] + arguments
-        process.environment = home.environment.merging(["CONN_SERVER": server.url.absoluteString]) { $1 }
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return process
+    func startWatch(_ arguments: [String], server: BadServer, home: TemporaryDirectory, output: SpawnedProcess.Stream) throws -> SpawnedProcess {
+        try SpawnedProcess(ConnProcess.connPath, ["watch", "--json", "--no-internet", "--no-link"] + arguments,
+                           environment: home.environment.merging(["CONN_SERVER": server.url.absoluteString]) { $1 }, output: output)
     }
 
     @Test("conn ignores SIGPIPE, and keeps watching through hooks that exit without reading stdin")
@@ -27,7 +22,7 @@ struct WatchPipeTests {
             // The timeout is long enough that a loaded machine still reads /proc while conn runs
             // (CI once resumed this test after conn's former 3 s were over).
             let process = try startWatch(["--interval", "100ms", "--exec", "exec 0<&-; exit 0", "--until", "offline", "--timeout", "15s"],
-                                         server: server, home: home, output: FileHandle.nullDevice)
+                                         server: server, home: home, output: .null)
             // SigIgn in /proc/PID/status is a hex mask; SIGPIPE is signal 13 (bit 12). conn sets
             // it while starting, so read until it shows (or conn is gone, which fails below).
             var ignored = false
@@ -52,18 +47,18 @@ struct WatchPipeTests {
     func closedStandardOutput() async throws {
         try await BadServer.with([Self.health]) { server in
             let home = try TemporaryDirectory()
-            let output = Pipe()
             // conn finds the closed pipe when it writes its closing line at the timeout; the
             // timeout leaves a loaded machine time to read the baseline and close first.
-            let process = try startWatch(["--until", "offline", "--timeout", "8s"], server: server, home: home, output: output)
+            let process = try startWatch(["--until", "offline", "--timeout", "8s"], server: server, home: home, output: .pipe)
+            let output = try #require(process.standardOutput)
             // Read the baseline line, then close the pipe like `head -1` does.
             var received = Data()
             while !received.contains(UInt8(ascii: "\n")) {
-                let chunk = output.fileHandleForReading.availableData
+                let chunk = output.availableData
                 if chunk.isEmpty { break }
                 received.append(chunk)
             }
-            try output.fileHandleForReading.close()
+            try output.close()
             await process.exited()
             #expect(String(decoding: received, as: UTF8.self).contains("baseline"))
             #expect(process.terminationReason == .exit && process.terminationStatus == 141, "\(process.terminationReason) \(process.terminationStatus)")
