@@ -40,7 +40,7 @@ public struct BackEndLink: Sendable {
         self.init(url: backEnd.url(for: .ws), credentials: configuration.credentials, insecure: configuration.insecure,
                   pingInterval: .seconds(10), handshakeTimeout: configuration.timeout, logger: logger)
         // As the looks do (ConnectivityCheck refuses the kinds they cannot use before a link starts).
-        if let server = (try? configuration.proxy.decision(for: url))?.server, server.scheme == .http { proxy = server }
+        if let server = (try? configuration.proxy.decision(for: url))?.server, server.scheme != .https { proxy = server }
     }
 
     /// The link's states, as seed 002's ConnectionState moves: when `initializing` (the link was

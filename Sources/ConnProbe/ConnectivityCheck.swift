@@ -31,15 +31,16 @@ public struct ConnectivityCheck: Sendable {
     }
 
     /// The proxy each URL target would take, checked before any is probed: a setting that does
-    /// not parse is 64 naming it, and a kind the ladder cannot go through yet (SOCKS5, https://)
-    /// is 64 saying so — going direct instead would report on another path than the one set.
+    /// not parse is 64 naming it, and a kind the ladder cannot go through yet (https://, TLS to
+    /// the proxy) is 64 saying so — going direct instead would report on another path than the
+    /// one set.
     public static func checkProxies(_ proxies: ProxySettings, for targets: [ProbeTarget]) throws {
         for target in targets {
             guard case .url(let url) = target.kind else { continue }
             let decision = try proxies.decision(for: url)
-            guard let server = decision.server, server.scheme != .http else { continue }
-            throw ConnError.usage("conn's probes go through http:// proxies only, for now; \(server.display) (from \(decision.source ?? "the settings")) is \(server.scheme.rawValue)",
-                                  hint: "Probe directly with --proxy '' (or --noproxy \(url.host ?? "HOST")), or give an http:// proxy with --proxy.")
+            guard let server = decision.server, server.scheme == .https else { continue }
+            throw ConnError.usage("conn's probes go through http://, socks5:// and socks5h:// proxies, not yet https:// ones (TLS to the proxy); \(server.display) (from \(decision.source ?? "the settings")) is https",
+                                  hint: "Probe directly with --proxy '' (or --noproxy \(url.host ?? "HOST")), or give the proxy's plain http:// address with --proxy.")
         }
     }
 

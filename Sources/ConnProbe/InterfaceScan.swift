@@ -38,7 +38,7 @@ enum InterfaceScan {
                 let family = Int32(address.pointee.sa_family)
                 if family == AF_INET || family == AF_INET6 {
                     let length = socklen_t(family == AF_INET6 ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size)
-                    if let text = Resolver.numericHost(address, length: length), !text.lowercased().hasPrefix("fe80"), !text.hasPrefix("169.254.") {
+                    if let text = NameResolver.numericHost(address, length: length), !text.lowercased().hasPrefix("fe80"), !text.hasPrefix("169.254.") {
                         interface.usableAddresses += 1
                     }
                 }

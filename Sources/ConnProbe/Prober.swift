@@ -117,7 +117,7 @@ public struct Prober: Sendable {
         // Through a proxy, the ladder's DNS, route and TCP rungs are the proxy's; a CONNECT rung
         // opens the tunnel; TLS and HTTP are the target's, inside it.
         let proxy: (server: ProxyServer, source: String)? = {
-            guard case .url(let url) = target.kind, let decision = try? proxies.decision(for: url), let server = decision.server, server.scheme == .http
+            guard case .url(let url) = target.kind, let decision = try? proxies.decision(for: url), let server = decision.server, server.scheme != .https
             else { return nil }
             return (server, decision.source ?? "the proxy settings")
         }()
@@ -139,7 +139,7 @@ public struct Prober: Sendable {
             result.rungs.append(ProbeRung(name: "dns", ok: true, ms: 0, detail: "\(dialled.host) is an IP address"))
         } else {
             let dnsStart = clock.now
-            switch await Resolver.resolve(host: dialled.host, port: dialled.port, timeout: timeout) {
+            switch await NameResolver.resolve(host: dialled.host, port: dialled.port, timeout: timeout) {
             case .success(let found):
                 addresses = found
                 result.rungs.append(ProbeRung(name: "dns", ok: true, ms: dnsStart.duration(to: clock.now).milliseconds,
@@ -254,15 +254,36 @@ public struct Prober: Sendable {
         }
         guard let channel else { return notReached() }
 
-        // The tunnel through the proxy (CONNECT).
+        // The tunnel through the proxy (CONNECT, or SOCKS5's).
         if let proxy, let through {
-            switch await ProxyTunnel.open(on: channel, to: target.host, port: target.port, proxy: proxy.server, timeout: timeout) {
+            let socks = proxy.server.scheme != .http
+            let outcome: ProxyTunnel.Outcome
+            if socks {
+                // socks5h hands the proxy the name; socks5 resolves it here first.
+                let destination: SOCKSTunnel.Destination
+                do {
+                    destination = try await SOCKSTunnel.destination(target.host, for: proxy.server, timeout: timeout)
+                } catch {
+                    try? await channel.close()
+                    result.rungs.append(ProbeRung(name: "proxy", ok: false, ms: nil,
+                                                  detail: "\(target.host) does not resolve here (socks5:// resolves names locally; socks5h:// lets the proxy)"))
+                    return finish(.nxdomain, "the name \(target.host) does not resolve (socks5:// resolves it here, not at the proxy)")
+                }
+                outcome = await SOCKSTunnel.open(on: channel, to: destination, port: target.port, proxy: proxy.server, timeout: timeout)
+            } else {
+                outcome = await ProxyTunnel.open(on: channel, to: target.host, port: target.port, proxy: proxy.server, timeout: timeout)
+            }
+            switch outcome {
             case .open(let elapsed):
-                result.rungs.append(ProbeRung(name: "proxy", ok: true, ms: elapsed.milliseconds, detail: "\(through) opened a tunnel to \(target.host):\(target.port)"))
+                result.rungs.append(ProbeRung(name: "proxy", ok: true, ms: elapsed.milliseconds,
+                                              detail: "\(through) opened a \(socks ? "SOCKS5 connection" : "tunnel") to \(target.host):\(target.port)"))
             case .authRequired(let elapsed, let challenge):
                 try? await channel.close()
-                result.rungs.append(ProbeRung(name: "proxy", ok: false, ms: elapsed.milliseconds, detail: "407" + (challenge.map { ", \($0)" } ?? "")))
-                return finish(.proxyAuthRequired, "\(through) wants credentials (407)" + (proxy.server.user == nil ? ": put them in the proxy URL, http://USER:PASSWORD@HOST:PORT" : ", and refused these"))
+                let asked = socks ? "user/password" : "407" + (challenge.map { ", \($0)" } ?? "")
+                result.rungs.append(ProbeRung(name: "proxy", ok: false, ms: elapsed.milliseconds, detail: asked))
+                let format = "\(proxy.server.scheme.rawValue)://USER:PASSWORD@HOST:PORT"
+                return finish(.proxyAuthRequired, "\(through) wants credentials (\(socks ? "SOCKS5 user/password" : "407"))"
+                              + (proxy.server.user == nil ? ": put them in the proxy URL, \(format)" : ", and refused these"))
             case .refused(let elapsed, let statusLine):
                 try? await channel.close()
                 result.rungs.append(ProbeRung(name: "proxy", ok: false, ms: elapsed.milliseconds, detail: statusLine))
@@ -273,8 +294,9 @@ public struct Prober: Sendable {
                 return finish(.proxyRefused, "\(through): \(why)")
             case .timeout:
                 try? await channel.close()
-                result.rungs.append(ProbeRung(name: "proxy", ok: false, ms: nil, detail: "no answer to CONNECT within \(TimeFormatting.duration(timeout))"))
-                return finish(.timeout, "\(through) did not answer CONNECT within \(TimeFormatting.duration(timeout))")
+                let what = socks ? "the SOCKS5 handshake" : "CONNECT"
+                result.rungs.append(ProbeRung(name: "proxy", ok: false, ms: nil, detail: "no answer to \(what) within \(TimeFormatting.duration(timeout))"))
+                return finish(.timeout, "\(through) did not answer \(what) within \(TimeFormatting.duration(timeout))")
             }
         }
 

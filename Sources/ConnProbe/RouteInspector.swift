@@ -33,7 +33,7 @@ enum RouteInspector {
         }
         guard named == 0 else { return .failure(.other(String(cString: strerror(errno)))) }
         let sourceIP = withUnsafePointer(to: &local) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Resolver.numericHost($0, length: length) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { NameResolver.numericHost($0, length: length) }
         } ?? "?"
         return .success(Route(sourceIP: sourceIP))
     }
@@ -49,7 +49,7 @@ enum RouteInspector {
             if let address = entry.ifa_addr {
                 let family = Int32(address.pointee.sa_family)
                 let length = socklen_t(family == AF_INET6 ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size)
-                if family == AF_INET || family == AF_INET6, let text = Resolver.numericHost(address, length: length),
+                if family == AF_INET || family == AF_INET6, let text = NameResolver.numericHost(address, length: length),
                     text.split(separator: "%").first.map(String.init) == ip.split(separator: "%").first.map(String.init)
                 {
                     return (String(cString: entry.ifa_name), Int32(bitPattern: entry.ifa_flags) & Int32(IFF_RUNNING) != 0)

@@ -3,15 +3,20 @@ import Foundation
 
 /// A real proxy from Debian, started on a free loopback port with a configuration of the test's
 /// own: tinyproxy (HTTP, CONNECT; basic authentication when given a user) or microsocks
-/// (SOCKS5). Stopped with `stop()`, or SIGKILLed when dropped.
+/// (SOCKS5, user/password when given), dante-server (SOCKS5 with access rules) or squid (HTTP,
+/// CONNECT, basic authentication through basic_ncsa_auth). Stopped with `stop()`, or SIGKILLed
+/// when dropped (dante's helper processes end with it).
 public final class RealProxy: @unchecked Sendable {
     public static let tinyproxyPath = "/usr/bin/tinyproxy"
     public static let microsocksPath = "/usr/bin/microsocks"
     public static var hasTinyproxy: Bool { FileManager.default.isExecutableFile(atPath: tinyproxyPath) }
     public static var hasMicrosocks: Bool { FileManager.default.isExecutableFile(atPath: microsocksPath) }
+    public static let squidPath = "/usr/sbin/squid"
+    public static let ncsaAuthPath = "/usr/lib/squid/basic_ncsa_auth"
+    public static var hasSquid: Bool { FileManager.default.isExecutableFile(atPath: squidPath) && FileManager.default.isExecutableFile(atPath: ncsaAuthPath) }
 
     public let port: Int
-    /// tinyproxy's log (the connections it made), empty for microsocks.
+    /// The proxy's log (tinyproxy's, squid's access log, dante's): the connections it made; empty for microsocks.
     public let logFile: String
     private let process: SpawnedProcess
 
@@ -37,10 +42,74 @@ public final class RealProxy: @unchecked Sendable {
         return try await RealProxy(tinyproxyPath, ["-d", "-c", file], port: port, logFile: log)
     }
 
-    /// microsocks (SOCKS5) on 127.0.0.1.
-    public static func microsocks() async throws -> RealProxy {
+    /// squid on 127.0.0.1, with no cache, asking for basic credentials checked by
+    /// `basic_ncsa_auth` against a password file holding `user`/`password`. Its access log
+    /// (`logFile`) names each CONNECT, its status and the user.
+    public static func squid(in directory: TemporaryDirectory, user: String, password: String) async throws -> RealProxy {
         let port = try HTTPPorts.free()
-        return try await RealProxy(microsocksPath, ["-i", "127.0.0.1", "-p", String(port)], port: port, logFile: "")
+        // squid started as root runs as the user `proxy`: its directory must be open to it.
+        let own = directory.path + "/squid-\(port)"
+        try FileManager.default.createDirectory(atPath: own, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o777])
+        let hashed = try await ConnProcess.run("/usr/bin/openssl", ["passwd", "-apr1", password], environment: ["PATH": "/usr/bin:/bin"])
+        let passwords = own + "/passwords"
+        try "\(user):\(hashed.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))\n".write(toFile: passwords, atomically: true, encoding: .utf8)
+        let log = own + "/access.log"
+        let configuration = """
+            http_port 127.0.0.1:\(port)
+            pid_filename \(own)/squid.pid
+            access_log stdio:\(log)
+            cache_log \(own)/cache.log
+            cache_store_log none
+            coredump_dir \(own)
+            cache deny all
+            auth_param basic program \(ncsaAuthPath) \(passwords)
+            auth_param basic realm conn-test
+            acl authenticated proxy_auth REQUIRED
+            http_access allow authenticated
+            http_access deny all
+            shutdown_lifetime 0 seconds
+
+            """
+        let file = own + "/squid.conf"
+        try configuration.write(toFile: file, atomically: true, encoding: .utf8)
+        for path in [passwords, file] { try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path) }
+        return try await RealProxy(squidPath, ["-N", "-f", file], port: port, logFile: log)
+    }
+
+    /// microsocks (SOCKS5) on 127.0.0.1; with `user`, it asks for that user and `password`
+    /// (RFC 1929) and takes no connection without them.
+    public static func microsocks(user: String? = nil, password: String? = nil) async throws -> RealProxy {
+        let port = try HTTPPorts.free()
+        let credentials = user.map { ["-u", $0, "-P", password ?? ""] } ?? []
+        return try await RealProxy(microsocksPath, ["-i", "127.0.0.1", "-p", String(port)] + credentials, port: port, logFile: "")
+    }
+
+    public static let dantePath = "/usr/sbin/danted"
+    public static var hasDante: Bool { FileManager.default.isExecutableFile(atPath: dantePath) }
+
+    /// dante-server (SOCKS5, no authentication) on 127.0.0.1, letting clients reach loopback
+    /// only, and never `blockedPort` (its rules refuse it: SOCKS reply 2). Its log (`logFile`)
+    /// has a line per connection it passed or blocked.
+    public static func dante(in directory: TemporaryDirectory, blockedPort: Int) async throws -> RealProxy {
+        let port = try HTTPPorts.free()
+        let own = directory.path + "/dante-\(port)"
+        try FileManager.default.createDirectory(atPath: own, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o777])
+        let log = own + "/danted.log"
+        let configuration = """
+            logoutput: \(log)
+            internal: 127.0.0.1 port = \(port)
+            external: 127.0.0.1
+            clientmethod: none
+            socksmethod: none
+            user.unprivileged: nobody
+            client pass { from: 127.0.0.0/8 to: 0.0.0.0/0 }
+            socks block { from: 0.0.0.0/0 to: 0.0.0.0/0 port = \(blockedPort) log: connect error }
+            socks pass { from: 127.0.0.0/8 to: 127.0.0.0/8 log: connect }
+
+            """
+        let file = own + "/danted.conf"
+        try configuration.write(toFile: file, atomically: true, encoding: .utf8)
+        return try await RealProxy(dantePath, ["-f", file], port: port, logFile: log)
     }
 
     private init(_ executable: String, _ arguments: [String], port: Int, logFile: String) async throws {

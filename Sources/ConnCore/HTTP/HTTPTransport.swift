@@ -211,8 +211,13 @@ public final class HTTPTransport: Sendable {
         if let clientError = error as? HTTPClientError {
             switch clientError {
             case .proxyAuthenticationRequired:
-                return ConnError(code: .proxyAuthRequired, message: "\(through) wants credentials (407) to reach \(url.absoluteString)",
-                                 hint: "Put them in the proxy URL: http://USER:PASSWORD@HOST:PORT.", exitStatus: .permission)
+                // With credentials in the URL, the 407 means the proxy refused them.
+                let given = proxy.user != nil
+                return ConnError(code: .proxyAuthRequired,
+                                 message: "\(through) wants credentials (407) to reach \(url.absoluteString)" + (given ? ", and refused these" : ""),
+                                 hint: given ? "Check the user and password in the proxy URL (and where they came from: \(source))."
+                                     : "Put them in the proxy URL: http://USER:PASSWORD@HOST:PORT.",
+                                 exitStatus: .permission)
             case .invalidProxyResponse, .httpProxyHandshakeTimeout, .socksHandshakeTimeout:
                 return ConnError(code: .proxyRefused, message: "\(through) did not open the way to \(url.absoluteString) (\(clientError))",
                                  hint: "The proxy refused the tunnel: wrong credentials, its access rules (this host or port), or not a proxy of this kind.",

@@ -71,16 +71,24 @@ public enum WebSocketConnector {
         let bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connectTimeout(.nanoseconds(timeout.nanoseconds))
         let upgrade: EventLoopFuture<Upgrade>
         if let proxy {
-            // Through an http:// proxy: a CONNECT to the server first, then TLS and the upgrade
-            // inside the tunnel (the token travels there, never in the CONNECT).
+            // Through a proxy: a CONNECT (or SOCKS5's) to the server first, then TLS and the
+            // upgrade inside the tunnel (the token travels there, never to the proxy).
             let channel = try await bootstrap.connect(host: proxy.host, port: proxy.port).get()
             let remaining = Duration.nanoseconds(max(0, (started + .nanoseconds(timeout.nanoseconds) - .now()).nanoseconds))
-            switch await ProxyTunnel.open(on: channel, to: origin.host, port: origin.port, proxy: proxy, timeout: remaining) {
+            let opened: ProxyTunnel.Outcome
+            if proxy.scheme == .http {
+                opened = await ProxyTunnel.open(on: channel, to: origin.host, port: origin.port, proxy: proxy, timeout: remaining)
+            } else {
+                opened = await SOCKSTunnel.open(on: channel, to: try await SOCKSTunnel.destination(origin.host, for: proxy, timeout: remaining),
+                                                port: origin.port, proxy: proxy, timeout: remaining)
+            }
+            switch opened {
             case .open:
                 break
             case .authRequired:
                 try? await channel.close()
-                throw ConnError(code: .proxyAuthRequired, message: "the proxy \(proxy.display) wants credentials (407) to open \(url.absoluteString)",
+                throw ConnError(code: .proxyAuthRequired, message: "the proxy \(proxy.display) wants credentials to open \(url.absoluteString)"
+                                    + (proxy.user == nil ? "" : ", and refused these"),
                                 exitStatus: .permission)
             case .refused(_, let statusLine):
                 try? await channel.close()

@@ -1,11 +1,10 @@
-import ConnCore
 import Foundation
 import Synchronization
 
 /// Name resolution with the system resolver (getaddrinfo, so /etc/hosts and nsswitch apply), on a
 /// thread of its own so a slow resolver never blocks conn's tasks, with a deadline.
-enum Resolver {
-    enum Failure: Error, Equatable {
+public enum NameResolver {
+    public enum Failure: Error, Equatable, Sendable {
         /// The name does not exist.
         case notFound
         /// The resolver did not answer in time, or answered "try again".
@@ -13,7 +12,7 @@ enum Resolver {
         case other(String)
     }
 
-    static func resolve(host: String, port: Int, timeout: Duration) async -> Result<[ResolvedAddress], Failure> {
+    public static func resolve(host: String, port: Int, timeout: Duration) async -> Result<[ResolvedAddress], Failure> {
         let once = FirstCall()
         return await withCheckedContinuation { continuation in
             @Sendable func finish(_ result: Result<[ResolvedAddress], Failure>) {
@@ -58,7 +57,7 @@ enum Resolver {
         return addresses.isEmpty ? .failure(.notFound) : .success(addresses)
     }
 
-    static func numericHost(_ address: UnsafePointer<sockaddr>, length: socklen_t) -> String? {
+    public static func numericHost(_ address: UnsafePointer<sockaddr>, length: socklen_t) -> String? {
         var buffer = [CChar](repeating: 0, count: Int(NI_MAXHOST))
         guard getnameinfo(address, length, &buffer, socklen_t(buffer.count), nil, 0, NI_NUMERICHOST) == 0 else { return nil }
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -82,7 +81,7 @@ private final class FirstCall: Sendable {
 /// with a deadline); empty when it does not resolve in time. For checks made before a probe.
 public enum HostAddresses {
     public static func lookUp(_ host: String, timeout: Duration) async -> [String] {
-        switch await Resolver.resolve(host: host, port: 80, timeout: timeout) {
+        switch await NameResolver.resolve(host: host, port: 80, timeout: timeout) {
         case .success(let addresses): addresses.map(\.ip)
         case .failure: []
         }
