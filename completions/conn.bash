@@ -192,9 +192,9 @@ _conn() {
 
 _conn_probe() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --internet --flood --all-attempts --version -h --help)
+    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --internet --flood --all-attempts -4 --ipv4 -6 --ipv6 --each-interface --version -h --help)
     repeating_options=(--internet-url --expect-status)
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --file --wait --concurrency --count --interval --expect-body)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --file --wait --concurrency --count --interval --expect-body --interface)
     __conn_offer_flags_options -1
 
     # Offer option value completions
@@ -252,14 +252,17 @@ _conn_probe() {
     '--expect-body')
         return
         ;;
+    '--interface')
+        return
+        ;;
     esac
 }
 
 _conn_watch() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --internet --no-internet --no-link --details --flush-outbox --version -h --help)
+    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --internet --no-internet --no-link -4 --ipv4 -6 --ipv6 --details --flush-outbox --version -h --help)
     repeating_options=(--internet-url --probe-allow)
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --interval --grace --metrics-listen --metrics-buckets --web-config-file --exec --until)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --interval --grace --interface --metrics-listen --metrics-buckets --web-config-file --exec --until)
     __conn_offer_flags_options -1
 
     # Offer option value completions
@@ -301,6 +304,9 @@ _conn_watch() {
     '--internet-url')
         return
         ;;
+    '--interface')
+        return
+        ;;
     '--metrics-listen')
         return
         ;;
@@ -326,9 +332,9 @@ _conn_watch() {
 
 _conn_top() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --internet --no-internet --no-link --no-agent --version -h --help)
+    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --internet --no-internet --no-link -4 --ipv4 -6 --ipv6 --no-agent --version -h --help)
     repeating_options=(--internet-url)
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --interval --grace)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --interval --grace --interface)
     __conn_offer_flags_options -1
 
     # Offer option value completions
@@ -370,14 +376,17 @@ _conn_top() {
     '--internet-url')
         return
         ;;
+    '--interface')
+        return
+        ;;
     esac
 }
 
 _conn_clock-offset() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
+    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q -4 --ipv4 -6 --ipv6 --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --method --samples --interval --url --ntp-server --precision --max-uncertainty --convert)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --method --samples --interval --url --ntp-server --precision --max-uncertainty --interface --convert)
     __conn_offer_flags_options 0
 
     # Offer option value completions
@@ -430,6 +439,9 @@ _conn_clock-offset() {
         return
         ;;
     '--max-uncertainty')
+        return
+        ;;
+    '--interface')
         return
         ;;
     '--convert')
@@ -1086,9 +1098,9 @@ _conn_agent() {
 
 _conn_agent_run() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --internet --no-internet --no-link --version -h --help)
+    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --internet --no-internet --no-link -4 --ipv4 -6 --ipv6 --version -h --help)
     repeating_options=(--internet-url --probe-allow)
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --interval --grace --sync-interval --metrics-listen --metrics-buckets --web-config-file)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --interval --grace --interface --sync-interval --metrics-listen --metrics-buckets --web-config-file)
     __conn_offer_flags_options -1
 
     # Offer option value completions
@@ -1128,6 +1140,9 @@ _conn_agent_run() {
         return
         ;;
     '--internet-url')
+        return
+        ;;
+    '--interface')
         return
         ;;
     '--sync-interval')

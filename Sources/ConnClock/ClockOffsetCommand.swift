@@ -58,6 +58,8 @@ public struct ClockOffsetCommand: ConnCommand {
     @Option(name: .customLong("max-uncertainty"), help: ArgumentHelp("Exit 75 when the bound is wider than this (ms).", valueName: "ms"))
     var maxUncertainty: Double?
 
+    @OptionGroup(title: "Way out") var way: EgressOptions
+
     @Option(help: ArgumentHelp("Convert a back-end time (ms since the epoch, or ISO 8601) to this device's time, with the last measured offset.", valueName: "timestamp"))
     var convert: String?
 
@@ -87,8 +89,13 @@ public struct ClockOffsetCommand: ConnCommand {
             if context.configuration.format == .text { context.printer.note(conversion.derivation) }
             return
         }
+        let egress = try way.egress()
+        if !egress.isAny, method == .httpDate || (method == .auto && url != nil) {
+            throw ConnError.usage("--interface, -4 and -6 apply to --method json, ws and sntp; http-date goes through conn's HTTP client, which cannot be bound to an interface",
+                                  hint: "Use --method json (the server's /time) or sntp with them.")
+        }
         let measurement = try await ClockOffsetMeasurement(
-            context: context, method: method, samples: samples, interval: interval.duration,
+            context: context.replacing(configuration: try way.applied(to: context.configuration)), method: method, samples: samples, interval: interval.duration,
             url: url.flatMap(URL.init(string:)), ntpServer: ntpServer, precisionMS: precision
         ).run()
         let estimate = measurement.estimate

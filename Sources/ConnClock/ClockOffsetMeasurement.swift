@@ -29,24 +29,34 @@ struct ClockOffsetMeasurement {
             guard let (host, port) = Self.hostAndPort(ntpServer, defaultPort: 123) else {
                 throw ConnError.usage("--ntp-server '\(ntpServer)' is not host or host:port (port 1-65535)")
             }
-            let taken = try await SNTPSampler(host: host, port: port, clock: clock, timeout: configuration.timeout).samples(samples, interval: interval)
+            let taken = try await SNTPSampler(host: host, port: port, clock: clock, timeout: configuration.timeout, egress: configuration.egress)
+                .samples(samples, interval: interval)
             return try finish(taken, method: .sntp, source: "ntp://\(host):\(port)", resolution: 0.001)
         case .ws:
             let backEnd = try context.requireBackEnd()
             let wsURL = backEnd.url(for: .ws)
             let taken = try await WebSocketTimeSampler(url: wsURL, credentials: configuration.credentials, clock: clock, timeout: configuration.timeout,
-                                                       insecure: configuration.insecure, logger: context.logger).samples(samples, interval: interval)
+                                                       insecure: configuration.insecure, egress: configuration.egress, logger: context.logger)
+                .samples(samples, interval: interval)
             return try finish(taken, method: .ws, source: wsURL.absoluteString, resolution: WireTime.resolutionMS(of: taken.flatMap { [$0.t2, $0.t3] }))
         case .httpDate:
             return try await httpDate(clock)
         case .auto where url != nil:
             // A URL given is a URL to read: only the Date header method reads one.
             return try await httpDate(clock)
+        case .auto where !configuration.egress.isAny:
+            // Bound to a way out, auto stays with json: http-date cannot be bound.
+            let timeURL = try context.requireBackEnd().url(for: .time)
+            let taken = try await JSONTimeSampler(url: timeURL, credentials: configuration.credentials, insecure: configuration.insecure,
+                                                  timeout: configuration.timeout, clock: clock, egress: configuration.egress)
+                .samples(samples, interval: interval)
+            return try finish(taken, method: .json, source: timeURL.absoluteString, resolution: WireTime.resolutionMS(of: taken.flatMap { [$0.t2, $0.t3] }))
         case .json, .auto:
             let timeURL = try context.requireBackEnd().url(for: .time)
             do {
                 let taken = try await JSONTimeSampler(url: timeURL, credentials: configuration.credentials, insecure: configuration.insecure,
-                                                      timeout: configuration.timeout, clock: clock).samples(samples, interval: interval)
+                                                      timeout: configuration.timeout, clock: clock, egress: configuration.egress)
+                    .samples(samples, interval: interval)
                 return try finish(taken, method: .json, source: timeURL.absoluteString, resolution: WireTime.resolutionMS(of: taken.flatMap { [$0.t2, $0.t3] }))
             } catch let error as ConnError where method == .auto && (error.code == .httpStatus || error.code == .badTimeAnswer) {
                 // Only a server without a time resource: refused credentials (77) and a server

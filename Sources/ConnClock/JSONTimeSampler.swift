@@ -12,6 +12,7 @@ struct JSONTimeSampler {
     let insecure: Bool
     let timeout: Duration
     let clock: SampleClock
+    var egress = Egress.any
 
     static let maxAnswerBytes = 64 * 1024
 
@@ -84,7 +85,7 @@ struct JSONTimeSampler {
                 }
             }
             let opened = try await TimeConnection.open(to: url, insecure: sampler.insecure, timeout: sampler.timeout,
-                                                       maxBytes: JSONTimeSampler.maxAnswerBytes, clock: sampler.clock)
+                                                       maxBytes: JSONTimeSampler.maxAnswerBytes, clock: sampler.clock, egress: sampler.egress)
             connection = opened
             do {
                 return try await opened.exchange(head, timeout: sampler.timeout)

@@ -8,6 +8,7 @@ struct SNTPSampler {
     let port: Int
     let clock: SampleClock
     let timeout: Duration
+    var egress = Egress.any
 
     /// Seconds from 1900 (NTP's era 0) to 1970.
     static let ntpEpochOffset = 2_208_988_800.0
@@ -26,7 +27,7 @@ struct SNTPSampler {
 
     private func openSocket() throws -> Int32 {
         var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
+        hints.ai_family = egress.family.map { $0 == .ipv4 ? AF_INET : AF_INET6 } ?? AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_DGRAM.rawValue)
         var list: UnsafeMutablePointer<addrinfo>?
         guard getaddrinfo(host, String(port), &hints, &list) == 0, let entry = list?.pointee else {
@@ -35,6 +36,11 @@ struct SNTPSampler {
         defer { freeaddrinfo(list) }
         let descriptor = socket(entry.ai_family, entry.ai_socktype, entry.ai_protocol)
         guard descriptor >= 0 else { throw ConnError.internalError("socket: \(String(cString: strerror(errno)))") }
+        let bound = egress.apply(toDescriptor: descriptor, family: entry.ai_family)
+        guard bound == 0 else {
+            close(descriptor)
+            throw ConnError.unavailable(.unreachable, "cannot bind to \(egress.description) for the NTP server \(host):\(port): \(String(cString: strerror(bound)))")
+        }
         var wait = timeval(tv_sec: Int(timeout.nanoseconds / 1_000_000_000), tv_usec: Int((timeout.nanoseconds % 1_000_000_000) / 1000))
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
         guard connect(descriptor, entry.ai_addr, entry.ai_addrlen) == 0 else {

@@ -32,7 +32,7 @@ final class TimeConnection: Sendable {
 
     /// Connects to `url`'s origin (TLS for https, as every connection of conn's: `ClientTLS`,
     /// whose `serverName(for:)` sends no SNI for an IP literal).
-    static func open(to url: URL, insecure: Bool, timeout: Duration, maxBytes: Int, clock: SampleClock) async throws -> TimeConnection {
+    static func open(to url: URL, insecure: Bool, timeout: Duration, maxBytes: Int, clock: SampleClock, egress: Egress = .any) async throws -> TimeConnection {
         guard let origin = Origin(url) else {
             throw ConnError.configuration("\(url.absoluteString) is not an http or https URL with a host")
         }
@@ -41,11 +41,13 @@ final class TimeConnection: Sendable {
         let stamp = ArrivalStamp(clock: clock)
         let collector = ResponseCollector(maxBytes: maxBytes)
         do {
-            let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            // With -4/-6 the name is resolved here, to an address of that family.
+            let address = egress.family == nil ? nil : try await egress.firstAddress(of: origin.host, port: origin.port, timeout: timeout)
+            let bootstrap = egress.boundToSource(ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton))
                 .connectTimeout(.nanoseconds(timeout.nanoseconds))
                 .channelOption(.socketOption(.tcp_nodelay), value: 1)
                 .channelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture {
+                    egress.prepare(channel).flatMapThrowing {
                         let pipeline = channel.pipeline.syncOperations
                         if let sslContext {
                             try pipeline.addHandler(NIOSSLClientHandler(context: sslContext, serverHostname: serverName))
@@ -55,7 +57,7 @@ final class TimeConnection: Sendable {
                         try pipeline.addHandler(collector)
                     }
                 }
-                .connect(host: origin.host, port: origin.port).get()
+            let channel = try await (address.map { bootstrap.connect(to: $0) } ?? bootstrap.connect(host: origin.host, port: origin.port)).get()
             return TimeConnection(connection: .init(channel: channel, collector: collector), stamp: stamp, clock: clock)
         } catch {
             throw HTTPTransport.describe(error, url: url, timeout: timeout)

@@ -13,6 +13,7 @@ struct WebSocketTimeSampler {
     let clock: SampleClock
     let timeout: Duration
     let insecure: Bool
+    var egress = Egress.any
     let logger: Logger
 
     func samples(_ count: Int, interval: Duration) async throws -> [ClockSample] {
@@ -21,7 +22,7 @@ struct WebSocketTimeSampler {
         let clock = self.clock
         let work = Task {
             try await WebSocketConnector.connect(to: url, headers: headers, tls: ClientTLS.configuration(insecure: insecure),
-                                                 timeout: timeout, logger: logger) { inbound, outbound in
+                                                 timeout: timeout, egress: egress, logger: logger) { inbound, outbound in
                 var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
                 func nextEvent() async throws -> WebSocketEvent? {
                     while let message = try await messages.next() {

@@ -19,6 +19,8 @@ public struct BackEndLink: Sendable {
     let logger: Logger
     /// The http:// proxy the link tunnels through (CONNECT), if the settings give one for its URL.
     var proxy: ProxyServer?
+    /// The way out the link's connection is bound to (`--interface`, `-4`, `-6`).
+    var egress = Egress.any
     /// Called with each ping/pong's estimate of the clock offset, read as the json method reads
     /// its samples (`ClockFilter`, whole-millisecond stamps), for a caller that keeps it (the
     /// agent stores it for `clock-offset --convert`; both serve it as a metric).
@@ -41,6 +43,7 @@ public struct BackEndLink: Sendable {
                   pingInterval: .seconds(10), handshakeTimeout: configuration.timeout, logger: logger)
         // As the looks do (ConnectivityCheck refuses the kinds they cannot use before a link starts).
         if let server = (try? configuration.proxy.decision(for: url))?.server, server.scheme != .https { proxy = server }
+        egress = configuration.egress
     }
 
     /// The link's states, as seed 002's ConnectionState moves: when `initializing` (the link was
@@ -98,7 +101,7 @@ public struct BackEndLink: Sendable {
         let clock = SampleClock()
         do {
             try await WebSocketConnector.connect(to: url, headers: headers, tls: ClientTLS.configuration(insecure: insecure),
-                                                 timeout: handshakeTimeout, proxy: proxy, logger: logger) { inbound, outbound in
+                                                 timeout: handshakeTimeout, proxy: proxy, egress: egress, logger: logger) { inbound, outbound in
                 let pinger = Task {
                     var sent = 0
                     while !Task.isCancelled {

@@ -20,6 +20,8 @@ public struct MonitorOptions: ParsableArguments {
     @Flag(name: .customLong("no-link"), help: "Do not hold the WebSocket link to the server.")
     public var noLink = false
 
+    @OptionGroup(title: "Way out") public var way: EgressOptions
+
     public init() {}
 
     /// The hosts of the targets given (those that parse): what /probe may reach besides the server.
@@ -28,6 +30,7 @@ public struct MonitorOptions: ParsableArguments {
     /// The check these options ask for: the targets (default: the configured server) and, unless
     /// --no-internet, the internet check (by default only when no target was given).
     public func check(configuration: ConnConfiguration) throws -> ConnectivityCheck {
+        let configuration = try way.applied(to: configuration)
         var probeTargets = try targets.map(ProbeTarget.parse)
         if probeTargets.isEmpty, let backEnd = configuration.backEnd {
             probeTargets = [.server(backEnd)]
@@ -43,6 +46,7 @@ public struct MonitorOptions: ParsableArguments {
     /// A live session's parts as these options ask: the check, the timing and, unless --no-link,
     /// the link to the configured server.
     public func parts(configuration: ConnConfiguration, logger: Logger) throws -> LiveSession.Parts {
+        let configuration = try way.applied(to: configuration)
         let link = noLink ? nil : configuration.backEnd.map { BackEndLink($0, configuration: configuration, logger: logger) }
         return LiveSession.Parts(check: try check(configuration: configuration), interval: interval.duration, grace: grace.duration, link: link)
     }

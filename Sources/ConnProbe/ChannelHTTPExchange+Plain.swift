@@ -23,7 +23,7 @@ extension ChannelHTTPExchange {
     /// instead of one per step; with 1,000 targets those hand-offs were the largest cost
     /// (BENCHMARKS.md, "probe --file").
     static func connectAndGet(_ url: URL, address: ResolvedAddress, headers extra: [(String, String)], maxBytes: Int,
-                              timeout: Duration, pool: ConnectionPool?) async -> PlainOutcome {
+                              timeout: Duration, pool: ConnectionPool?, egress: Egress = .any) async -> PlainOutcome {
         guard let socketAddress = address.socketAddress else { return .notConnected(.failed("bad address \(address.ip)")) }
         let head = requestHead(for: url, headers: extra, keepAlive: pool != nil)
         let key = ConnectionPool.key(host: url.host ?? "", address: socketAddress)
@@ -39,10 +39,10 @@ extension ChannelHTTPExchange {
         let eventLoop = MultiThreadedEventLoopGroup.singleton.next()
         let start = ContinuousClock.now
         let collector = ResponseCollector(maxBytes: maxBytes)
-        let bootstrap = ClientBootstrap(group: eventLoop)
+        let bootstrap = egress.boundToSource(ClientBootstrap(group: eventLoop))
             .connectTimeout(.nanoseconds(timeout.nanoseconds))
             .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
+                egress.prepare(channel).flatMapThrowing {
                     try channel.pipeline.syncOperations.addHTTPClientHandlers()
                     try channel.pipeline.syncOperations.addHandler(collector)
                 }

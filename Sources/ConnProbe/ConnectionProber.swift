@@ -32,12 +32,12 @@ enum ConnectionProber {
         case timeout
     }
 
-    static func connect(to address: ResolvedAddress, timeout: Duration) async -> TCPResult {
+    static func connect(to address: ResolvedAddress, timeout: Duration, egress: Egress = .any) async -> TCPResult {
         guard let socketAddress = address.socketAddress else { return .failed("bad address \(address.ip)") }
         let clock = ContinuousClock()
         let start = clock.now
-        let bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .connectTimeout(.nanoseconds(timeout.nanoseconds))
+        let bootstrap = egress.applied(to: ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .connectTimeout(.nanoseconds(timeout.nanoseconds)))
         do {
             let channel = try await bootstrap.connect(to: socketAddress).get()
             return .connected(channel, start.duration(to: clock.now))

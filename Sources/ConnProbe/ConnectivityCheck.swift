@@ -13,21 +13,22 @@ public struct ConnectivityCheck: Sendable {
     let runner: ProbeRunner
 
     public init(targets: [ProbeTarget], internetEndpoints: [InternetEndpoint], internetRequired: Bool? = nil, timeout: Duration, insecure: Bool,
-                credentials: Credentials?, concurrency: Int = 32, proxies: ProxySettings = .none) {
+                credentials: Credentials?, concurrency: Int = 32, proxies: ProxySettings = .none, egress: Egress = .any) {
         self.targets = targets
         self.internetEndpoints = internetEndpoints
         self.internetRequired = !internetEndpoints.isEmpty && (internetRequired ?? targets.isEmpty)
-        let prober = Prober(timeout: timeout, insecure: insecure, expectation: .init(), credentials: credentials, proxies: proxies)
+        let prober = Prober(timeout: timeout, insecure: insecure, expectation: .init(), credentials: credentials, proxies: proxies, egress: egress)
         runner = ProbeRunner(prober: prober, concurrency: concurrency)
     }
 
-    /// A monitor's check from the configuration: its credentials, its proxies (http:// ones;
-    /// others are refused, see `checkProxies`), and each look bounded by the configured timeout
+    /// A monitor's check from the configuration: its credentials, its proxies (https:// ones are
+    /// refused, see `checkProxies`), its way out (`egress`), and each look bounded by the configured timeout
     /// but never more than 5 s, so a dead network is noticed quickly.
     public init(targets: [ProbeTarget], internetEndpoints: [InternetEndpoint], internetRequired: Bool? = nil, configuration: ConnConfiguration) throws {
         try Self.checkProxies(configuration.proxy, for: targets)
         self.init(targets: targets, internetEndpoints: internetEndpoints, internetRequired: internetRequired, timeout: min(configuration.timeout, .seconds(5)),
-                  insecure: configuration.insecure, credentials: configuration.credentials, proxies: configuration.proxy)
+                  insecure: configuration.insecure, credentials: configuration.credentials, proxies: configuration.proxy,
+                  egress: configuration.egress)
     }
 
     /// The proxy each URL target would take, checked before any is probed: a setting that does

@@ -17,10 +17,12 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting, PrometheusOut
             interface has no link), refused (the host is up, nothing listens), timeout, tlsError, \
             httpStatus, unexpectedBody, portal (a sign-in page answers for the server, or its health \
             resource redirects to another site), redirected (a URL redirects to another origin; \
-            redirects within one are followed). Through an http:// proxy (--proxy, http_proxy, \
-            https_proxy, all_proxy; see --noproxy) DNS, route and TCP are the proxy's, a proxy rung \
-            (CONNECT) follows, and its verdicts are proxyUnreachable, proxyAuthRequired (407) and \
-            proxyRefused. The state \
+            redirects within one are followed). Through an http://, socks5:// or socks5h:// proxy \
+            (--proxy, http_proxy, https_proxy, all_proxy; see --noproxy) DNS, route and TCP are the \
+            proxy's, a proxy rung (CONNECT or the SOCKS5 handshake) follows, and its verdicts are \
+            proxyUnreachable, proxyAuthRequired and proxyRefused. --interface binds every \
+            connection to one interface (or local address), -4/-6 to one family; \
+            --each-interface probes over every usable interface at once. The state \
             they add up to — with --internet, what the internet check found too — ends the text \
             when it is not online (state: serverUnreachable (refused: …)), and comes first in the \
             JSON: state, reason, failingTarget, interface, ipv4, ipv6; the exit status follows it. \
@@ -84,11 +86,18 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting, PrometheusOut
     @Option(name: .customLong("expect-body"), help: ArgumentHelp("Text the HTTP body must contain.", valueName: "text"))
     var expectBody: String?
 
+    @OptionGroup(title: "Way out") var way: EgressOptions
+
+    @Flag(name: .customLong("each-interface"),
+          help: "Probe over every usable interface at once (up, with an address, not loopback), each bound to its interface, and print a table: interface, kind, metered, family, verdict, timings.")
+    var eachInterface = false
+
     /// The command after `--`, run once everything is reachable (see TrailingCommandAccepting).
     public var trailingCommand: [String] = []
 
     private enum CodingKeys: String, CodingKey {
         case global, targets, file, internet, internetURLs, wait, concurrency, count, interval, flood, allAttempts, expectStatus, expectBody
+        case way, eachInterface
     }
 
     public init() {}
@@ -113,10 +122,16 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting, PrometheusOut
         } else if flood {
             throw ValidationError("--flood goes with --count.")
         }
+        if eachInterface {
+            if way.interface != nil { throw ValidationError("--each-interface probes over every interface; --interface names one: give one of them.") }
+            if count != nil || wait != nil { throw ValidationError("--each-interface looks once over each interface; it does not go with --count or --wait.") }
+            if internet { throw ValidationError("--each-interface probes targets (default: the server), not the internet check.") }
+            if !trailingCommand.isEmpty { throw ValidationError("--each-interface reports; it runs no command after `--`.") }
+        }
     }
 
     public func run(in context: CommandContext) async throws {
-        let configuration = context.configuration
+        let configuration = try way.applied(to: context.configuration)
         var probeTargets = try targets.map(ProbeTarget.parse)
         if let file { probeTargets += try Self.readTargets(file) }
         let endpoints = try internetURLs.isEmpty ? InternetEndpoint.defaults : internetURLs.map(InternetEndpoint.parse)
@@ -133,8 +148,19 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting, PrometheusOut
 
         let expectation = Prober.Expectation(statuses: expectStatus.isEmpty ? nil : Set(expectStatus), bodyContains: expectBody)
         try ConnectivityCheck.checkProxies(configuration.proxy, for: probeTargets)
+        if eachInterface {
+            guard configuration.format != .prometheus else {
+                throw ConnError.usage("--each-interface prints a table or JSON; --format prometheus writes one look", hint: "Use --json.")
+            }
+            guard !probeTargets.isEmpty else {
+                throw ConnError.usage("--each-interface needs a target, or a configured server", hint: "Pass one, e.g. conn probe --each-interface https://example.com/health.")
+            }
+            return try await EachInterfaceProbe(targets: probeTargets, configuration: configuration, expectation: expectation,
+                                                concurrency: concurrency).run(in: context)
+        }
         let prober = Prober(timeout: configuration.timeout, insecure: configuration.insecure,
-                            expectation: expectation, credentials: configuration.credentials, proxies: configuration.proxy)
+                            expectation: expectation, credentials: configuration.credentials, proxies: configuration.proxy,
+                            egress: configuration.egress)
         let runner = ProbeRunner(prober: prober, concurrency: concurrency)
         if let count {
             guard configuration.format != .prometheus else {

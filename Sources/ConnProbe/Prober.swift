@@ -32,15 +32,18 @@ public struct Prober: Sendable {
     /// Which proxy a URL target is reached through (HTTP CONNECT; `ProbeCommand` refuses the
     /// kinds the ladder cannot use before probing).
     public let proxies: ProxySettings
+    /// The way out (`--interface`, `-4`, `-6`): every connection of the ladder is bound to it.
+    public let egress: Egress
 
     public init(timeout: Duration, insecure: Bool, expectation: Expectation, credentials: Credentials? = nil,
-                classifier: InterfaceClassifier = InterfaceClassifier(), proxies: ProxySettings = .none) {
+                classifier: InterfaceClassifier = InterfaceClassifier(), proxies: ProxySettings = .none, egress: Egress = .any) {
         self.init(timeout: timeout, insecure: insecure, expectation: expectation, credentials: credentials,
-                  classifier: classifier, routes: RouteCache(classifier: classifier), connections: nil, proxies: proxies)
+                  classifier: classifier, routes: RouteCache(classifier: classifier, egress: egress), connections: nil, proxies: proxies,
+                  egress: egress)
     }
 
     init(timeout: Duration, insecure: Bool, expectation: Expectation, credentials: Credentials?, classifier: InterfaceClassifier,
-         routes: RouteCache, connections: ConnectionPool?, proxies: ProxySettings = .none) {
+         routes: RouteCache, connections: ConnectionPool?, proxies: ProxySettings = .none, egress: Egress = .any) {
         self.timeout = timeout
         self.insecure = insecure
         self.expectation = expectation
@@ -49,6 +52,7 @@ public struct Prober: Sendable {
         self.routes = routes
         self.connections = connections
         self.proxies = proxies
+        self.egress = egress
     }
 
     /// The same prober with an empty route cache: each run (a monitor's look, a try of
@@ -56,13 +60,13 @@ public struct Prober: Sendable {
     /// the run's plain-http targets share kept-alive connections per origin; the run closes it.
     func forNewRun(connections: ConnectionPool? = nil) -> Prober {
         Prober(timeout: timeout, insecure: insecure, expectation: expectation, credentials: credentials, classifier: classifier,
-               routes: RouteCache(classifier: classifier), connections: connections, proxies: proxies)
+               routes: RouteCache(classifier: classifier, egress: egress), connections: connections, proxies: proxies, egress: egress)
     }
 
     /// The same prober with another expectation (the internet check's endpoints each have theirs).
     func expecting(_ expectation: Expectation) -> Prober {
         Prober(timeout: timeout, insecure: insecure, expectation: expectation, credentials: nil, classifier: classifier, routes: routes,
-               connections: connections)
+               connections: connections, egress: egress)
     }
 
     /// The ladder for `target`; an answer that redirects within the target's origin is followed
@@ -132,16 +136,16 @@ public struct Prober: Sendable {
         }
 
         // DNS (of the proxy, through one: names behind it are the proxy's to resolve)
-        let addresses: [ResolvedAddress]
+        let resolved: [ResolvedAddress]
         let whose = proxy == nil ? "" : "the proxy's name "
         if let literal = literalAddress(dialled) {
-            addresses = [literal]
+            resolved = [literal]
             result.rungs.append(ProbeRung(name: "dns", ok: true, ms: 0, detail: "\(dialled.host) is an IP address"))
         } else {
             let dnsStart = clock.now
             switch await NameResolver.resolve(host: dialled.host, port: dialled.port, timeout: timeout) {
             case .success(let found):
-                addresses = found
+                resolved = found
                 result.rungs.append(ProbeRung(name: "dns", ok: true, ms: dnsStart.duration(to: clock.now).milliseconds,
                                               detail: whose + found.map(\.ip).joined(separator: ", ")))
             case .failure(.notFound):
@@ -158,6 +162,18 @@ public struct Prober: Sendable {
             }
         }
 
+        // -4 / -6: the addresses of that family only.
+        let addresses = resolved.filter { egress.allows(family: $0.family) }
+        if addresses.isEmpty, let family = egress.family {
+            let others = resolved.map(\.ip).joined(separator: ", ")
+            let literal = literalAddress(dialled) != nil
+            let why = literal ? "\(dialled.host) is an IPv\(family == .ipv4 ? 6 : 4) address, and -\(family.rawValue) allows IPv\(family.rawValue) only"
+                : "\(dialled.host) has no IPv\(family.rawValue) address, and -\(family.rawValue) allows no other (it has \(others))"
+            result.rungs.append(ProbeRung(name: "dns", ok: false, ms: 0, detail: why))
+            if let through { return finish(.proxyUnreachable, "\(through): \(why)") }
+            return finish(.nxdomain, why)
+        }
+
         // Route and interface, for the address we will try first.
         let first = addresses[0]
         switch routes.route(to: first) {
@@ -167,6 +183,7 @@ public struct Prober: Sendable {
                 result.interface = found.probeInterface(sourceAddress: route.sourceIP)
             }
             let via = "via \(result.interface?.name ?? "?") (\(result.interface?.kind.rawValue ?? "unknown")) from \(route.sourceIP)"
+                + (egress.isAny ? "" : " (\(egress.description))")
             // A route over a link with no carrier is still in the table (the kernel marks it
             // linkdown), but nothing passes: say so now instead of after the TCP deadline.
             if let found, !found.running {
@@ -231,7 +248,7 @@ public struct Prober: Sendable {
         if case .url(let url) = target.kind, !target.usesTLS, proxy == nil {
             for address in addresses {
                 switch await ChannelHTTPExchange.connectAndGet(url, address: address, headers: authorization(for: url), maxBytes: Self.maxBodyBytes,
-                                                               timeout: timeout, pool: connections) {
+                                                               timeout: timeout, pool: connections, egress: egress) {
                 case .notConnected(let tcp):
                     recordNotConnected(tcp, address)
                 case .connected(let elapsed, let reused, let answer):
@@ -244,7 +261,7 @@ public struct Prober: Sendable {
 
         var channel: (any Channel)?
         for address in addresses {
-            let tcp = await ConnectionProber.connect(to: address, timeout: timeout)
+            let tcp = await ConnectionProber.connect(to: address, timeout: timeout, egress: egress)
             if case .connected(let connected, let elapsed) = tcp {
                 channel = connected
                 recordConnected(address, after: elapsed)

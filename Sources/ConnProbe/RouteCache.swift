@@ -23,12 +23,18 @@ final class RouteCache: Sendable {
         }
     }
 
-    init(classifier: InterfaceClassifier) { self.classifier = classifier }
+    /// The way out every look-up of the run is bound to (`--interface`, `-4`, `-6`).
+    let egress: Egress
+
+    init(classifier: InterfaceClassifier, egress: Egress = .any) {
+        self.classifier = classifier
+        self.egress = egress
+    }
 
     /// The route the kernel would take to the address.
     func route(to address: ResolvedAddress) -> Result<RouteInspector.Route, RouteInspector.Failure> {
         if let cached = routes.withLock({ $0[address.ip] }) { return cached }
-        let found = RouteInspector.route(to: address)
+        let found = RouteInspector.route(to: address, egress: egress)
         routes.withLock { $0[address.ip] = found }
         return found
     }
@@ -36,7 +42,10 @@ final class RouteCache: Sendable {
     /// The interface that holds a route's source address.
     func interface(sourceIP: String) -> Found? {
         if let cached = interfaces.withLock({ $0[sourceIP] }) { return cached }
-        let found = RouteInspector.interface(holding: sourceIP).map { Found(name: $0.name, kind: classifier.kind(of: $0.name), running: $0.running) }
+        // Bound to a device, the way out is that device, whichever address the kernel chose.
+        let holder = egress.interface.flatMap { name in LocalInterface.current().first { $0.name == name }.map { (name: $0.name, running: $0.running) } }
+            ?? RouteInspector.interface(holding: sourceIP)
+        let found = holder.map { Found(name: $0.name, kind: classifier.kind(of: $0.name), running: $0.running) }
         interfaces.withLock { $0[sourceIP] = .some(found) }
         return found
     }

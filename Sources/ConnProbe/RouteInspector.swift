@@ -15,11 +15,13 @@ enum RouteInspector {
         case other(String)
     }
 
-    static func route(to address: ResolvedAddress) -> Result<Route, Failure> {
+    static func route(to address: ResolvedAddress, egress: Egress = .any) -> Result<Route, Failure> {
         let family = address.family == 6 ? AF_INET6 : AF_INET
         let descriptor = socket(family, Int32(SOCK_DGRAM.rawValue), 0)
         guard descriptor >= 0 else { return .failure(.other(String(cString: strerror(errno)))) }
         defer { close(descriptor) }
+        let bound = egress.apply(toDescriptor: descriptor, family: family)
+        if bound != 0 { return .failure(.other("cannot bind to \(egress.description): \(String(cString: strerror(bound)))")) }
         guard let storage = address.socketAddress else { return .failure(.other("bad address \(address.ip)")) }
         let connected = storage.withSockAddr { pointer, length in connect(descriptor, pointer, socklen_t(length)) }
         if connected != 0 {

@@ -38,6 +38,9 @@ public struct ConnConfiguration: Sendable {
     public var pluginsWithToken: [String] = []
     /// Which proxy each request takes (`proxy`, `noProxy`, and the environment's variables).
     public var proxy = ProxySettings()
+    /// Which way out connections take (`--interface`, `-4`, `-6` of probe, watch, the agent, top
+    /// and clock-offset); not a setting of the file.
+    public var egress = Egress.any
     public var paths: ConnPaths
     /// Where each top-level value came from, keyed by config key (`server`, `resources.inbox`, …).
     public var sources: [String: ValueSource]

@@ -247,6 +247,7 @@ public final class HTTPTransport: Sendable {
     /// Turns a client error (AsyncHTTPClient's, SwiftNIO's, or a `ChannelHTTPExchange.Failure`)
     /// into what a person needs to know: which URL, what happened.
     public static func describe(_ error: any Error, url: URL, timeout: Duration) -> ConnError {
+        if let described = error as? ConnError { return described }
         let target = url.absoluteString
         switch error {
         case ChannelHTTPExchange.Failure.timeout, ChannelError.connectTimeout:

@@ -41,7 +41,7 @@ public enum WebSocketConnector {
     /// a time has the connection closed at the deadline (`Failure.handshakeTimeout`).
     public static func connect(
         to url: URL, headers: [(String, String)] = [], tls: TLSConfiguration, maxFrameSize: Int = 1 << 14,
-        timeout: Duration = .seconds(10), proxy: ProxyServer? = nil, logger: Logger, handler: @escaping Handler
+        timeout: Duration = .seconds(10), proxy: ProxyServer? = nil, egress: Egress = .any, logger: Logger, handler: @escaping Handler
     ) async throws {
         guard let origin = Origin(url), let request = UpgradeRequest(url: url, origin: origin, headers: headers) else {
             throw Failure.notWebSocketURL(url.absoluteString)
@@ -68,12 +68,15 @@ public enum WebSocketConnector {
             upgraded.whenComplete { _ in deadline.cancel() }
             return upgraded
         }
-        let bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connectTimeout(.nanoseconds(timeout.nanoseconds))
+        let bootstrap = egress.boundToSource(ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)).connectTimeout(.nanoseconds(timeout.nanoseconds))
         let upgrade: EventLoopFuture<Upgrade>
         if let proxy {
             // Through a proxy: a CONNECT (or SOCKS5's) to the server first, then TLS and the
             // upgrade inside the tunnel (the token travels there, never to the proxy).
-            let channel = try await bootstrap.connect(host: proxy.host, port: proxy.port).get()
+            let dialling = bootstrap.channelInitializer { egress.prepare($0) }
+            // With -4/-6 the name is resolved here, to an address of that family.
+            let channel = egress.family == nil ? try await dialling.connect(host: proxy.host, port: proxy.port).get()
+                : try await dialling.connect(to: try await egress.firstAddress(of: proxy.host, port: proxy.port, timeout: timeout)).get()
             let remaining = Duration.nanoseconds(max(0, (started + .nanoseconds(timeout.nanoseconds) - .now()).nanoseconds))
             let opened: ProxyTunnel.Outcome
             if proxy.scheme == .http {
@@ -103,8 +106,16 @@ public enum WebSocketConnector {
             }
             upgrade = try await channel.eventLoop.submit { try upgrading(channel) }.get()
         } else {
-            upgrade = try await bootstrap.connect(host: origin.host, port: origin.port) { channel in
-                channel.eventLoop.makeCompletedFuture { try upgrading(channel) }
+            // With -4/-6 the name is resolved here, to an address of that family.
+            if egress.family == nil {
+                upgrade = try await bootstrap.connect(host: origin.host, port: origin.port) { channel in
+                    egress.prepare(channel).flatMapThrowing { try upgrading(channel) }
+                }
+            } else {
+                let address = try await egress.firstAddress(of: origin.host, port: origin.port, timeout: timeout)
+                upgrade = try await bootstrap.connect(to: address) { channel in
+                    egress.prepare(channel).flatMapThrowing { try upgrading(channel) }
+                }
             }
         }
         let outcome: Upgrade
