@@ -29,6 +29,10 @@ struct ClockOffsetMeasurement {
             guard let (host, port) = Self.hostAndPort(ntpServer, defaultPort: 123) else {
                 throw ConnError.usage("--ntp-server '\(ntpServer)' is not host or host:port (port 1-65535)")
             }
+            // NTP is UDP, which no HTTP proxy (nor this SOCKS5 client) carries: said, not hidden.
+            if let url = URL(string: "http://\(host.contains(":") ? "[\(host)]" : host)/"), let server = try? configuration.proxy.decision(for: url).server {
+                context.printer.note("sntp goes to \(host):\(port) directly: the proxy \(server.display) carries TCP, and NTP is UDP")
+            }
             let taken = try await SNTPSampler(host: host, port: port, clock: clock, timeout: configuration.timeout, egress: configuration.egress)
                 .samples(samples, interval: interval)
             return try finish(taken, method: .sntp, source: "ntp://\(host):\(port)", resolution: 0.001)
@@ -36,7 +40,8 @@ struct ClockOffsetMeasurement {
             let backEnd = try context.requireBackEnd()
             let wsURL = backEnd.url(for: .ws)
             let taken = try await WebSocketTimeSampler(url: wsURL, credentials: configuration.credentials, clock: clock, timeout: configuration.timeout,
-                                                       insecure: configuration.insecure, egress: configuration.egress, logger: context.logger)
+                                                       insecure: configuration.insecure, egress: configuration.egress, proxy: try proxy(for: wsURL),
+                                                       logger: context.logger)
                 .samples(samples, interval: interval)
             return try finish(taken, method: .ws, source: wsURL.absoluteString, resolution: WireTime.resolutionMS(of: taken.flatMap { [$0.t2, $0.t3] }))
         case .httpDate:
@@ -48,14 +53,16 @@ struct ClockOffsetMeasurement {
             // Bound to a way out, auto stays with json: http-date cannot be bound.
             let timeURL = try context.requireBackEnd().url(for: .time)
             let taken = try await JSONTimeSampler(url: timeURL, credentials: configuration.credentials, insecure: configuration.insecure,
-                                                  timeout: configuration.timeout, clock: clock, egress: configuration.egress)
+                                                  timeout: configuration.timeout, clock: clock, egress: configuration.egress,
+                                                  proxy: try proxy(for: timeURL))
                 .samples(samples, interval: interval)
             return try finish(taken, method: .json, source: timeURL.absoluteString, resolution: WireTime.resolutionMS(of: taken.flatMap { [$0.t2, $0.t3] }))
         case .json, .auto:
             let timeURL = try context.requireBackEnd().url(for: .time)
             do {
                 let taken = try await JSONTimeSampler(url: timeURL, credentials: configuration.credentials, insecure: configuration.insecure,
-                                                      timeout: configuration.timeout, clock: clock, egress: configuration.egress)
+                                                      timeout: configuration.timeout, clock: clock, egress: configuration.egress,
+                                                  proxy: try proxy(for: timeURL))
                     .samples(samples, interval: interval)
                 return try finish(taken, method: .json, source: timeURL.absoluteString, resolution: WireTime.resolutionMS(of: taken.flatMap { [$0.t2, $0.t3] }))
             } catch let error as ConnError where method == .auto && (error.code == .httpStatus || error.code == .badTimeAnswer) {
@@ -66,6 +73,18 @@ struct ClockOffsetMeasurement {
                 return try await httpDate(clock)
             }
         }
+    }
+
+    /// The proxy the settings give for `url`: http://, socks5:// or socks5h://; an https:// one
+    /// (TLS to the proxy) is 64, as for the probe.
+    private func proxy(for url: URL) throws -> ProxyServer? {
+        let decision = try context.configuration.proxy.decision(for: url)
+        guard let server = decision.server else { return nil }
+        guard server.scheme != .https else {
+            throw ConnError.usage("clock-offset goes through http://, socks5:// and socks5h:// proxies, not yet https:// ones (TLS to the proxy); \(server.display) (from \(decision.source ?? "the settings")) is https",
+                                  hint: "Measure directly with --proxy '', or give the proxy's plain http:// address with --proxy.")
+        }
+        return server
     }
 
     private func httpDate(_ clock: SampleClock) async throws -> Result {

@@ -13,6 +13,8 @@ struct JSONTimeSampler {
     let timeout: Duration
     let clock: SampleClock
     var egress = Egress.any
+    /// The proxy the settings give for `url` (nil: direct).
+    var proxy: ProxyServer?
 
     static let maxAnswerBytes = 64 * 1024
 
@@ -85,7 +87,8 @@ struct JSONTimeSampler {
                 }
             }
             let opened = try await TimeConnection.open(to: url, insecure: sampler.insecure, timeout: sampler.timeout,
-                                                       maxBytes: JSONTimeSampler.maxAnswerBytes, clock: sampler.clock, egress: sampler.egress)
+                                                       maxBytes: JSONTimeSampler.maxAnswerBytes, clock: sampler.clock, egress: sampler.egress,
+                                                       proxy: sampler.proxy)
             connection = opened
             do {
                 return try await opened.exchange(head, timeout: sampler.timeout)

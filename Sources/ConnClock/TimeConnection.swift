@@ -32,7 +32,8 @@ final class TimeConnection: Sendable {
 
     /// Connects to `url`'s origin (TLS for https, as every connection of conn's: `ClientTLS`,
     /// whose `serverName(for:)` sends no SNI for an IP literal).
-    static func open(to url: URL, insecure: Bool, timeout: Duration, maxBytes: Int, clock: SampleClock, egress: Egress = .any) async throws -> TimeConnection {
+    static func open(to url: URL, insecure: Bool, timeout: Duration, maxBytes: Int, clock: SampleClock, egress: Egress = .any,
+                     proxy: ProxyServer? = nil) async throws -> TimeConnection {
         guard let origin = Origin(url) else {
             throw ConnError.configuration("\(url.absoluteString) is not an http or https URL with a host")
         }
@@ -40,25 +41,36 @@ final class TimeConnection: Sendable {
         let serverName = ClientTLS.serverName(for: origin.host)
         let stamp = ArrivalStamp(clock: clock)
         let collector = ResponseCollector(maxBytes: maxBytes)
+        @Sendable func addHandlers(_ channel: any Channel) throws {
+            let pipeline = channel.pipeline.syncOperations
+            if let sslContext {
+                try pipeline.addHandler(NIOSSLClientHandler(context: sslContext, serverHostname: serverName))
+            }
+            try pipeline.addHandler(stamp)
+            try pipeline.addHTTPClientHandlers()
+            try pipeline.addHandler(collector)
+        }
         do {
-            // With -4/-6 the name is resolved here, to an address of that family.
-            let address = egress.family == nil ? nil : try await egress.firstAddress(of: origin.host, port: origin.port, timeout: timeout)
             let bootstrap = egress.boundToSource(ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton))
                 .connectTimeout(.nanoseconds(timeout.nanoseconds))
                 .channelOption(.socketOption(.tcp_nodelay), value: 1)
-                .channelInitializer { channel in
-                    egress.prepare(channel).flatMapThrowing {
-                        let pipeline = channel.pipeline.syncOperations
-                        if let sslContext {
-                            try pipeline.addHandler(NIOSSLClientHandler(context: sslContext, serverHostname: serverName))
-                        }
-                        try pipeline.addHandler(stamp)
-                        try pipeline.addHTTPClientHandlers()
-                        try pipeline.addHandler(collector)
-                    }
+            let channel: any Channel
+            if let proxy {
+                // Through the proxy's tunnel; TLS and HTTP inside it.
+                channel = try await ProxiedConnection.open(through: proxy, to: origin.host, port: origin.port, url: url, bootstrap: bootstrap,
+                                                           egress: egress, timeout: timeout)
+                try await channel.eventLoop.submit { try addHandlers(channel) }.get()
+            } else {
+                // With -4/-6 the name is resolved here, to an address of that family.
+                let address = egress.family == nil ? nil : try await egress.firstAddress(of: origin.host, port: origin.port, timeout: timeout)
+                let dialling = bootstrap.channelInitializer { channel in
+                    egress.prepare(channel).flatMapThrowing { try addHandlers(channel) }
                 }
-            let channel = try await (address.map { bootstrap.connect(to: $0) } ?? bootstrap.connect(host: origin.host, port: origin.port)).get()
+                channel = try await (address.map { dialling.connect(to: $0) } ?? dialling.connect(host: origin.host, port: origin.port)).get()
+            }
             return TimeConnection(connection: .init(channel: channel, collector: collector), stamp: stamp, clock: clock)
+        } catch is ProxiedConnection.TunnelTimeout {
+            throw ConnError.temporary(.timeout, "the proxy \(proxy?.display ?? "") did not open the way to \(url.absoluteString) within \(TimeFormatting.duration(timeout))")
         } catch {
             throw HTTPTransport.describe(error, url: url, timeout: timeout)
         }

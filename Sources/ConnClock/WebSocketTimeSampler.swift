@@ -14,6 +14,8 @@ struct WebSocketTimeSampler {
     let timeout: Duration
     let insecure: Bool
     var egress = Egress.any
+    /// The proxy the settings give for `url` (nil: direct).
+    var proxy: ProxyServer?
     let logger: Logger
 
     func samples(_ count: Int, interval: Duration) async throws -> [ClockSample] {
@@ -22,7 +24,7 @@ struct WebSocketTimeSampler {
         let clock = self.clock
         let work = Task {
             try await WebSocketConnector.connect(to: url, headers: headers, tls: ClientTLS.configuration(insecure: insecure),
-                                                 timeout: timeout, egress: egress, logger: logger) { inbound, outbound in
+                                                 timeout: timeout, proxy: proxy, egress: egress, logger: logger) { inbound, outbound in
                 var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
                 func nextEvent() async throws -> WebSocketEvent? {
                     while let message = try await messages.next() {

@@ -25,7 +25,7 @@ public struct ConnectivityCheck: Sendable {
     /// refused, see `checkProxies`), its way out (`egress`), and each look bounded by the configured timeout
     /// but never more than 5 s, so a dead network is noticed quickly.
     public init(targets: [ProbeTarget], internetEndpoints: [InternetEndpoint], internetRequired: Bool? = nil, configuration: ConnConfiguration) throws {
-        try Self.checkProxies(configuration.proxy, for: targets)
+        try Self.checkProxies(configuration.proxy, for: targets + internetEndpoints.map(\.target))
         self.init(targets: targets, internetEndpoints: internetEndpoints, internetRequired: internetRequired, timeout: min(configuration.timeout, .seconds(5)),
                   insecure: configuration.insecure, credentials: configuration.credentials, proxies: configuration.proxy,
                   egress: configuration.egress)

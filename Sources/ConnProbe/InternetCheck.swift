@@ -9,6 +9,9 @@ public struct InternetEndpoint: Sendable, Equatable {
     /// Text its body must contain, if any.
     public var bodyContains: String?
 
+    /// The endpoint as a probe target.
+    public var target: ProbeTarget { ProbeTarget(input: url.absoluteString, kind: .url(url)) }
+
     /// Parses `URL`, `URL=STATUS` or `URL=STATUS:TEXT` (as given to --internet-url); the status
     /// defaults to 204.
     public static func parse(_ text: String) throws -> InternetEndpoint {
@@ -93,7 +96,7 @@ struct InternetCheck {
         for (index, endpoint) in endpoints.enumerated() {
             Task {
                 let checker = prober.expecting(Prober.Expectation(statuses: [endpoint.status], bodyContains: endpoint.bodyContains))
-                continuation.yield((index, await checker.probe(ProbeTarget(input: endpoint.url.absoluteString, kind: .url(endpoint.url)))))
+                continuation.yield((index, await checker.probe(endpoint.target)))
             }
         }
         var collected = [ProbeResult?](repeating: nil, count: endpoints.count)

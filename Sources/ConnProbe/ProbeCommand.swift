@@ -147,7 +147,7 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting, PrometheusOut
         let deadline = wait.map { ContinuousClock.now + $0.duration }
 
         let expectation = Prober.Expectation(statuses: expectStatus.isEmpty ? nil : Set(expectStatus), bodyContains: expectBody)
-        try ConnectivityCheck.checkProxies(configuration.proxy, for: probeTargets)
+        try ConnectivityCheck.checkProxies(configuration.proxy, for: probeTargets + (checkInternet ? endpoints.map(\.target) : []))
         if eachInterface {
             guard configuration.format != .prometheus else {
                 throw ConnError.usage("--each-interface prints a table or JSON; --format prometheus writes one look", hint: "Use --json.")

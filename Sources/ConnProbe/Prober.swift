@@ -66,7 +66,7 @@ public struct Prober: Sendable {
     /// The same prober with another expectation (the internet check's endpoints each have theirs).
     func expecting(_ expectation: Expectation) -> Prober {
         Prober(timeout: timeout, insecure: insecure, expectation: expectation, credentials: nil, classifier: classifier, routes: routes,
-               connections: connections, egress: egress)
+               connections: connections, proxies: proxies, egress: egress)
     }
 
     /// The ladder for `target`; an answer that redirects within the target's origin is followed

@@ -160,6 +160,37 @@ struct ProxyTests {
         }
     }
 
+    @Test("clock-offset's json and ws methods through tinyproxy and microsocks (the proxy's log has the CONNECTs); sntp says it goes directly; the internet check and /probe go through the proxy too; an https:// proxy is 64")
+    func otherPathsThroughAProxy() async throws {
+        try await ServerProcess.with { url in
+            let proxy = try await RealProxy.tinyproxy(in: home)
+            let via = "http://127.0.0.1:\(proxy.port)"
+            for method in ["json", "ws"] {
+                let measured = try await home.conn(["clock-offset", "--json", "--method", method, "--samples", "2", "--proxy", via], server: url)
+                #expect(measured.exitCode == 0, "\(method): \(measured.standardError)")
+            }
+            #expect(proxy.log.components(separatedBy: "CONNECT 127.0.0.1:\(url.port!)").count - 1 >= 2, "\(proxy.log)")
+            let socks = try await RealProxy.microsocks()
+            let overSOCKS = try await home.conn(["clock-offset", "--method", "json", "--samples", "2", "--proxy", "socks5h://127.0.0.1:\(socks.port)"], server: url)
+            #expect(overSOCKS.exitCode == 0, "\(overSOCKS.standardError)")
+            await socks.stop()
+            let ntp = try NTPResponder(skewMS: 0)
+            defer { ntp.close() }
+            let sntp = try await home.conn(["clock-offset", "--method", "sntp", "--ntp-server", "127.0.0.1:\(ntp.port)", "--proxy", via], server: url)
+            #expect(sntp.exitCode == 0 && sntp.standardError.contains("directly: the proxy \(via) carries TCP, and NTP is UDP"), "\(sntp.standardError)")
+            let tlsProxy = try await home.conn(["clock-offset", "--method", "json", "--proxy", "https://127.0.0.1:1"], server: url)
+            #expect(tlsProxy.exitCode == 64 && tlsProxy.standardError.contains("not yet https:// ones"), "\(tlsProxy.standardError)")
+
+            // The internet check, with its endpoint on this machine, goes through the proxy.
+            let internet = try await home.conn(["probe", "--json", "--internet", "--internet-url", "\(url.absoluteString)/health=204", "--proxy", via])
+            #expect(internet.exitCode == 0, "\(internet.standardOutput) \(internet.standardError)")
+            #expect(proxy.log.components(separatedBy: "CONNECT 127.0.0.1:\(url.port!)").count - 1 >= 3, "\(proxy.log)")
+            await proxy.stop()
+            let unreachable = try await home.conn(["probe", "--json", "--internet", "--internet-url", "\(url.absoluteString)/health=204", "--proxy", via])
+            #expect(unreachable.exitCode == 69, "through the stopped proxy: \(unreachable.standardOutput)")
+        }
+    }
+
     @Test("a hostile proxy: garbage, an endless 407 head (1 MiB, never read past 16 KiB), a close mid-CONNECT, and the same from a SOCKS5 one → proxyRefused, not a timeout")
     func hostileProxy() async throws {
         // One connection each: read the CONNECT, answer as told, close.

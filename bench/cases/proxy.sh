@@ -1,25 +1,66 @@
 #!/usr/bin/env bash
-# conn probe through an HTTP proxy against curl through the same one (issue 38), whole process,
-# release builds, conn-server on loopback, tinyproxy on loopback (CONNECT for both):
-#   `conn probe --proxy P URL` vs `curl -p -x P -fsS -o /dev/null URL`   (goal ≤ 1.2x curl)
+# conn probe through a proxy against curl through the same one (issue 38), whole process,
+# release builds, conn-server on loopback, each proxy on loopback:
+#   tinyproxy and squid (CONNECT for both):
+#     `conn probe --proxy P URL` vs `curl -p -x P -fsS -o /dev/null URL`   (goal ≤ 1.2x curl)
+#   dante (SOCKS5): `conn probe --proxy socks5://P URL` vs `curl --socks5 P …`
 # (-p: curl tunnels through CONNECT as conn does; without it curl sends the request to the proxy
 # in absolute form, a different exchange.)
 set -euo pipefail
-command -v tinyproxy >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tinyproxy; }
+for tool in tinyproxy squid danted; do
+    command -v "$tool" >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tinyproxy squid dante-server; break; }
+done
 SERVER=$CONN_SERVER_BIN
 source scripts/lib/server.sh
 work=$(mktemp -d)
-trap 'kill "$proxy_pid" 2>/dev/null || true; stop_conn_server; rm -rf "$work"' EXIT
+trap 'kill "$proxy_pid" "$squid_pid" "$dante_pid" 2>/dev/null || true; stop_conn_server; rm -rf "$work"' EXIT
+squid_pid="" dante_pid=""
 start_conn_server "$SERVER"
 url=$CONN_SERVER_URL
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 printf 'Port %s\nListen 127.0.0.1\nAllow 127.0.0.1\nMaxClients 100\nLogLevel Critical\n' "$port" > "$work/tinyproxy.conf"
 tinyproxy -d -c "$work/tinyproxy.conf" >/dev/null 2>&1 &
 proxy_pid=$!
-sleep 0.5
+# squid without a cache or authentication; dante without authentication, loopback only.
+chmod 777 "$work"
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+squid_port=$(free_port)
+cat > "$work/squid.conf" <<CONF
+http_port 127.0.0.1:$squid_port
+pid_filename $work/squid.pid
+access_log none
+cache_log $work/cache.log
+cache_store_log none
+cache deny all
+http_access allow localhost
+http_access deny all
+shutdown_lifetime 0 seconds
+CONF
+squid -N -f "$work/squid.conf" >/dev/null 2>&1 &
+squid_pid=$!
+dante_port=$(free_port)
+cat > "$work/danted.conf" <<CONF
+logoutput: $work/danted.log
+internal: 127.0.0.1 port = $dante_port
+external: 127.0.0.1
+clientmethod: none
+socksmethod: none
+user.unprivileged: nobody
+client pass { from: 127.0.0.0/8 to: 0.0.0.0/0 }
+socks pass { from: 127.0.0.0/8 to: 127.0.0.0/8 }
+CONF
+danted -f "$work/danted.conf" >/dev/null 2>&1 &
+dante_pid=$!
+sleep 1
 export HOME=$work XDG_CONFIG_HOME=$work/config
 proxy="http://127.0.0.1:$port"
+squid="http://127.0.0.1:$squid_port"
+socks="127.0.0.1:$dante_port"
 
 hyperfine -N --warmup 10 --runs 100 --export-markdown "$RESULTS/proxy.md" \
     -n 'curl -p -x PROXY -fsS -o /dev/null URL' "curl -p -x $proxy -fsS -o /dev/null $url/health" \
-    -n 'conn probe --proxy PROXY URL' "$CONN probe --proxy $proxy $url/health"
+    -n 'conn probe --proxy PROXY URL' "$CONN probe --proxy $proxy $url/health" \
+    -n 'curl -p -x SQUID -fsS -o /dev/null URL' "curl -p -x $squid -fsS -o /dev/null $url/health" \
+    -n 'conn probe --proxy SQUID URL' "$CONN probe --proxy $squid $url/health" \
+    -n 'curl --socks5 DANTE -fsS -o /dev/null URL' "curl --socks5 $socks -fsS -o /dev/null $url/health" \
+    -n 'conn probe --proxy socks5://DANTE URL' "$CONN probe --proxy socks5://$socks $url/health"

@@ -73,35 +73,12 @@ public enum WebSocketConnector {
         if let proxy {
             // Through a proxy: a CONNECT (or SOCKS5's) to the server first, then TLS and the
             // upgrade inside the tunnel (the token travels there, never to the proxy).
-            let dialling = bootstrap.channelInitializer { egress.prepare($0) }
-            // With -4/-6 the name is resolved here, to an address of that family.
-            let channel = egress.family == nil ? try await dialling.connect(host: proxy.host, port: proxy.port).get()
-                : try await dialling.connect(to: try await egress.firstAddress(of: proxy.host, port: proxy.port, timeout: timeout)).get()
             let remaining = Duration.nanoseconds(max(0, (started + .nanoseconds(timeout.nanoseconds) - .now()).nanoseconds))
-            let opened: ProxyTunnel.Outcome
-            if proxy.scheme == .http {
-                opened = await ProxyTunnel.open(on: channel, to: origin.host, port: origin.port, proxy: proxy, timeout: remaining)
-            } else {
-                opened = await SOCKSTunnel.open(on: channel, to: try await SOCKSTunnel.destination(origin.host, for: proxy, timeout: remaining),
-                                                port: origin.port, proxy: proxy, timeout: remaining)
-            }
-            switch opened {
-            case .open:
-                break
-            case .authRequired:
-                try? await channel.close()
-                throw ConnError(code: .proxyAuthRequired, message: "the proxy \(proxy.display) wants credentials to open \(url.absoluteString)"
-                                    + (proxy.user == nil ? "" : ", and refused these"),
-                                exitStatus: .permission)
-            case .refused(_, let statusLine):
-                try? await channel.close()
-                throw ConnError(code: .proxyRefused, message: "the proxy \(proxy.display) refused the tunnel to \(url.absoluteString): \(statusLine)",
-                                exitStatus: .unavailable)
-            case .failed(_, let why):
-                try? await channel.close()
-                throw ConnError(code: .proxyRefused, message: "the proxy \(proxy.display): \(why)", exitStatus: .unavailable)
-            case .timeout:
-                try? await channel.close()
+            let channel: any Channel
+            do {
+                channel = try await ProxiedConnection.open(through: proxy, to: origin.host, port: origin.port, url: url, bootstrap: bootstrap,
+                                                           egress: egress, timeout: remaining)
+            } catch is ProxiedConnection.TunnelTimeout {
                 throw Failure.handshakeTimeout(url.absoluteString, timeout)
             }
             upgrade = try await channel.eventLoop.submit { try upgrading(channel) }.get()

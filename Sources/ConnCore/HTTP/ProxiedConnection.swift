@@ -1,0 +1,57 @@
+import Foundation
+import NIOCore
+import NIOPosix
+
+/// A connection to a target through a proxy, for the clients that open their own channels (the
+/// live link, clock-offset's json method): a connection to the proxy, then a CONNECT (http://)
+/// or a SOCKS5 handshake (socks5://, socks5h://) to the target; the channel then carries the
+/// target's bytes, and the caller adds TLS and HTTP inside it. The target's token travels
+/// there, never to the proxy.
+public enum ProxiedConnection {
+    /// The proxy did not answer the tunnel's request in time.
+    public struct TunnelTimeout: Error {}
+
+    /// Opens the tunnel to `host`:`port` within `timeout` (which the caller's deadline already
+    /// counts down); `url` names the target in errors.
+    public static func open(through proxy: ProxyServer, to host: String, port: Int, url: URL, bootstrap: ClientBootstrap,
+                            egress: Egress, timeout: Duration) async throws -> any Channel {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let dialling = bootstrap.channelInitializer { egress.prepare($0) }
+        // With -4/-6 the proxy's name is resolved here, to an address of that family.
+        let channel = egress.family == nil ? try await dialling.connect(host: proxy.host, port: proxy.port).get()
+            : try await dialling.connect(to: try await egress.firstAddress(of: proxy.host, port: proxy.port, timeout: timeout)).get()
+        let remaining = max(.zero, timeout - start.duration(to: clock.now))
+        let opened: ProxyTunnel.Outcome
+        if proxy.scheme == .http {
+            opened = await ProxyTunnel.open(on: channel, to: host, port: port, proxy: proxy, timeout: remaining)
+        } else {
+            do {
+                opened = await SOCKSTunnel.open(on: channel, to: try await SOCKSTunnel.destination(host, for: proxy, timeout: remaining),
+                                                port: port, proxy: proxy, timeout: remaining)
+            } catch {
+                try? await channel.close()
+                throw ConnError.unavailable(.nxdomain, "the name \(host) does not resolve here (socks5:// resolves names locally; socks5h:// lets the proxy)")
+            }
+        }
+        switch opened {
+        case .open:
+            return channel
+        case .authRequired:
+            try? await channel.close()
+            throw ConnError(code: .proxyAuthRequired, message: "the proxy \(proxy.display) wants credentials to open \(url.absoluteString)"
+                                + (proxy.user == nil ? "" : ", and refused these"),
+                            exitStatus: .permission)
+        case .refused(_, let statusLine):
+            try? await channel.close()
+            throw ConnError(code: .proxyRefused, message: "the proxy \(proxy.display) refused the tunnel to \(url.absoluteString): \(statusLine)",
+                            exitStatus: .unavailable)
+        case .failed(_, let why):
+            try? await channel.close()
+            throw ConnError(code: .proxyRefused, message: "the proxy \(proxy.display): \(why)", exitStatus: .unavailable)
+        case .timeout:
+            try? await channel.close()
+            throw TunnelTimeout()
+        }
+    }
+}
