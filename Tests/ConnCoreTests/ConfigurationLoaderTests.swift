@@ -166,6 +166,21 @@ struct ConfigurationLoaderTests {
         #expect(error.message.contains(":1: key 'server' has no value"))
     }
 
+    @Test("YAML read without regular expressions keeps YAML's meaning: plain ~, null, Null, NULL are no value; quoted they are text; numbers, booleans and dates are text conn's schema reads")
+    func scalarsAsConnReadsThem() throws {
+        for null in ["~", "null", "Null", "NULL", "!!null \"\""] {
+            let home = try TemporaryDirectory()
+            try home.write("config/conn/config.yaml", "server: \(null)\n")
+            let error = try #require(throws: ConnError.self, "\(null)") { try load(home) }
+            #expect(error.message.contains(":1: key 'server' has no value"), "\(null): \(error.message)")
+        }
+        let home = try TemporaryDirectory()
+        try home.write("config/conn/config.yaml", "server: http://a.example\ntimeout: 5\nemail: \"null@example.com\"\ninsecure: true\nprofile: \"null\"\nprofiles:\n  \"null\":\n    timeout: 2.5\n")
+        let configuration = try load(home)
+        #expect(configuration.timeout == .milliseconds(2_500) && configuration.insecure && configuration.email == "null@example.com")
+        #expect(configuration.profile == "null")
+    }
+
     @Test func badValuesFromEachSourceNameTheirSource() throws {
         let home = try TemporaryDirectory()
         var error = try #require(throws: ConnError.self) { try load(home, env: ["CONN_SERVER": "localhost:8080"]) }

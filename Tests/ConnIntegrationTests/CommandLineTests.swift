@@ -97,8 +97,11 @@ struct CommandLineTests {
         #expect(result.standardError.contains(home.configFile) && result.standardError.contains("aliases"), "\(result.standardError)")
         // Without the bound it ran for minutes; the bound is a count, not a time, so any finish proves it.
         #expect(start.duration(to: clock.now) < .seconds(60))
-        try home.write("config/conn/config.yaml", "l: &l [x, x, x, x, x, x, x, x, x, x]\nm: &m [*l, *l, *l, *l, *l, *l, *l, *l, *l, *l]\nn: [*m, *m, *m, *m, *m, *m, *m, *m, *m, *m, *m, *m]\n")
-        #expect(try await home.conn(["config", "show"]).exitCode == 78)
+        // Sequences: 10 × 12 × 12 × 12 scalars, past the bound of 10,000 values.
+        let twelve = { (name: String) in "[" + Array(repeating: "*\(name)", count: 12).joined(separator: ", ") + "]" }
+        try home.write("config/conn/config.yaml", "l: &l [x, x, x, x, x, x, x, x, x, x]\nm: &m \(twelve("l"))\nn: &n \(twelve("m"))\no: \(twelve("n"))\n")
+        let sequences = try await home.conn(["config", "show"])
+        #expect(sequences.exitCode == 78 && sequences.standardError.contains("aliases"), "\(sequences.standardError)")
     }
 
     @Test func malformedConfigExits78NamingFileAndLine() async throws {

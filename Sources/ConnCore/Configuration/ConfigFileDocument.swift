@@ -12,7 +12,10 @@ struct ConfigFileDocument {
         self.path = path
         let node: Node?
         do {
-            node = try Yams.compose(yaml: text)
+            // The basic resolver: Yams' default one types plain scalars with regular
+            // expressions, which start ICU on every command, for a file of a few keys whose
+            // types conn's schema already knows. Every scalar stays text; nulls are ours to see.
+            node = try Yams.compose(yaml: text, .basic)
         } catch let error as YamlError {
             throw ConnError.configuration(
                 "\(path):\(Self.describe(error))",
@@ -136,13 +139,20 @@ struct ConfigFileDocument {
                 guard let scalar = value.scalar else {
                     throw shapeError(path, node: value, expected: "a single value")
                 }
-                if scalar.tag.description == Tag.Name.null.rawValue || (scalar.string.isEmpty && scalar.style == .plain) {
+                if Self.isNull(scalar) {
                     throw ConnError.configuration(
                         "\(self.path):\(value.mark?.line ?? 0): key '\(path.joined(separator: "."))' has no value",
                         hint: "Give it a value or remove the line.")
                 }
             }
         }
+    }
+
+    /// YAML's null: `key:` with nothing, or a plain `~`, `null`, `Null`, `NULL` (the core
+    /// schema's, which the basic resolver leaves as text), or an explicit `!!null`.
+    static func isNull(_ scalar: Node.Scalar) -> Bool {
+        if scalar.tag.description == Tag.Name.null.rawValue { return true }
+        return scalar.style == .plain && ["", "~", "null", "Null", "NULL"].contains(scalar.string)
     }
 
     private func shapeError(_ path: [String], node: Node, expected: String) -> ConnError {

@@ -206,7 +206,7 @@ public struct ConfigFileEditor {
 
     /// `key:` with nothing, `~` or `null`.
     private static func isNull(_ scalar: Node.Scalar) -> Bool {
-        scalar.tag.description == Tag.Name.null.rawValue || (scalar.string.isEmpty && scalar.style == .plain)
+        ConfigFileDocument.isNull(scalar)
     }
 
     private static func internalLayout() -> ConnError {

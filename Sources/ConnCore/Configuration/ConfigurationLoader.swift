@@ -141,7 +141,7 @@ public struct ConfigurationLoader: Sendable {
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
         if overrides.ignoresConfigFile {
-            return ConfigFileLayer(path: path, exists: exists, document: nil, snapshot: nil, warnings: [])
+            return ConfigFileLayer(path: path, exists: exists, document: nil, warnings: [])
         }
         guard exists else {
             if let (path, source) = explicitPath {
@@ -149,7 +149,7 @@ public struct ConfigurationLoader: Sendable {
                     "config file \(path) (from \(source)) does not exist",
                     hint: "Create it, or leave out \(source.kind == "flag" ? "--config" : "CONN_CONFIG") to use \(paths.defaultConfigFile).")
             }
-            return ConfigFileLayer(path: path, exists: false, document: nil, snapshot: nil, warnings: [])
+            return ConfigFileLayer(path: path, exists: false, document: nil, warnings: [])
         }
         guard !isDirectory.boolValue else {
             throw ConnError.configuration(
@@ -170,13 +170,7 @@ public struct ConfigurationLoader: Sendable {
             warnings.append(
                 "\(path) holds a token and is readable by others (mode \(String(mode, radix: 8))); run: chmod 600 \(path)")
         }
-        let snapshot: YAMLSnapshot
-        do {
-            snapshot = try YAMLSnapshot(data: Array(data).span.bytes, providerName: path, parsingOptions: .default)
-        } catch {
-            throw ConnError.configuration("\(path): \(error)")
-        }
-        return ConfigFileLayer(path: path, exists: true, document: document, snapshot: snapshot, warnings: warnings)
+        return ConfigFileLayer(path: path, exists: true, document: document, warnings: warnings)
     }
 
     /// The mode of the file itself: through a symlink (a config kept in a dotfiles repository),
@@ -188,13 +182,12 @@ public struct ConfigurationLoader: Sendable {
     }
 }
 
-/// The config file as read: its path, its YAML tree (for lines) and its swift-configuration
-/// snapshot (for values). `document` is nil when there is no file.
+/// The config file as read: its path and its YAML tree (values and their lines; parsed once, by
+/// ConfigFileDocument). `document` is nil when there is no file.
 struct ConfigFileLayer {
     let path: String
     let exists: Bool
     let document: ConfigFileDocument?
-    let snapshot: YAMLSnapshot?
     let warnings: [String]
 }
 
@@ -229,15 +222,17 @@ struct ConfigurationLayers {
     /// The config file's own value (the profile's section first), whatever the flags and the
     /// environment say.
     func fileString(_ components: [String], profile: String?) throws -> (String, ValueSource)? {
-        guard let snapshot = file.snapshot else { return nil }
+        guard let document = file.document else { return nil }
         var candidates: [[String]] = [components]
         if let profile { candidates.insert(["profiles", profile] + components, at: 0) }
         for key in candidates {
-            if let content = try snapshot.value(forKey: AbsoluteConfigKey(key), type: .string).value?.content,
-                case .string(let text) = content
-            {
-                return (text, .file(path: file.path, line: file.document?.line(of: key)))
+            guard let node = document.node(at: key) else { continue }
+            // A section (a mapping) is not a value; `validate` has refused lists where one is due.
+            guard let scalar = node.scalar else {
+                if node.mapping != nil { continue }
+                throw ConnError.configuration("\(file.path):\(node.mark?.line ?? 0): key '\(key.joined(separator: "."))' must be a single value, not a list")
             }
+            return (scalar.string, .file(path: file.path, line: node.mark?.line))
         }
         return nil
     }
