@@ -253,6 +253,7 @@ _conn_probe() {
         return
         ;;
     '--interface')
+        __conn_add_completions -W "$(__conn_custom_complete ---completion probe -- --interface "${COMP_CWORD}" "$(__conn_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -305,6 +306,7 @@ _conn_watch() {
         return
         ;;
     '--interface')
+        __conn_add_completions -W "$(__conn_custom_complete ---completion watch -- --interface "${COMP_CWORD}" "$(__conn_cursor_index_in_current_word)")"
         return
         ;;
     '--metrics-listen')
@@ -377,6 +379,7 @@ _conn_top() {
         return
         ;;
     '--interface')
+        __conn_add_completions -W "$(__conn_custom_complete ---completion top -- --interface "${COMP_CWORD}" "$(__conn_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -442,6 +445,7 @@ _conn_clock-offset() {
         return
         ;;
     '--interface')
+        __conn_add_completions -W "$(__conn_custom_complete ---completion clock-offset -- --interface "${COMP_CWORD}" "$(__conn_cursor_index_in_current_word)")"
         return
         ;;
     '--convert')
@@ -1143,6 +1147,7 @@ _conn_agent_run() {
         return
         ;;
     '--interface')
+        __conn_add_completions -W "$(__conn_custom_complete ---completion agent run -- --interface "${COMP_CWORD}" "$(__conn_cursor_index_in_current_word)")"
         return
         ;;
     '--sync-interval')

@@ -5,7 +5,7 @@ import ConnCore
 /// (probe, watch, the agent, top, clock-offset).
 public struct EgressOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Connect out through this interface only (eth0, wlan0, wwan0: bound to the device, so only its routes apply), or from this local address.",
-                               valueName: "name|address"))
+                               valueName: "name|address"), completion: LiveCompletion.interfaces)
     public var interface: String?
 
     @Flag(name: [.customShort("4"), .customLong("ipv4")], help: "Use IPv4 addresses only.")

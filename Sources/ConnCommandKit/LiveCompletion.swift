@@ -10,4 +10,9 @@ public enum LiveCompletion {
     public static let inboxUIDs = CompletionKind.custom { _, _, prefix in lookups.inboxUIDs(prefix) }
     public static let outboxIDs = CompletionKind.custom { _, _, prefix in lookups.outboxIDs(prefix) }
     public static let profiles = CompletionKind.custom { _, _, prefix in lookups.profiles(prefix) }
+    /// This machine's interfaces by name, then their addresses (`--interface`).
+    public static let interfaces = CompletionKind.custom { _, _, prefix in
+        let local = LocalInterface.current()
+        return (local.map(\.name) + local.flatMap(\.addresses)).filter { $0.hasPrefix(prefix) }
+    }
 }

@@ -44,7 +44,7 @@ public struct ProbeEndpoint: Sendable {
         }
         // A name is looked up first: where it leads (a metadata address?) decides too. The probe
         // looks it up again; a resolver that answers otherwise the second time is out of scope.
-        let host = ProbePolicy.bare(target.host)
+        let host = AddressBytes.unbracketed(target.host)
         let addresses = AddressBytes.parse(host) == nil ? await HostAddresses.lookUp(host, timeout: min(ceiling, .seconds(2))) : [host]
         if case .refused(let reason) = policy.decide(host: host, addresses: addresses) {
             return .init(status: .forbidden, body: reason + "\n")
@@ -133,14 +133,7 @@ public struct ProbeEndpoint: Sendable {
     /// (the DNS rung lists them, ", "-separated), or the host written as one. nil when the name
     /// did not resolve.
     static func addressTried(_ result: ProbeResult) -> String? {
-        if let address = result.address { return address }
-        let host = ProbePolicy.bare(result.host)
-        if AddressBytes.parse(host) != nil { return host }
-        guard let dns = result.rungs.first(where: { $0.name == "dns" }), dns.ok,
-            let first = dns.detail.split(separator: ",").first.map({ $0.trimmingCharacters(in: .whitespaces) }),
-            AddressBytes.parse(first) != nil
-        else { return nil }
-        return first
+        result.address ?? result.resolvedAddress
     }
 
     /// Go's `resp.ContentLength` for an answer that declared none: 0 where the status has no

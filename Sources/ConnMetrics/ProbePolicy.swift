@@ -26,7 +26,7 @@ public struct ProbePolicy: Sendable {
 
     public init(allowList: ProbeAllowList, namedHosts: Set<String>, closed: Bool) {
         self.allowList = allowList
-        self.namedHosts = Set(namedHosts.map { Self.bare($0).lowercased() })
+        self.namedHosts = Set(namedHosts.map { AddressBytes.unbracketed($0).lowercased() })
         self.closed = closed
     }
 
@@ -35,7 +35,7 @@ public struct ProbePolicy: Sendable {
         if closed {
             return .refused("GET /probe is off on a listener other machines can reach: limit it with --probe-allow, or protect it with --web-config-file")
         }
-        let host = Self.bare(written).lowercased()
+        let host = AddressBytes.unbracketed(written).lowercased()
         let named = namedHosts.contains(host) || allowList.names(host)
         guard named || (!allowList.patterns.isEmpty && allowList.allows(host)) else {
             return .refused("target \(MetricsEndpoint.printable(host)) is neither the configured server nor in --probe-allow")
@@ -53,7 +53,7 @@ public struct ProbePolicy: Sendable {
 
     /// A special range an address lies in, or nil.
     static func specialRange(of address: String) -> (network: [UInt8], prefix: Int, kind: String)? {
-        guard let bytes = AddressBytes.parse(Self.bare(address)) else { return nil }
+        guard let bytes = AddressBytes.parse(AddressBytes.unbracketed(address)) else { return nil }
         for range in specialRanges {
             let (network, prefix, kind) = range
             if network.count == bytes.count, AddressBytes.samePrefix(bytes, network, bits: prefix) { return range }
@@ -74,9 +74,6 @@ public struct ProbePolicy: Sendable {
     ]
 
     /// A host without the brackets of an IPv6 literal.
-    static func bare(_ host: String) -> String {
-        host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-    }
 }
 
 extension ProbeAllowList {
@@ -95,7 +92,7 @@ extension ProbeAllowList {
     /// Whether a range pattern inside `range` (as narrow or narrower) covers `address`: who
     /// writes 169.254.0.0/16 means link-local; who writes 0.0.0.0/0 does not.
     func coversWithin(_ address: String, range: (network: [UInt8], prefix: Int, kind: String)) -> Bool {
-        guard let bytes = AddressBytes.parse(ProbePolicy.bare(address)) else { return false }
+        guard let bytes = AddressBytes.parse(AddressBytes.unbracketed(address)) else { return false }
         return patterns.contains { pattern in
             guard case .network(let network, let prefix) = pattern, network.count == bytes.count, prefix >= range.prefix else { return false }
             return AddressBytes.samePrefix(bytes, network, bits: prefix)

@@ -48,6 +48,14 @@ public struct ProbeResult: Sendable, Codable, Equatable {
     public var response: ProbeResponse?
     public var rungs: [ProbeRung]
     public var totalMs: Double
+    /// The first address the name resolved to (the literal itself for an address), tried first
+    /// even when no connection was made: /probe's `probe_ip_protocol`. Not in the JSON.
+    public var resolvedAddress: String? = nil
+
+    private enum CodingKeys: String, CodingKey {
+        case target, kind, url, host, port, reachable, verdict, explanation, address, interface, httpStatus, location, certificate, response
+        case rungs, totalMs
+    }
 
     public var failure: ReachabilityFailure? { ReachabilityFailure(rawValue: verdict) }
 }

@@ -164,6 +164,7 @@ public struct Prober: Sendable {
 
         // -4 / -6: the addresses of that family only.
         let addresses = resolved.filter { egress.allows(family: $0.family) }
+        result.resolvedAddress = addresses.first?.ip
         if addresses.isEmpty, let family = egress.family {
             let others = resolved.map(\.ip).joined(separator: ", ")
             let literal = literalAddress(dialled) != nil

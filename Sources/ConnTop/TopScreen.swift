@@ -150,12 +150,7 @@ struct TopScreen {
 
     static func yesNo(_ value: Bool?) -> String { value.map { $0 ? "yes" : "no" } ?? "?" }
 
-    static func time(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "HH:mm:ss"
-        return formatter.string(from: date)
-    }
+    static func time(_ date: Date) -> String { TimeFormatting.timeOfDay(date) }
 
     /// Text from outside (or an event's arrow) as this terminal can show it.
     private func clean(_ text: String) -> String {

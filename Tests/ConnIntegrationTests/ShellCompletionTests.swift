@@ -55,6 +55,8 @@ struct ShellCompletionTests {
         let id = String(fixture.outboxID.prefix(8))
         #expect(try await complete(terminal, "conn outbox show \(id.prefix(3))", expecting: id).contains("conn outbox show \(id)"), "outbox id")
         #expect(try await complete(terminal, "conn probe --profile wo", expecting: "work").contains("conn probe --profile work"), "profile name")
+        // Every test machine has its loopback interface, lo (and only it begins with "lo").
+        #expect(try await complete(terminal, "conn probe --interface l", expecting: "--interface lo").contains("conn probe --interface lo"), "interface name")
         #expect(try await complete(terminal, "conn send --reply-to be", expecting: "beta-7").contains("--reply-to beta-7"), "uid for --reply-to")
     }
 

@@ -157,8 +157,10 @@ struct MetricsExpositionTests {
         func sample(_ name: String, _ text: String) -> Double? {
             text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Double($0.split(separator: " ").last ?? "") }
         }
-        let refused = try decoded(["host": "db.example", "rungs": [["name": "dns", "ok": true, "ms": 1.0, "detail": "2001:db8::7, 192.0.2.7"],
+        var refused = try decoded(["host": "db.example", "rungs": [["name": "dns", "ok": true, "ms": 1.0, "detail": "2001:db8::7, 192.0.2.7"],
                                                                   ["name": "tcp", "ok": false, "ms": 1.0, "detail": "refused"]]])
+        // What the prober records when the name resolves (not in the JSON).
+        refused.resolvedAddress = "2001:db8::7"
         var text = ProbeEndpoint.render(refused, module: "http_2xx")
         #expect(sample("probe_ip_protocol", text) == 6, "\(text)")
         #expect(sample("probe_ip_addr_hash", text) == Double(ProbeEndpoint.fnv1a32(AddressBytes.parse("2001:db8::7")!)))

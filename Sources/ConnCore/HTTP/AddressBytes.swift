@@ -3,6 +3,11 @@ import Foundation
 /// IP addresses as bytes (4 or 16), for matching against addresses and CIDR ranges: NO_PROXY,
 /// `/probe`'s allow list and its special ranges.
 public enum AddressBytes {
+    /// A host as a URL writes it, without the brackets of an IPv6 literal (`[::1]` → `::1`).
+    public static func unbracketed(_ host: String) -> String {
+        host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+    }
+
     /// The bytes of an IPv4 or IPv6 address written as text; nil for anything else.
     public static func parse(_ text: String) -> [UInt8]? {
         var v4 = in_addr(), v6 = in6_addr()

@@ -21,7 +21,7 @@ public struct NoProxyList: Sendable, Equatable {
 
     /// Whether a request to `host` (as written in its URL) on `port` goes without the proxy.
     public func matches(host: String, port: Int) -> Bool {
-        let host = Self.bare(host.lowercased())
+        let host = AddressBytes.unbracketed(host.lowercased())
         let bytes = AddressBytes.parse(host)
         return entries.contains { entry in
             switch entry {
@@ -62,7 +62,4 @@ public struct NoProxyList: Sendable, Equatable {
         return domain.isEmpty ? nil : .domain(domain, port: port)
     }
 
-    static func bare(_ host: String) -> String {
-        host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-    }
 }

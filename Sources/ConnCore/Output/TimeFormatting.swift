@@ -142,6 +142,13 @@ public enum TimeFormatting {
         return "\(when.day) \(CivilTime.months[when.month - 1]) \(when.year)"
     }
 
+    /// The time of day, "14:05:09", in the local zone: the clock of a live screen (a
+    /// DateFormatter per call cost `conn top` a formatter per line per redraw).
+    public static func timeOfDay(_ date: Date, timeZone: TimeZone = TimeFormatting.localZone) -> String {
+        guard let when = CivilTime(date, in: timeZone) else { return "--:--:--" }
+        return "\(when.hourMinute):\(CivilTime.padded(when.second, 2))"
+    }
+
     /// A moment for a person: "2026-11-23 14:05:09 +0100" in the local zone (the TZ variable's,
     /// else the system's), or "2026-11-23 13:05:09 UTC" with `utc`; with `milliseconds`,
     /// "14:05:09.123" (for events a fraction of a second apart).
