@@ -24,64 +24,67 @@ public final class RealProxy: @unchecked Sendable {
     /// `connectPorts`: the only ports CONNECT may reach (tinyproxy's ConnectPort; empty: any).
     public static func tinyproxy(in directory: TemporaryDirectory, user: String? = nil, password: String? = nil,
                                  connectPorts: [Int] = []) async throws -> RealProxy {
-        let port = try HTTPPorts.free()
-        let log = directory.path + "/tinyproxy-\(port).log"
-        var configuration = """
-            Port \(port)
-            Listen 127.0.0.1
-            Timeout 30
-            Allow 127.0.0.1
-            LogFile "\(log)"
-            LogLevel Connect
-            MaxClients 50
+        try await onAFreePort { port in
+            let log = directory.path + "/tinyproxy-\(port).log"
+            var configuration = """
+                Port \(port)
+                Listen 127.0.0.1
+                Timeout 30
+                Allow 127.0.0.1
+                LogFile "\(log)"
+                LogLevel Connect
+                MaxClients 50
 
-            """
-        if let user, let password { configuration += "BasicAuth \(user) \(password)\n" }
-        for allowed in connectPorts { configuration += "ConnectPort \(allowed)\n" }
-        let file = try directory.write("tinyproxy-\(port).conf", configuration)
-        return try await RealProxy(tinyproxyPath, ["-d", "-c", file], port: port, logFile: log)
+                """
+            if let user, let password { configuration += "BasicAuth \(user) \(password)\n" }
+            for allowed in connectPorts { configuration += "ConnectPort \(allowed)\n" }
+            let file = try directory.write("tinyproxy-\(port).conf", configuration)
+            return try await RealProxy(tinyproxyPath, ["-d", "-c", file], port: port, logFile: log)
+        }
     }
 
     /// squid on 127.0.0.1, with no cache, asking for basic credentials checked by
     /// `basic_ncsa_auth` against a password file holding `user`/`password`. Its access log
     /// (`logFile`) names each CONNECT, its status and the user.
     public static func squid(in directory: TemporaryDirectory, user: String, password: String) async throws -> RealProxy {
-        let port = try HTTPPorts.free()
-        // squid started as root runs as the user `proxy`: its directory must be open to it.
-        let own = directory.path + "/squid-\(port)"
-        try FileManager.default.createDirectory(atPath: own, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o777])
-        let hashed = try await ConnProcess.run("/usr/bin/openssl", ["passwd", "-apr1", password], environment: ["PATH": "/usr/bin:/bin"])
-        let passwords = own + "/passwords"
-        try "\(user):\(hashed.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))\n".write(toFile: passwords, atomically: true, encoding: .utf8)
-        let log = own + "/access.log"
-        let configuration = """
-            http_port 127.0.0.1:\(port)
-            pid_filename \(own)/squid.pid
-            access_log stdio:\(log)
-            cache_log \(own)/cache.log
-            cache_store_log none
-            coredump_dir \(own)
-            cache deny all
-            auth_param basic program \(ncsaAuthPath) \(passwords)
-            auth_param basic realm conn-test
-            acl authenticated proxy_auth REQUIRED
-            http_access allow authenticated
-            http_access deny all
-            shutdown_lifetime 0 seconds
+        try await onAFreePort { port in
+            // squid started as root runs as the user `proxy`: its directory must be open to it.
+            let own = directory.path + "/squid-\(port)"
+            try FileManager.default.createDirectory(atPath: own, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o777])
+            let hashed = try await ConnProcess.run("/usr/bin/openssl", ["passwd", "-apr1", password], environment: ["PATH": "/usr/bin:/bin"])
+            let passwords = own + "/passwords"
+            try "\(user):\(hashed.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))\n".write(toFile: passwords, atomically: true, encoding: .utf8)
+            let log = own + "/access.log"
+            let configuration = """
+                http_port 127.0.0.1:\(port)
+                pid_filename \(own)/squid.pid
+                access_log stdio:\(log)
+                cache_log \(own)/cache.log
+                cache_store_log none
+                coredump_dir \(own)
+                cache deny all
+                auth_param basic program \(ncsaAuthPath) \(passwords)
+                auth_param basic realm conn-test
+                acl authenticated proxy_auth REQUIRED
+                http_access allow authenticated
+                http_access deny all
+                shutdown_lifetime 0 seconds
 
-            """
-        let file = own + "/squid.conf"
-        try configuration.write(toFile: file, atomically: true, encoding: .utf8)
-        for path in [passwords, file] { try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path) }
-        return try await RealProxy(squidPath, ["-N", "-f", file], port: port, logFile: log)
+                """
+            let file = own + "/squid.conf"
+            try configuration.write(toFile: file, atomically: true, encoding: .utf8)
+            for path in [passwords, file] { try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path) }
+            return try await RealProxy(squidPath, ["-N", "-f", file], port: port, logFile: log)
+        }
     }
 
     /// microsocks (SOCKS5) on 127.0.0.1; with `user`, it asks for that user and `password`
     /// (RFC 1929) and takes no connection without them.
     public static func microsocks(user: String? = nil, password: String? = nil) async throws -> RealProxy {
-        let port = try HTTPPorts.free()
-        let credentials = user.map { ["-u", $0, "-P", password ?? ""] } ?? []
-        return try await RealProxy(microsocksPath, ["-i", "127.0.0.1", "-p", String(port)] + credentials, port: port, logFile: "")
+        try await onAFreePort { port in
+            let credentials = user.map { ["-u", $0, "-P", password ?? ""] } ?? []
+            return try await RealProxy(microsocksPath, ["-i", "127.0.0.1", "-p", String(port)] + credentials, port: port, logFile: "")
+        }
     }
 
     public static let dantePath = "/usr/sbin/danted"
@@ -91,35 +94,39 @@ public final class RealProxy: @unchecked Sendable {
     /// only, and never `blockedPort` (its rules refuse it: SOCKS reply 2). Its log (`logFile`)
     /// has a line per connection it passed or blocked.
     public static func dante(in directory: TemporaryDirectory, blockedPort: Int) async throws -> RealProxy {
-        let port = try HTTPPorts.free()
-        let own = directory.path + "/dante-\(port)"
-        try FileManager.default.createDirectory(atPath: own, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o777])
-        let log = own + "/danted.log"
-        let configuration = """
-            logoutput: \(log)
-            internal: 127.0.0.1 port = \(port)
-            external: 127.0.0.1
-            clientmethod: none
-            socksmethod: none
-            user.unprivileged: nobody
-            client pass { from: 127.0.0.0/8 to: 0.0.0.0/0 }
-            socks block { from: 0.0.0.0/0 to: 0.0.0.0/0 port = \(blockedPort) log: connect error }
-            socks pass { from: 127.0.0.0/8 to: 127.0.0.0/8 log: connect }
+        try await onAFreePort { port in
+            let own = directory.path + "/dante-\(port)"
+            try FileManager.default.createDirectory(atPath: own, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o777])
+            let log = own + "/danted.log"
+            let configuration = """
+                logoutput: \(log)
+                internal: 127.0.0.1 port = \(port)
+                external: 127.0.0.1
+                clientmethod: none
+                socksmethod: none
+                user.unprivileged: nobody
+                client pass { from: 127.0.0.0/8 to: 0.0.0.0/0 }
+                socks block { from: 0.0.0.0/0 to: 0.0.0.0/0 port = \(blockedPort) log: connect error }
+                socks pass { from: 127.0.0.0/8 to: 127.0.0.0/8 log: connect }
 
-            """
-        let file = own + "/danted.conf"
-        try configuration.write(toFile: file, atomically: true, encoding: .utf8)
-        return try await RealProxy(dantePath, ["-f", file], port: port, logFile: log)
+                """
+            let file = own + "/danted.conf"
+            try configuration.write(toFile: file, atomically: true, encoding: .utf8)
+            return try await RealProxy(dantePath, ["-f", file], port: port, logFile: log)
+        }
     }
 
     private init(_ executable: String, _ arguments: [String], port: Int, logFile: String) async throws {
         self.port = port
         self.logFile = logFile
         process = try SpawnedProcess(executable, arguments)
-        // Ready once it accepts a connection.
+        // Ready once it accepts a connection — and is still running a moment later: a proxy
+        // that could not bind its port (another test's server took it between HTTPPorts.free()
+        // and the bind) exits at once, while that server answers the connection.
         let ready = try await poll(for: 10, every: .milliseconds(50)) { Self.accepts(port) ? true : nil }
-        guard ready == true else {
-            process.terminate()
+        if ready == true { try await Task.sleep(for: .milliseconds(100)) }
+        guard ready == true, process.isRunning else {
+            process.signal(SIGKILL)
             throw ProxyDidNotStart(executable: executable, port: port)
         }
     }
@@ -138,6 +145,15 @@ public final class RealProxy: @unchecked Sendable {
         process.signal(SIGKILL)
     }
 
+    /// Starts a proxy on a free port, on another if it could not have that one (three tries).
+    private static func onAFreePort(_ start: (Int) async throws -> RealProxy) async throws -> RealProxy {
+        var failure: (any Error)?
+        for _ in 0..<3 {
+            do { return try await start(try HTTPPorts.free()) } catch let error as ProxyDidNotStart { failure = error }
+        }
+        throw failure ?? ProxyDidNotStart(executable: "the proxy", port: 0)
+    }
+
     static func accepts(_ port: Int) -> Bool {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { return false }
@@ -154,6 +170,6 @@ public final class RealProxy: @unchecked Sendable {
     struct ProxyDidNotStart: Error, CustomStringConvertible {
         let executable: String
         let port: Int
-        var description: String { "\(executable) did not listen on 127.0.0.1:\(port) within 10 s" }
+        var description: String { "\(executable) did not start listening on 127.0.0.1:\(port) within 10 s (or exited: the port taken)" }
     }
 }

@@ -109,8 +109,10 @@ public enum SOCKSTunnel {
             return .timeout
         } catch Failure.oversized {
             return .failed(elapsed(), "the proxy sent more than 1 KiB during the SOCKS5 handshake (a few bytes are due): not a SOCKS5 proxy")
-        } catch {
+        } catch Failure.closed {
             return .failed(elapsed(), "the proxy closed the connection during the SOCKS5 handshake")
+        } catch {
+            return .failed(elapsed(), "the connection to the proxy failed during the SOCKS5 handshake: \(error)")
         }
     }
 
@@ -129,10 +131,17 @@ public enum SOCKSTunnel {
 
         func handlerAdded(context: ChannelHandlerContext) { self.context = context }
 
+        /// Set when the handshake is done and the handler leaves the pipeline on purpose.
+        private var handingOver = false
+
         func handlerRemoved(context: ChannelHandlerContext) {
-            // Bytes that came after the handshake's belong to the tunnel.
-            if !collected.isEmpty { context.fireChannelRead(wrapInboundOut(ByteBuffer(bytes: collected))) }
-            collected = []
+            // Bytes that came after the handshake's belong to the tunnel. A channel that closes
+            // removes its handlers too: then what came stays here for the reads still to come
+            // (an answer and the close can arrive before the read that wants them is asked).
+            if handingOver, !collected.isEmpty {
+                context.fireChannelRead(wrapInboundOut(ByteBuffer(bytes: collected)))
+                collected = []
+            }
             self.context = nil
         }
 
@@ -146,6 +155,7 @@ public enum SOCKSTunnel {
         }
 
         func hand(over channel: any Channel) async throws {
+            try await channel.eventLoop.submit { self.handingOver = true }.get()
             try await channel.pipeline.removeHandler(self).get()
         }
 
