@@ -37,7 +37,10 @@ struct TopTerminalTests {
         let down = try await terminal.waitFor(20, "serverUnreachable") { $0.contains("state   serverUnreachable") }
         let seconds = Date().timeIntervalSince(killed)
         print("conn top showed serverUnreachable \(String(format: "%.2f", seconds)) s after the server was killed")
-        #expect(seconds < 5, "\(seconds) s")  // ~0.1 s here: the link's socket closes; the bound is for a loaded CI
+        // ~0.1 s alone: the link's socket closes. Under a full parallel run on 2 cores CI once
+        // took 5.5 s (the screen redraws each second, the look runs each second, both late): the
+        // bound is what a loaded machine needs, not the speed, which BENCHMARKS.md measures.
+        #expect(seconds < 15, "\(seconds) s")
         // refused, or unexpectedBody when the kill cut an answer short: a failed look either way.
         #expect(down.contains("×"), "the failed look in the trace: \(down)")
         try terminal.type("q")
