@@ -241,6 +241,10 @@ struct AgentTests {
         kill(first.process.processIdentifier, SIGKILL)
         await first.process.exited()
         let second = try agent(url)
+        // Started before it is stopped: the first agent may have delivered everything already,
+        // and a SIGTERM in the first milliseconds of a process (before conn catches it) ends it
+        // by the signal — which children of SpawnedProcess, with no signal blocked, now see.
+        _ = try #require(try await second.await { $0["type"] as? String == "started" }, "\(second.errorOutput)")
         let allSent = try await waitUntil(30) { try await outboxStates() == Array(repeating: "sent", count: count) }
         let states = try await outboxStates()
         #expect(allSent, "\(states)")
@@ -304,6 +308,10 @@ struct AgentTests {
         #expect(await first.stop() == 0, "\(first.errorOutput.suffix(2000))")
         #expect(first.events.last?["type"] as? String == "stopped")
         let second = try agent(url)
+        // Started before it is stopped: the first agent may have delivered everything already,
+        // and a SIGTERM in the first milliseconds of a process (before conn catches it) ends it
+        // by the signal — which children of SpawnedProcess, with no signal blocked, now see.
+        _ = try #require(try await second.await { $0["type"] as? String == "started" }, "\(second.errorOutput)")
         let allSent = try await waitUntil(30) { try await outboxStates() == Array(repeating: "sent", count: count) }
         let states = try await outboxStates()
         #expect(allSent, "\(states.filter { $0 != "sent" })")
