@@ -49,24 +49,17 @@ struct ClockOffsetMeasurement {
         case .auto where url != nil:
             // A URL given is a URL to read: only the Date header method reads one.
             return try await httpDate(clock)
-        case .auto where !configuration.egress.isAny:
-            // Bound to a way out, auto stays with json: http-date cannot be bound.
-            let timeURL = try context.requireBackEnd().url(for: .time)
-            let taken = try await JSONTimeSampler(url: timeURL, credentials: configuration.credentials, insecure: configuration.insecure,
-                                                  timeout: configuration.timeout, clock: clock, egress: configuration.egress,
-                                                  proxy: try proxy(for: timeURL))
-                .samples(samples, interval: interval)
-            return try finish(taken, method: .json, source: timeURL.absoluteString, resolution: WireTime.resolutionMS(of: taken.flatMap { [$0.t2, $0.t3] }))
         case .json, .auto:
             let timeURL = try context.requireBackEnd().url(for: .time)
             do {
                 let taken = try await JSONTimeSampler(url: timeURL, credentials: configuration.credentials, insecure: configuration.insecure,
                                                       timeout: configuration.timeout, clock: clock, egress: configuration.egress,
-                                                  proxy: try proxy(for: timeURL))
+                                                      proxy: try proxy(for: timeURL))
                     .samples(samples, interval: interval)
                 return try finish(taken, method: .json, source: timeURL.absoluteString, resolution: WireTime.resolutionMS(of: taken.flatMap { [$0.t2, $0.t3] }))
-            } catch let error as ConnError where method == .auto && (error.code == .httpStatus || error.code == .badTimeAnswer) {
-                // Only a server without a time resource: refused credentials (77) and a server
+            } catch let error as ConnError where method == .auto && configuration.egress.isAny && (error.code == .httpStatus || error.code == .badTimeAnswer) {
+                // Only a server without a time resource, and only when no way out is bound
+                // (http-date cannot be bound: auto then stays with json). Refused credentials (77) and a server
                 // that asks to try later (75) are answers about this server, not about /time,
                 // and the Date header of /health (which needs no token) would hide them.
                 context.printer.note("\(timeURL.absoluteString) offers no time resource; measuring with the Date header instead")

@@ -61,12 +61,10 @@ final class TimeConnection: Sendable {
                                                            egress: egress, timeout: timeout)
                 try await channel.eventLoop.submit { try addHandlers(channel) }.get()
             } else {
-                // With -4/-6 the name is resolved here, to an address of that family.
-                let address = egress.family == nil ? nil : try await egress.firstAddress(of: origin.host, port: origin.port, timeout: timeout)
                 let dialling = bootstrap.channelInitializer { channel in
                     egress.prepare(channel).flatMapThrowing { try addHandlers(channel) }
                 }
-                channel = try await (address.map { dialling.connect(to: $0) } ?? dialling.connect(host: origin.host, port: origin.port)).get()
+                channel = try await egress.dial(dialling, host: origin.host, port: origin.port, timeout: timeout)
             }
             return TimeConnection(connection: .init(channel: channel, collector: collector), stamp: stamp, clock: clock)
         } catch is ProxiedConnection.TunnelTimeout {

@@ -275,23 +275,13 @@ public struct Prober: Sendable {
         // The tunnel through the proxy (CONNECT, or SOCKS5's).
         if let proxy, let through {
             let socks = proxy.server.scheme != .http
-            let outcome: ProxyTunnel.Outcome
-            if socks {
-                // socks5h hands the proxy the name; socks5 resolves it here first.
-                let destination: SOCKSTunnel.Destination
-                do {
-                    destination = try await SOCKSTunnel.destination(target.host, for: proxy.server, timeout: timeout)
-                } catch {
-                    try? await channel.close()
-                    result.rungs.append(ProbeRung(name: "proxy", ok: false, ms: nil,
-                                                  detail: "\(target.host) does not resolve here (socks5:// resolves names locally; socks5h:// lets the proxy)"))
-                    return finish(.nxdomain, "the name \(target.host) does not resolve (socks5:// resolves it here, not at the proxy)")
-                }
-                outcome = await SOCKSTunnel.open(on: channel, to: destination, port: target.port, proxy: proxy.server, timeout: timeout)
-            } else {
-                outcome = await ProxyTunnel.open(on: channel, to: target.host, port: target.port, proxy: proxy.server, timeout: timeout)
-            }
-            switch outcome {
+            // socks5h hands the proxy the name; socks5 resolves it here first.
+            switch await ProxyTunnel.open(on: channel, to: target.host, port: target.port, through: proxy.server, timeout: timeout) {
+            case .unresolved:
+                try? await channel.close()
+                result.rungs.append(ProbeRung(name: "proxy", ok: false, ms: nil,
+                                              detail: "\(target.host) does not resolve here (socks5:// resolves names locally; socks5h:// lets the proxy)"))
+                return finish(.nxdomain, "the name \(target.host) does not resolve (socks5:// resolves it here, not at the proxy)")
             case .open(let elapsed):
                 result.rungs.append(ProbeRung(name: "proxy", ok: true, ms: elapsed.milliseconds,
                                               detail: "\(through) opened a \(socks ? "SOCKS5 connection" : "tunnel") to \(target.host):\(target.port)"))

@@ -17,26 +17,14 @@ public enum ProxiedConnection {
                             egress: Egress, timeout: Duration) async throws -> any Channel {
         let clock = ContinuousClock()
         let start = clock.now
-        let dialling = bootstrap.channelInitializer { egress.prepare($0) }
-        // With -4/-6 the proxy's name is resolved here, to an address of that family.
-        let channel = egress.family == nil ? try await dialling.connect(host: proxy.host, port: proxy.port).get()
-            : try await dialling.connect(to: try await egress.firstAddress(of: proxy.host, port: proxy.port, timeout: timeout)).get()
+        let channel = try await egress.dial(bootstrap.channelInitializer { egress.prepare($0) }, host: proxy.host, port: proxy.port, timeout: timeout)
         let remaining = max(.zero, timeout - start.duration(to: clock.now))
-        let opened: ProxyTunnel.Outcome
-        if proxy.scheme == .http {
-            opened = await ProxyTunnel.open(on: channel, to: host, port: port, proxy: proxy, timeout: remaining)
-        } else {
-            do {
-                opened = await SOCKSTunnel.open(on: channel, to: try await SOCKSTunnel.destination(host, for: proxy, timeout: remaining),
-                                                port: port, proxy: proxy, timeout: remaining)
-            } catch {
-                try? await channel.close()
-                throw ConnError.unavailable(.nxdomain, "the name \(host) does not resolve here (socks5:// resolves names locally; socks5h:// lets the proxy)")
-            }
-        }
-        switch opened {
+        switch await ProxyTunnel.open(on: channel, to: host, port: port, through: proxy, timeout: remaining) {
         case .open:
             return channel
+        case .unresolved:
+            try? await channel.close()
+            throw ConnError.unavailable(.nxdomain, "the name \(host) does not resolve here (socks5:// resolves names locally; socks5h:// lets the proxy)")
         case .authRequired:
             try? await channel.close()
             throw ConnError(code: .proxyAuthRequired, message: "the proxy \(proxy.display) wants credentials to open \(url.absoluteString)"

@@ -16,6 +16,16 @@ public enum ProxyTunnel {
         /// Closed, garbage, or a head larger than `maxHeadBytes`.
         case failed(Duration, String)
         case timeout
+        /// socks5:// only: the target's name does not resolve here (socks5 resolves it locally).
+        case unresolved
+    }
+
+    /// The tunnel `proxy` speaks: CONNECT for http://, the SOCKS5 handshake for socks5:// and
+    /// socks5h:// (`SOCKSTunnel`; socks5 resolves `host` here first).
+    public static func open(on channel: any Channel, to host: String, port: Int, through proxy: ProxyServer, timeout: Duration) async -> Outcome {
+        guard proxy.scheme != .http else { return await open(on: channel, to: host, port: port, proxy: proxy, timeout: timeout) }
+        guard let destination = try? await SOCKSTunnel.destination(host, for: proxy, timeout: timeout) else { return .unresolved }
+        return await SOCKSTunnel.open(on: channel, to: destination, port: port, proxy: proxy, timeout: timeout)
     }
 
     /// The most of a proxy's answer read before giving up on it (a 1 GB 407 body is never read:

@@ -138,6 +138,13 @@ public struct Egress: Sendable, Hashable {
         }
     }
 
+    /// Connects `bootstrap` to `host`:`port`; with -4/-6 the name is resolved here, to an
+    /// address of that family.
+    public func dial(_ bootstrap: ClientBootstrap, host: String, port: Int, timeout: Duration) async throws -> any Channel {
+        guard family != nil else { return try await bootstrap.connect(host: host, port: port).get() }
+        return try await bootstrap.connect(to: try await firstAddress(of: host, port: port, timeout: timeout)).get()
+    }
+
     /// How the options read back: `--interface eth0 -4`; empty for `any`.
     public var arguments: [String] {
         (interface.map { ["--interface", $0] } ?? sourceAddress.map { ["--interface", $0] } ?? [])

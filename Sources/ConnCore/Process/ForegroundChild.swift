@@ -45,19 +45,7 @@ public enum ForegroundChild {
         posix_spawnattr_setsigmask(&attributes, &noneBlocked)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
 
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var pid = pid_t()
-        var started = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
-        // ETXTBSY: the file is still open for writing somewhere; that passes within moments.
-        for _ in 0..<50 where started == ETXTBSY {
-            usleep(10_000)
-            started = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
-        }
+        let (pid, started) = PosixSpawn.spawn(path, argv: arguments, environment: environment, actions: &actions, attributes: &attributes)
         if input != nil { close(pipeEnds[0]) }
         guard started == 0 else {
             if input != nil { close(pipeEnds[1]) }

@@ -95,19 +95,9 @@ public final class SpawnedProcess: @unchecked Sendable {
         posix_spawnattr_setsigmask(&attributes, &noneBlocked)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
 
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var pid = pid_t()
-        var started = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-        // ETXTBSY: the file is still open for writing somewhere (just built); that passes.
-        for _ in 0..<50 where started == ETXTBSY {
-            usleep(10_000)
-            started = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-        }
+        let (pid, started) = PosixSpawn.spawn(executable, argv: [executable] + arguments,
+                                              environment: environment ?? ProcessInfo.processInfo.environment,
+                                              actions: &actions, attributes: &attributes)
         childEnds.forEach { close($0) }
         guard started == 0 else {
             parentEnds.compactMap { $0 }.forEach { close($0) }
