@@ -197,7 +197,7 @@ struct AgentMetricsTests {
             let blackboxPort = try HTTPPorts.free()
             let blackbox = PrometheusTools.hasBlackbox ? try PrometheusTools.blackboxExporter(in: home, port: blackboxPort) : nil
             if blackbox == nil { print("prometheus-blackbox-exporter is not installed: /probe is checked against its expected answers only") }
-            defer { blackbox?.terminate(); blackbox?.waitForExit(killingAfter: 10) }
+            defer { blackbox?.terminate() }
             for probe in cases {
                 let path = "/probe?module=\(probe.module)&target=\(probe.target.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
                 let answer = try await scrape(metricsPort, path: path)
@@ -245,7 +245,7 @@ struct AgentMetricsTests {
             _ = try #require(try await agent.await { $0["type"] as? String == "baseline" }, "\(agent.errorOutput)")
             let metricsPort = try await listeningPort(agent)
             let blackbox = try PrometheusTools.blackboxExporter(in: home, port: blackboxPort)
-            defer { blackbox.terminate(); blackbox.waitForExit(killingAfter: 10) }
+            defer { blackbox.terminate() }
 
             let live = "\(url.absoluteString)/health", dead = "http://127.0.0.1:\(closed)/health"
             let liveSocket = "127.0.0.1:\(url.port!)", deadSocket = "127.0.0.1:\(closed)"

@@ -9,7 +9,7 @@ enum PrometheusTools {
     static var hasPrometheus: Bool { FileManager.default.isExecutableFile(atPath: prometheusPath) }
     static var hasBlackbox: Bool { FileManager.default.isExecutableFile(atPath: blackboxPath) }
 
-    /// Starts `executable` quietly; the caller stops it with `terminate()` and `waitForExit`.
+    /// Starts `executable` quietly; the caller stops it with `terminate()` (it is reaped without a wait).
     static func launch(_ executable: String, _ arguments: [String]) throws -> SpawnedProcess {
         try SpawnedProcess(executable, arguments)
     }
@@ -36,9 +36,10 @@ struct RealPrometheus {
         ])
     }
 
+    /// Ends it (SIGKILL: its storage is thrown away with the test's directory) without waiting:
+    /// the reaper collects it, and no thread of the test run is held meanwhile.
     func stop() {
-        process.terminate()
-        process.waitForExit(killingAfter: 10)
+        process.signal(SIGKILL)
     }
 
     /// The value of `query` now (nil: no sample yet, or more than one series answered).

@@ -133,7 +133,7 @@ struct HTTPTransportTests {
         #expect(error?.code == .nxdomain)
     }
 
-    @Test("a server that accepts but never answers hits the deadline")
+    @Test("a server that accepts but never answers hits the deadline", .timeLimit(.minutes(1)))
     func silentServerTimesOut() async throws {
         let listener = try LoopbackListener()  // listens; the kernel accepts, nobody answers
         defer { listener.close() }
@@ -143,12 +143,13 @@ struct HTTPTransportTests {
         let error = await #expect(throws: ConnError.self) {
             try await transport.send(HTTPExchangeRequest(url: URL(string: "http://127.0.0.1:\(listener.port)/")!))
         }
-        // Measured before the shutdown, which can be slow on a loaded machine. Without the
-        // deadline the request would never end; the loose upper bound allows a busy CI machine.
+        // Without the deadline the request would never end (the time limit fails that): the
+        // timeout error is the proof. No upper bound on the time: a CI run once resumed this test
+        // 32 s late, every executor thread busy elsewhere.
         let elapsed = start.duration(to: clock.now)
         try await transport.shutdown()
         #expect(error?.code == .timeout)
         #expect(error?.exitStatus == .temporaryFailure)
-        #expect(elapsed >= .milliseconds(250) && elapsed < .seconds(30), "took \(elapsed)")
+        #expect(elapsed >= .milliseconds(250), "took \(elapsed)")
     }
 }

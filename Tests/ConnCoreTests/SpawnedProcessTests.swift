@@ -1,4 +1,5 @@
 import ConnCore
+import ConnTestSupport
 import Foundation
 import Testing
 
@@ -9,9 +10,9 @@ struct SpawnedProcessTests {
     /// The child's standard output, read to its end, and the child once it has ended.
     func run(_ script: String) async throws -> (output: String, process: SpawnedProcess) {
         let process = try SpawnedProcess("/bin/sh", ["-c", script], output: .pipe)
-        let output = try #require(process.standardOutput).readDataToEndOfFile()
+        let output = await OutputReader(try #require(process.standardOutput)).toEnd()
         await process.exited(killingAfter: 30)
-        return (String(decoding: output, as: UTF8.self), process)
+        return (output, process)
     }
 
     @Test("started while this process holds 2,000 more descriptors (none close-on-exec): it starts, and inherits none of them")

@@ -96,7 +96,7 @@ struct DeliveryRulesTests {
     }
 
     @Test("a lease owner round-trips; this process is alive; a finished one and a recycled pid are dead")
-    func leaseOwners() throws {
+    func leaseOwners() async throws {
         let me = LeaseOwner.current
         #expect(LeaseOwner(me.description) == me)
         #expect(!me.isCertainlyDead)
@@ -105,7 +105,7 @@ struct DeliveryRulesTests {
         #expect(LeaseOwner(host: me.host, pid: me.pid, startTime: "x/1").isCertainlyDead)
         // A process that has exited.
         let finished = try SpawnedProcess("/bin/true", [])
-        finished.waitForExit()
+        await finished.exited()
         #expect(LeaseOwner(host: me.host, pid: finished.processIdentifier, startTime: "x/1").isCertainlyDead)
         // On another host nothing is presumed: the lease must expire.
         #expect(!LeaseOwner(host: "elsewhere", pid: 1, startTime: "x/1").isCertainlyDead)

@@ -93,17 +93,11 @@ struct ProbeCountTests {
         try await ServerProcess.with { url in
             let process = try SpawnedProcess(ConnProcess.connPath, ["probe", "--count", "0", "--interval", "100ms", "\(url.absoluteString)/health"],
                                              environment: home.environment, output: .pipe)
-            let output = try #require(process.standardOutput)
-            var received = Data()
-            while String(decoding: received, as: UTF8.self).components(separatedBy: "(round").count < 3 {
-                let chunk = output.availableData
-                if chunk.isEmpty { break }
-                received.append(chunk)
-            }
+            let output = OutputReader(try #require(process.standardOutput))
+            await output.wait { $0.components(separatedBy: "(round").count >= 3 }
             process.interrupt()
-            received.append(output.readDataToEndOfFile())
+            let text = await output.toEnd()
             await process.exited()
-            let text = String(decoding: received, as: UTF8.self)
             #expect(process.terminationReason == .exit && process.terminationStatus == 0, "\(process.terminationReason) \(process.terminationStatus)")
             #expect(text.contains("--- \(url.absoluteString)/health ---") && text.contains(" sent, ") && text.contains("0% loss"), "\(text)")
         }

@@ -71,13 +71,6 @@ public final class JSONLinesProcess: @unchecked Sendable {
         await poll(for: seconds, every: .milliseconds(20)) { errorOutput.contains(text) ? true : nil } ?? false
     }
 
-    /// Waits up to `seconds` for the process to end by itself; its exit code, or nil.
-    public func waitForExit(_ seconds: Double) -> Int32? {
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning, Date() < deadline { usleep(20_000) }
-        return process.isRunning ? nil : process.terminationStatus
-    }
-
     /// SIGTERM, and its exit code; one that has not ended within `seconds` is killed (SIGKILL:
     /// its status is then 9, never 0), so a process that ignores SIGTERM fails its test rather
     /// than hanging the suite.

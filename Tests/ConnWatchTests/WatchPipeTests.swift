@@ -50,17 +50,12 @@ struct WatchPipeTests {
             // conn finds the closed pipe when it writes its closing line at the timeout; the
             // timeout leaves a loaded machine time to read the baseline and close first.
             let process = try startWatch(["--until", "offline", "--timeout", "8s"], server: server, home: home, output: .pipe)
-            let output = try #require(process.standardOutput)
+            let output = OutputReader(try #require(process.standardOutput))
             // Read the baseline line, then close the pipe like `head -1` does.
-            var received = Data()
-            while !received.contains(UInt8(ascii: "\n")) {
-                let chunk = output.availableData
-                if chunk.isEmpty { break }
-                received.append(chunk)
-            }
+            let received = await output.wait { $0.contains("\n") }
             try output.close()
             await process.exited()
-            #expect(String(decoding: received, as: UTF8.self).contains("baseline"))
+            #expect(received.contains("baseline"))
             #expect(process.terminationReason == .exit && process.terminationStatus == 141, "\(process.terminationReason) \(process.terminationStatus)")
         }
     }
