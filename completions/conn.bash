@@ -169,9 +169,9 @@ _conn() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(--version -h --help --insecure --json --no-pager --quiet --utc --verbose -q -v)
+    local -a non_repeating_flags=(--version -h --help --insecure --json --no-pager --proxy-insecure --quiet --utc --verbose -q -v)
     local -a repeating_options=()
-    local -a non_repeating_options=(--color --config --format --noproxy --profile --proxy --server --timeout)
+    local -a non_repeating_options=(--color --config --format --noproxy --profile --proxy --proxy-cacert --server --timeout)
     __conn_offer_flags_options 0
 
     # Offer subcommand / subcommand argument completions
@@ -192,9 +192,9 @@ _conn() {
 
 _conn_probe() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --internet --flood --all-attempts -4 --ipv4 -6 --ipv6 --each-interface --version -h --help)
+    non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --internet --flood --all-attempts -4 --ipv4 -6 --ipv6 --each-interface --version -h --help)
     repeating_options=(--internet-url --expect-status)
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --file --wait --concurrency --count --interval --expect-body --interface)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert --file --wait --concurrency --count --interval --expect-body --interface)
     __conn_offer_flags_options -1
 
     # Offer option value completions
@@ -225,6 +225,10 @@ _conn_probe() {
         return
         ;;
     '--noproxy')
+        return
+        ;;
+    '--proxy-cacert')
+        __conn_add_completions -f
         return
         ;;
     '--file')
@@ -261,9 +265,9 @@ _conn_probe() {
 
 _conn_watch() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --internet --no-internet --no-link -4 --ipv4 -6 --ipv6 --details --flush-outbox --version -h --help)
+    non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --internet --no-internet --no-link -4 --ipv4 -6 --ipv6 --details --flush-outbox --version -h --help)
     repeating_options=(--internet-url --probe-allow)
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --interval --grace --interface --metrics-listen --metrics-buckets --web-config-file --exec --until)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert --interval --grace --interface --metrics-listen --metrics-buckets --web-config-file --exec --until)
     __conn_offer_flags_options -1
 
     # Offer option value completions
@@ -294,6 +298,10 @@ _conn_watch() {
         return
         ;;
     '--noproxy')
+        return
+        ;;
+    '--proxy-cacert')
+        __conn_add_completions -f
         return
         ;;
     '--interval')
@@ -334,9 +342,9 @@ _conn_watch() {
 
 _conn_top() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --internet --no-internet --no-link -4 --ipv4 -6 --ipv6 --no-agent --version -h --help)
+    non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --internet --no-internet --no-link -4 --ipv4 -6 --ipv6 --no-agent --version -h --help)
     repeating_options=(--internet-url)
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --interval --grace --interface)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert --interval --grace --interface)
     __conn_offer_flags_options -1
 
     # Offer option value completions
@@ -369,6 +377,10 @@ _conn_top() {
     '--noproxy')
         return
         ;;
+    '--proxy-cacert')
+        __conn_add_completions -f
+        return
+        ;;
     '--interval')
         return
         ;;
@@ -387,9 +399,9 @@ _conn_top() {
 
 _conn_clock-offset() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q -4 --ipv4 -6 --ipv6 --version -h --help)
+    non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q -4 --ipv4 -6 --ipv6 --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --method --samples --interval --url --ntp-server --precision --max-uncertainty --interface --convert)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert --method --samples --interval --url --ntp-server --precision --max-uncertainty --interface --convert)
     __conn_offer_flags_options 0
 
     # Offer option value completions
@@ -420,6 +432,10 @@ _conn_clock-offset() {
         return
         ;;
     '--noproxy')
+        return
+        ;;
+    '--proxy-cacert')
+        __conn_add_completions -f
         return
         ;;
     '--method')
@@ -479,9 +495,9 @@ _conn_inbox() {
 
 _conn_inbox_fetch() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --force --version -h --help)
+    non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --force --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert)
     __conn_offer_flags_options 0
 
     # Offer option value completions
@@ -514,14 +530,18 @@ _conn_inbox_fetch() {
     '--noproxy')
         return
         ;;
+    '--proxy-cacert')
+        __conn_add_completions -f
+        return
+        ;;
     esac
 }
 
 _conn_inbox_list() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --all --ascii --version -h --help)
+    non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --all --ascii --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --limit --offset --from --search --since --until)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert --limit --offset --from --search --since --until)
     __conn_offer_flags_options 0
 
     # Offer option value completions
@@ -554,6 +574,10 @@ _conn_inbox_list() {
     '--noproxy')
         return
         ;;
+    '--proxy-cacert')
+        __conn_add_completions -f
+        return
+        ;;
     '--limit')
         return
         ;;
@@ -577,9 +601,9 @@ _conn_inbox_list() {
 
 _conn_inbox_thread() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --ascii --flat --version -h --help)
+    non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --ascii --flat --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --max-depth)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert --max-depth)
     __conn_offer_flags_options 1
 
     # Offer option value completions
@@ -612,6 +636,10 @@ _conn_inbox_thread() {
     '--noproxy')
         return
         ;;
+    '--proxy-cacert')
+        __conn_add_completions -f
+        return
+        ;;
     '--max-depth')
         return
         ;;
@@ -628,9 +656,9 @@ _conn_inbox_thread() {
 
 _conn_inbox_sources() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
+    non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert)
     __conn_offer_flags_options 0
 
     # Offer option value completions
@@ -663,14 +691,18 @@ _conn_inbox_sources() {
     '--noproxy')
         return
         ;;
+    '--proxy-cacert')
+        __conn_add_completions -f
+        return
+        ;;
     esac
 }
 
 _conn_send() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
+    non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
     repeating_options=(--to)
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --subject --text --file --reply-to --wait)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert --subject --text --file --reply-to --wait)
     __conn_offer_flags_options 0
 
     # Offer option value completions
@@ -701,6 +733,10 @@ _conn_send() {
         return
         ;;
     '--noproxy')
+        return
+        ;;
+    '--proxy-cacert')
+        __conn_add_completions -f
         return
         ;;
     '--to')
@@ -751,9 +787,9 @@ _conn_outbox() {
 
 _conn_outbox_list() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --all --version -h --help)
+    non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --all --version -h --help)
     repeating_options=(--state)
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert)
     __conn_offer_flags_options 0
 
     # Offer option value completions
@@ -786,6 +822,10 @@ _conn_outbox_list() {
     '--noproxy')
         return
         ;;
+    '--proxy-cacert')
+        __conn_add_completions -f
+        return
+        ;;
     '--state')
         __conn_add_completions -W 'pending'$'\n''sending'$'\n''sent'$'\n''failed'
         return
@@ -795,9 +835,9 @@ _conn_outbox_list() {
 
 _conn_outbox_show() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
+    non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert)
     __conn_offer_flags_options 1
 
     # Offer option value completions
@@ -830,6 +870,10 @@ _conn_outbox_show() {
     '--noproxy')
         return
         ;;
+    '--proxy-cacert')
+        __conn_add_completions -f
+        return
+        ;;
     esac
 
     # Offer positional completions
@@ -843,9 +887,9 @@ _conn_outbox_show() {
 
 _conn_outbox_flush() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
+    non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --wait --concurrency)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert --wait --concurrency)
     __conn_offer_flags_options 0
 
     # Offer option value completions
@@ -878,6 +922,10 @@ _conn_outbox_flush() {
     '--noproxy')
         return
         ;;
+    '--proxy-cacert')
+        __conn_add_completions -f
+        return
+        ;;
     '--wait')
         return
         ;;
@@ -889,9 +937,9 @@ _conn_outbox_flush() {
 
 _conn_outbox_resend() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --failed --version -h --help)
+    non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --failed --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert)
     __conn_offer_flags_options -1
 
     # Offer option value completions
@@ -924,6 +972,10 @@ _conn_outbox_resend() {
     '--noproxy')
         return
         ;;
+    '--proxy-cacert')
+        __conn_add_completions -f
+        return
+        ;;
     esac
 
     # Offer positional completions
@@ -937,9 +989,9 @@ _conn_outbox_resend() {
 
 _conn_outbox_retarget() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
+    non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert)
     __conn_offer_flags_options -1
 
     # Offer option value completions
@@ -972,6 +1024,10 @@ _conn_outbox_retarget() {
     '--noproxy')
         return
         ;;
+    '--proxy-cacert')
+        __conn_add_completions -f
+        return
+        ;;
     esac
 
     # Offer positional completions
@@ -985,9 +1041,9 @@ _conn_outbox_retarget() {
 
 _conn_outbox_delete() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --failed --yes -y --version -h --help)
+    non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --failed --yes -y --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert)
     __conn_offer_flags_options -1
 
     # Offer option value completions
@@ -1020,6 +1076,10 @@ _conn_outbox_delete() {
     '--noproxy')
         return
         ;;
+    '--proxy-cacert')
+        __conn_add_completions -f
+        return
+        ;;
     esac
 
     # Offer positional completions
@@ -1033,9 +1093,9 @@ _conn_outbox_delete() {
 
 _conn_repl() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --no-link --internet --no-internet --version -h --help)
+    non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --no-link --internet --no-internet --version -h --help)
     repeating_options=(--internet-url)
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --interval)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert --interval)
     __conn_offer_flags_options 0
 
     # Offer option value completions
@@ -1066,6 +1126,10 @@ _conn_repl() {
         return
         ;;
     '--noproxy')
+        return
+        ;;
+    '--proxy-cacert')
+        __conn_add_completions -f
         return
         ;;
     '--interval')
@@ -1102,9 +1166,9 @@ _conn_agent() {
 
 _conn_agent_run() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --internet --no-internet --no-link -4 --ipv4 -6 --ipv6 --version -h --help)
+    non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --internet --no-internet --no-link -4 --ipv4 -6 --ipv6 --version -h --help)
     repeating_options=(--internet-url --probe-allow)
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --interval --grace --interface --sync-interval --metrics-listen --metrics-buckets --web-config-file)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert --interval --grace --interface --sync-interval --metrics-listen --metrics-buckets --web-config-file)
     __conn_offer_flags_options -1
 
     # Offer option value completions
@@ -1135,6 +1199,10 @@ _conn_agent_run() {
         return
         ;;
     '--noproxy')
+        return
+        ;;
+    '--proxy-cacert')
+        __conn_add_completions -f
         return
         ;;
     '--interval')
@@ -1171,9 +1239,9 @@ _conn_agent_run() {
 
 _conn_agent_status() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
+    non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert)
     __conn_offer_flags_options 0
 
     # Offer option value completions
@@ -1206,14 +1274,18 @@ _conn_agent_status() {
     '--noproxy')
         return
         ;;
+    '--proxy-cacert')
+        __conn_add_completions -f
+        return
+        ;;
     esac
 }
 
 _conn_login() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --password-stdin --version -h --help)
+    non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --password-stdin --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --email)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert --email)
     __conn_offer_flags_options 0
 
     # Offer option value completions
@@ -1246,6 +1318,10 @@ _conn_login() {
     '--noproxy')
         return
         ;;
+    '--proxy-cacert')
+        __conn_add_completions -f
+        return
+        ;;
     '--email')
         return
         ;;
@@ -1254,9 +1330,9 @@ _conn_login() {
 
 _conn_logout() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
+    non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert)
     __conn_offer_flags_options 0
 
     # Offer option value completions
@@ -1289,6 +1365,10 @@ _conn_logout() {
     '--noproxy')
         return
         ;;
+    '--proxy-cacert')
+        __conn_add_completions -f
+        return
+        ;;
     esac
 }
 
@@ -1317,9 +1397,9 @@ _conn_config() {
 
 _conn_config_show() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
+    non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert)
     __conn_offer_flags_options 0
 
     # Offer option value completions
@@ -1352,14 +1432,18 @@ _conn_config_show() {
     '--noproxy')
         return
         ;;
+    '--proxy-cacert')
+        __conn_add_completions -f
+        return
+        ;;
     esac
 }
 
 _conn_config_get() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
+    non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert)
     __conn_offer_flags_options 1
 
     # Offer option value completions
@@ -1392,12 +1476,16 @@ _conn_config_get() {
     '--noproxy')
         return
         ;;
+    '--proxy-cacert')
+        __conn_add_completions -f
+        return
+        ;;
     esac
 
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __conn_add_completions -W 'server'$'\n''format'$'\n''color'$'\n''timeout'$'\n''outboxExpiry'$'\n''outboxKeepSent'$'\n''insecure'$'\n''utc'$'\n''email'$'\n''token'$'\n''pluginsWithToken'$'\n''proxy'$'\n''noProxy'$'\n''profile'$'\n''resources.health'$'\n''resources.inbox'$'\n''resources.messages'$'\n''resources.time'$'\n''resources.ws'$'\n''resources.session'
+        __conn_add_completions -W 'server'$'\n''format'$'\n''color'$'\n''timeout'$'\n''outboxExpiry'$'\n''outboxKeepSent'$'\n''insecure'$'\n''utc'$'\n''email'$'\n''token'$'\n''pluginsWithToken'$'\n''proxy'$'\n''noProxy'$'\n''proxyInsecure'$'\n''proxyCaCert'$'\n''profile'$'\n''resources.health'$'\n''resources.inbox'$'\n''resources.messages'$'\n''resources.time'$'\n''resources.ws'$'\n''resources.session'
         return
         ;;
     esac
@@ -1405,9 +1493,9 @@ _conn_config_get() {
 
 _conn_config_set() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
+    non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert)
     __conn_offer_flags_options 2
 
     # Offer option value completions
@@ -1440,12 +1528,16 @@ _conn_config_set() {
     '--noproxy')
         return
         ;;
+    '--proxy-cacert')
+        __conn_add_completions -f
+        return
+        ;;
     esac
 
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __conn_add_completions -W 'server'$'\n''format'$'\n''color'$'\n''timeout'$'\n''outboxExpiry'$'\n''outboxKeepSent'$'\n''insecure'$'\n''utc'$'\n''email'$'\n''token'$'\n''pluginsWithToken'$'\n''proxy'$'\n''noProxy'$'\n''profile'$'\n''resources.health'$'\n''resources.inbox'$'\n''resources.messages'$'\n''resources.time'$'\n''resources.ws'$'\n''resources.session'
+        __conn_add_completions -W 'server'$'\n''format'$'\n''color'$'\n''timeout'$'\n''outboxExpiry'$'\n''outboxKeepSent'$'\n''insecure'$'\n''utc'$'\n''email'$'\n''token'$'\n''pluginsWithToken'$'\n''proxy'$'\n''noProxy'$'\n''proxyInsecure'$'\n''proxyCaCert'$'\n''profile'$'\n''resources.health'$'\n''resources.inbox'$'\n''resources.messages'$'\n''resources.time'$'\n''resources.ws'$'\n''resources.session'
         return
         ;;
     esac
@@ -1453,9 +1545,9 @@ _conn_config_set() {
 
 _conn_config_init() {
     repeating_flags=()
-    non_repeating_flags=(--force --json --insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
+    non_repeating_flags=(--force --json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--email --server --profile --config --format --timeout --color --proxy --noproxy)
+    non_repeating_options=(--email --server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert)
     __conn_offer_flags_options 0
 
     # Offer option value completions
@@ -1491,14 +1583,18 @@ _conn_config_init() {
     '--noproxy')
         return
         ;;
+    '--proxy-cacert')
+        __conn_add_completions -f
+        return
+        ;;
     esac
 }
 
 _conn_config_edit() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
+    non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert)
     __conn_offer_flags_options 0
 
     # Offer option value completions
@@ -1531,14 +1627,18 @@ _conn_config_edit() {
     '--noproxy')
         return
         ;;
+    '--proxy-cacert')
+        __conn_add_completions -f
+        return
+        ;;
     esac
 }
 
 _conn_config_profiles() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
+    non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert)
     __conn_offer_flags_options 0
 
     # Offer option value completions
@@ -1571,14 +1671,18 @@ _conn_config_profiles() {
     '--noproxy')
         return
         ;;
+    '--proxy-cacert')
+        __conn_add_completions -f
+        return
+        ;;
     esac
 }
 
 _conn_config_path() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
+    non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert)
     __conn_offer_flags_options 0
 
     # Offer option value completions
@@ -1611,6 +1715,10 @@ _conn_config_path() {
     '--noproxy')
         return
         ;;
+    '--proxy-cacert')
+        __conn_add_completions -f
+        return
+        ;;
     esac
 }
 
@@ -1639,9 +1747,9 @@ _conn_plugins() {
 
 _conn_plugins_list() {
     repeating_flags=()
-    non_repeating_flags=(--json --insecure --no-pager --utc --verbose -v --quiet -q --names --version -h --help)
+    non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --names --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy)
+    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert)
     __conn_offer_flags_options 0
 
     # Offer option value completions
@@ -1672,6 +1780,10 @@ _conn_plugins_list() {
         return
         ;;
     '--noproxy')
+        return
+        ;;
+    '--proxy-cacert')
+        __conn_add_completions -f
         return
         ;;
     esac

@@ -68,16 +68,9 @@ struct ClockOffsetMeasurement {
         }
     }
 
-    /// The proxy the settings give for `url`: http://, socks5:// or socks5h://; an https:// one
-    /// (TLS to the proxy) is 64, as for the probe.
+    /// The proxy the settings give for `url`, if any.
     private func proxy(for url: URL) throws -> ProxyServer? {
-        let decision = try context.configuration.proxy.decision(for: url)
-        guard let server = decision.server else { return nil }
-        guard server.scheme != .https else {
-            throw ConnError.usage("clock-offset goes through http://, socks5:// and socks5h:// proxies, not yet https:// ones (TLS to the proxy); \(server.display) (from \(decision.source ?? "the settings")) is https",
-                                  hint: "Measure directly with --proxy '', or give the proxy's plain http:// address with --proxy.")
-        }
-        return server
+        try context.configuration.proxy.decision(for: url).server
     }
 
     private func httpDate(_ clock: SampleClock) async throws -> Result {

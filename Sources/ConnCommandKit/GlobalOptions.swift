@@ -29,11 +29,17 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     @Flag(help: "Accept TLS certificates that do not verify, for HTTP and WebSocket alike (self-signed test servers only).")
     public var insecure = false
 
-    @Option(help: ArgumentHelp("The proxy for every request: http://HOST:PORT, socks5://, socks5h://, with user:password@ if it wants them; '' for none (overrides the proxy variables).", valueName: "url"))
+    @Option(help: ArgumentHelp("The proxy for every request: http://HOST:PORT, https:// (TLS to the proxy), socks5://, socks5h://, with user:password@ if it wants them; '' for none (overrides the proxy variables).", valueName: "url"))
     public var proxy: String?
 
     @Option(name: .customLong("noproxy"), help: ArgumentHelp("Hosts to reach without the proxy: comma-separated names (and their subdomains), addresses, CIDR ranges, :PORT; * for all (overrides NO_PROXY).", valueName: "list"))
     public var noProxy: String?
+
+    @Option(name: .customLong("proxy-cacert"), help: ArgumentHelp("A PEM file of the certificates an https:// proxy's certificate may be signed by, instead of the system's.", valueName: "file"), completion: .file())
+    public var proxyCaCert: String?
+
+    @Flag(name: .customLong("proxy-insecure"), help: "Do not check an https:// proxy's certificate (the server's is still checked: --insecure is for that).")
+    public var proxyInsecure = false
 
     @Flag(name: .customLong("no-pager"), help: "Never send long output through the pager (as CONN_PAGER=cat).")
     public var noPager = false
@@ -59,6 +65,9 @@ public struct GlobalOptions: ParsableArguments, Sendable {
         if let proxy, !proxy.trimmingCharacters(in: .whitespaces).isEmpty, case .failure(let problem) = ProxyServer.read(proxy) {
             throw ValidationError("--proxy '\(URLUserinfo.redacted(proxy))' \(problem.why). \(ProxyServer.hint)")
         }
+        if let proxyCaCert, case .failure(let problem) = ProxyTrust.certificates(in: proxyCaCert) {
+            throw ValidationError("--proxy-cacert: \(problem.message). \(ProxyTrust.hint)")
+        }
         if let server, let problem = BackEndEndpoint.serverURLProblem(server) {
             throw ValidationError("--server '\(URLUserinfo.redacted(server))' \(problem); example: http://127.0.0.1:8080"
                                   + (URLUserinfo.isPresent(in: server) ? ". " + URLUserinfo.hint : ""))
@@ -75,6 +84,8 @@ public struct GlobalOptions: ParsableArguments, Sendable {
         if utc { overrides.utc = "true" }
         overrides.proxy = proxy
         overrides.noProxy = noProxy
+        if proxyInsecure { overrides.proxyInsecure = "true" }
+        overrides.proxyCaCert = proxyCaCert
         if json && format == nil { overrides.formatFlagName = "--json" }
         return overrides
     }
@@ -131,9 +142,9 @@ public struct GlobalOptions: ParsableArguments, Sendable {
 
     /// The names of the options that take a value, for code that must skip them in a raw argument
     /// list before ArgumentParser runs (plugin dispatch). Kept in step by a test.
-    public static let optionsTakingValues: Set<String> = ["--server", "--profile", "--config", "--format", "--timeout", "--color", "--proxy", "--noproxy"]
+    public static let optionsTakingValues: Set<String> = ["--server", "--profile", "--config", "--format", "--timeout", "--color", "--proxy", "--noproxy", "--proxy-cacert"]
     /// Options without a value.
-    public static let flags: Set<String> = ["--json", "--insecure", "--utc", "--no-pager", "--verbose", "-v", "--quiet", "-q"]
+    public static let flags: Set<String> = ["--json", "--insecure", "--proxy-insecure", "--utc", "--no-pager", "--verbose", "-v", "--quiet", "-q"]
 }
 
 /// How much conn says on stderr.

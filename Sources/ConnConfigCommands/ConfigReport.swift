@@ -58,6 +58,8 @@ struct ConfigReport: Encodable, TextRenderable {
         let reason: String
         /// A proxy setting that cannot be used (a bad URL), as the request would fail on it.
         let problem: String?
+        /// For an https:// proxy: what its certificate is checked against.
+        var trust: String?
     }
 
     init(_ configuration: ConnConfiguration) {
@@ -107,7 +109,8 @@ struct ConfigReport: Encodable, TextRenderable {
         proxy = configuration.backEnd.map { backEnd in
             do {
                 let decision = try configuration.proxy.decision(for: backEnd.baseURL)
-                return ProxyReport(url: decision.server?.display, reason: decision.reason, problem: nil)
+                return ProxyReport(url: decision.server?.display, reason: decision.reason, problem: nil,
+                                   trust: decision.server.flatMap { $0.scheme == .https ? $0.trust.description : nil })
             } catch {
                 return ProxyReport(url: nil, reason: "the proxy setting cannot be used", problem: (error as? ConnError)?.message ?? "\(error)")
             }
@@ -147,6 +150,7 @@ struct ConfigReport: Encodable, TextRenderable {
         ]
         if let proxy {
             rows.append(("proxy", proxy.problem.map { "(unusable: \($0))" } ?? proxy.url ?? "(none: direct)", proxy.problem == nil ? proxy.reason : nil))
+            if let trust = proxy.trust { rows.append(("proxyTrust", trust, nil)) }
         }
         rows += [
             ("config", configFile + (configFileExists ? "" : " (not found; defaults apply)"), nil),

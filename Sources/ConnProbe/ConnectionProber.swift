@@ -56,43 +56,16 @@ enum ConnectionProber {
         }
     }
 
-    /// Runs a TLS handshake on a connected channel and reads the peer's certificate.
+    /// Runs a TLS handshake on a connected channel (or inside a proxy's tunnel on it) and reads
+    /// the peer's certificate.
     static func handshake(on channel: any Channel, serverName: String?, insecure: Bool, timeout: Duration) async -> TLSResult {
-        let clock = ContinuousClock()
-        let start = clock.now
-        do {
-            let context = try NIOSSLContext(configuration: ClientTLS.configuration(insecure: insecure))
-            let completed = channel.eventLoop.makePromise(of: Void.self)
-            // Completed on every way out (see ChannelHTTPExchange: a pending promise is a crash
-            // in SwiftNIO's debug builds).
-            defer { completed.fail(ChannelError.ioOnClosedChannel) }
-            try await channel.eventLoop.submit {
-                let handler = try NIOSSLClientHandler(context: context, serverHostname: serverName)
-                try channel.pipeline.syncOperations.addHandlers([handler, HandshakeWaiter(completed)])
-            }.get()
-            let deadline = channel.eventLoop.scheduleTask(in: .nanoseconds(timeout.nanoseconds)) {
-                completed.fail(ChannelError.connectTimeout(.nanoseconds(timeout.nanoseconds)))
-            }
-            defer { deadline.cancel() }
-            try await completed.futureResult.get()
-            let elapsed = start.duration(to: clock.now)
-            let certificate = try? await channel.nioSSL_peerCertificate().get()
-            let version = try? await channel.nioSSL_tlsVersion().get()
-            return .established(elapsed, certificate.map { var summary = summary($0); summary.tlsVersion = version.flatMap(Self.name); return summary })
-        } catch ChannelError.connectTimeout {
+        switch await TLSHandshake.run(on: channel, configuration: ClientTLS.configuration(insecure: insecure), serverName: serverName, timeout: timeout) {
+        case .established(let elapsed, let certificate, let version):
+            return .established(elapsed, certificate.map { var summary = summary($0); summary.tlsVersion = version.map(TLSHandshake.name); return summary })
+        case .failed(let why, let elapsed):
+            return .failed(why, elapsed)
+        case .timeout:
             return .timeout
-        } catch {
-            return .failed(describe(error), start.duration(to: clock.now))
-        }
-    }
-
-    /// A protocol version as people (and the blackbox exporter) write it.
-    static func name(_ version: TLSVersion) -> String {
-        switch version {
-        case .tlsv1: "TLS 1.0"
-        case .tlsv11: "TLS 1.1"
-        case .tlsv12: "TLS 1.2"
-        case .tlsv13: "TLS 1.3"
         }
     }
 
@@ -103,36 +76,5 @@ enum ConnectionProber {
         }
         let commonName = parsed.subject.flatMap { $0 }.first { $0.type == .RDNAttributeType.commonName }.map { String(describing: $0.value) }
         return Certificate(commonName: commonName, subject: String(describing: parsed.subject), notValidAfter: notValidAfter)
-    }
-
-    static func describe(_ error: any Error) -> String {
-        let text = String(describing: error)
-        if text.contains("CERTIFICATE_VERIFY_FAILED") || text.localizedCaseInsensitiveContains("certificate verify failed") {
-            return "certificate verification failed (self-signed, expired, or for another name)"
-        }
-        if let validation = error as? NIOSSLExtraError, String(describing: validation).contains("hostname") {
-            return "the certificate is not valid for this host name"
-        }
-        return text
-    }
-}
-
-/// Completes a promise when the TLS handshake finishes or fails.
-private final class HandshakeWaiter: ChannelInboundHandler, @unchecked Sendable {
-    typealias InboundIn = NIOAny
-    private let promise: EventLoopPromise<Void>
-
-    init(_ promise: EventLoopPromise<Void>) { self.promise = promise }
-
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if let event = event as? TLSUserEvent, case .handshakeCompleted = event { promise.succeed() }
-        context.fireUserInboundEventTriggered(event)
-    }
-
-    func errorCaught(context: ChannelHandlerContext, error: any Error) { promise.fail(error) }
-
-    func channelInactive(context: ChannelHandlerContext) {
-        promise.fail(ChannelError.eof)
-        context.fireChannelInactive()
     }
 }

@@ -21,8 +21,8 @@ public struct ConnectivityCheck: Sendable {
         runner = ProbeRunner(prober: prober, concurrency: concurrency)
     }
 
-    /// A monitor's check from the configuration: its credentials, its proxies (https:// ones are
-    /// refused, see `checkProxies`), its way out (`egress`), and each look bounded by the configured timeout
+    /// A monitor's check from the configuration: its credentials, its proxies (a setting that
+    /// does not parse is refused, see `checkProxies`), its way out (`egress`), and each look bounded by the configured timeout
     /// but never more than 5 s, so a dead network is noticed quickly.
     public init(targets: [ProbeTarget], internetEndpoints: [InternetEndpoint], internetRequired: Bool? = nil, configuration: ConnConfiguration) throws {
         try Self.checkProxies(configuration.proxy, for: targets + internetEndpoints.map(\.target))
@@ -32,16 +32,12 @@ public struct ConnectivityCheck: Sendable {
     }
 
     /// The proxy each URL target would take, checked before any is probed: a setting that does
-    /// not parse is 64 naming it, and a kind the ladder cannot go through yet (https://, TLS to
-    /// the proxy) is 64 saying so — going direct instead would report on another path than the
+    /// not parse is 64 naming it — going direct instead would report on another path than the
     /// one set.
     public static func checkProxies(_ proxies: ProxySettings, for targets: [ProbeTarget]) throws {
         for target in targets {
             guard case .url(let url) = target.kind else { continue }
-            let decision = try proxies.decision(for: url)
-            guard let server = decision.server, server.scheme == .https else { continue }
-            throw ConnError.usage("conn's probes go through http://, socks5:// and socks5h:// proxies, not yet https:// ones (TLS to the proxy); \(server.display) (from \(decision.source ?? "the settings")) is https",
-                                  hint: "Probe directly with --proxy '' (or --noproxy \(url.host ?? "HOST")), or give the proxy's plain http:// address with --proxy.")
+            _ = try proxies.decision(for: url)
         }
     }
 

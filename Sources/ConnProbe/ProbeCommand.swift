@@ -17,10 +17,11 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting, PrometheusOut
             interface has no link), refused (the host is up, nothing listens), timeout, tlsError, \
             httpStatus, unexpectedBody, portal (a sign-in page answers for the server, or its health \
             resource redirects to another site), redirected (a URL redirects to another origin; \
-            redirects within one are followed). Through an http://, socks5:// or socks5h:// proxy \
-            (--proxy, http_proxy, https_proxy, all_proxy; see --noproxy) DNS, route and TCP are the \
-            proxy's, a proxy rung (CONNECT or the SOCKS5 handshake) follows, and its verdicts are \
-            proxyUnreachable, proxyAuthRequired and proxyRefused. --interface binds every \
+            redirects within one are followed). Through a proxy (--proxy, http_proxy, https_proxy, \
+            all_proxy; see --noproxy) DNS, route and TCP are the proxy's, a proxyTls rung follows \
+            for an https:// one (TLS to the proxy, see --proxy-cacert), then a proxy rung (CONNECT or \
+            the SOCKS5 handshake), and its verdicts are proxyUnreachable, proxyAuthRequired and \
+            proxyRefused. --interface binds every \
             connection to one interface (or local address), -4/-6 to one family; \
             --each-interface probes over every usable interface at once. The state \
             they add up to — with --internet, what the internet check found too — ends the text \

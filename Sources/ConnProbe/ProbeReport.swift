@@ -74,10 +74,11 @@ struct ProbeReport: Encodable, TextRenderable, SchemaVersioned {
             }
             text += "\n"
             if showLadder {
+                let nameWidth = max(5, result.rungs.map(\.name.count).max() ?? 0)
                 for rung in result.rungs {
                     let time = rung.ms.map { TimeFormatting.duration(milliseconds: $0) } ?? "—"
                     let rungMark = rung.ok ? style.green("ok  ") : style.red("FAIL")
-                    text += "    \(rung.name.padded(to: 5)) \(rungMark) \(time.padded(to: 9)) \(TerminalSanitizer.sanitize(rung.detail, keepNewlines: false))\n"
+                    text += "    \(rung.name.padded(to: nameWidth)) \(rungMark) \(time.padded(to: 9)) \(TerminalSanitizer.sanitize(rung.detail, keepNewlines: false))\n"
                 }
             }
         }

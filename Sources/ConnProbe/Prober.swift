@@ -118,10 +118,10 @@ public struct Prober: Sendable {
             target: target.input, kind: target.isServer ? "server" : (isURL(target) ? "url" : "hostPort"),
             url: urlString(target), host: target.host, port: target.port, reachable: false, verdict: "",
             explanation: "", rungs: [], totalMs: 0)
-        // Through a proxy, the ladder's DNS, route and TCP rungs are the proxy's; a CONNECT rung
-        // opens the tunnel; TLS and HTTP are the target's, inside it.
+        // Through a proxy, the ladder's DNS, route and TCP rungs are the proxy's; TLS to an
+        // https:// proxy and a CONNECT rung open the tunnel; TLS and HTTP are the target's, inside it.
         let proxy: (server: ProxyServer, source: String)? = {
-            guard case .url(let url) = target.kind, let decision = try? proxies.decision(for: url), let server = decision.server, server.scheme != .https
+            guard case .url(let url) = target.kind, let decision = try? proxies.decision(for: url), let server = decision.server
             else { return nil }
             return (server, decision.source ?? "the proxy settings")
         }()
@@ -272,11 +272,32 @@ public struct Prober: Sendable {
         }
         guard let channel else { return notReached() }
 
+        // TLS to an https:// proxy, its own rung: a certificate the proxy's trust refuses is the
+        // proxy's failure, not the target's.
+        if let proxy, let through, proxy.server.scheme == .https {
+            switch await ProxyTunnel.secure(channel, to: proxy.server, timeout: timeout) {
+            case .established(let elapsed, let certificate, let version):
+                let shown = certificate.map { ConnectionProber.summary($0) }
+                let subject = shown?.subject.map { ", subject \($0)" } ?? ""
+                let checked = proxy.server.trust.insecure ? "certificate NOT verified (--proxy-insecure)" : "certificate verified"
+                result.rungs.append(ProbeRung(name: "proxyTls", ok: true, ms: elapsed.milliseconds,
+                                              detail: "\(checked)\(subject)" + (version.map { ", \(TLSHandshake.name($0))" } ?? "")))
+            case .failed(let why, let elapsed):
+                try? await channel.close()
+                result.rungs.append(ProbeRung(name: "proxyTls", ok: false, ms: elapsed.milliseconds, detail: why))
+                return finish(.proxyUnreachable, "TLS to \(through) failed: \(why)")
+            case .timeout:
+                try? await channel.close()
+                result.rungs.append(ProbeRung(name: "proxyTls", ok: false, ms: nil, detail: "no handshake within \(TimeFormatting.duration(timeout))"))
+                return finish(.timeout, "the TLS handshake with \(through) did not finish within \(TimeFormatting.duration(timeout))")
+            }
+        }
+
         // The tunnel through the proxy (CONNECT, or SOCKS5's).
         if let proxy, let through {
-            let socks = proxy.server.scheme != .http
+            let socks = proxy.server.scheme == .socks5 || proxy.server.scheme == .socks5h
             // socks5h hands the proxy the name; socks5 resolves it here first.
-            switch await ProxyTunnel.open(on: channel, to: target.host, port: target.port, through: proxy.server, timeout: timeout) {
+            switch await ProxyTunnel.tunnel(on: channel, to: target.host, port: target.port, through: proxy.server, timeout: timeout) {
             case .unresolved:
                 try? await channel.close()
                 result.rungs.append(ProbeRung(name: "proxy", ok: false, ms: nil,
@@ -300,6 +321,10 @@ public struct Prober: Sendable {
                 try? await channel.close()
                 result.rungs.append(ProbeRung(name: "proxy", ok: false, ms: elapsed.milliseconds, detail: why))
                 return finish(.proxyRefused, "\(through): \(why)")
+            case .tlsFailed(let elapsed, let why):  // `tunnel` makes no TLS; `secure` above did
+                try? await channel.close()
+                result.rungs.append(ProbeRung(name: "proxyTls", ok: false, ms: elapsed.milliseconds, detail: why))
+                return finish(.proxyUnreachable, "TLS to \(through) failed: \(why)")
             case .timeout:
                 try? await channel.close()
                 let what = socks ? "the SOCKS5 handshake" : "CONNECT"

@@ -71,6 +71,7 @@ public struct ReplCommand: ConnCommand {
             ("server", global.server), ("profile", global.profile), ("config", global.config), ("timeout", global.timeout?.description),
             ("format", global.json ? "json" : global.format?.rawValue), ("color", global.color?.rawValue),
             ("utc", global.utc ? "true" : nil), ("proxy", global.proxy), ("noProxy", global.noProxy),
+            ("proxyInsecure", global.proxyInsecure ? "true" : nil), ("proxyCaCert", global.proxyCaCert),
         ]
         var environment = context.environment
         for (key, value) in inherited {

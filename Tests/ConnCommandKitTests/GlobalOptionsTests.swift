@@ -46,7 +46,8 @@ struct GlobalOptionsTests {
     /// lists in step with the options ArgumentParser really accepts.
     @Test func optionTablesMatchTheParser() throws {
         let sampleValues = ["--server": "http://a.example", "--profile": "p", "--config": "/c", "--format": "json",
-                            "--timeout": "1", "--color": "never", "--proxy": "http://proxy.example:3128", "--noproxy": ".internal"]
+                            "--timeout": "1", "--color": "never", "--proxy": "http://proxy.example:3128", "--noproxy": ".internal",
+                            "--proxy-cacert": "/etc/ssl/certs/ca-certificates.crt"]
         for name in GlobalOptions.optionsTakingValues {
             let value = try #require(sampleValues[name], "no sample value for \(name)")
             #expect(throws: Never.self) { try GlobalOptions.parse([name, value]) }

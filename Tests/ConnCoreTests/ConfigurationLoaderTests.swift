@@ -33,6 +33,9 @@ struct ConfigurationLoaderTests {
         "outboxExpiry": ("7d", "-1s"), "outboxKeepSent": ("30d", "forever"), "insecure": ("yes", "maybe"), "utc": ("true", "gmt"), "email": ("me@example.com", nil),
         "token": ("tok", nil), "pluginsWithToken": ("deploy, sync", nil),
         "proxy": ("http://proxy.example:3128", "gopher://proxy.example"), "noProxy": (".internal, 10.0.0.0/8", nil),
+        "proxyInsecure": ("true", "sometimes"),
+        // Debian's bundle of the system's CAs (ca-certificates): a PEM file on every machine with curl.
+        "proxyCaCert": ("/etc/ssl/certs/ca-certificates.crt", "/nonexistent/proxy-ca.pem"),
     ]
 
     @Test("every setting of the table: known in the file, read from the file and its environment variable, a bad value named")

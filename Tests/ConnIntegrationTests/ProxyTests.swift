@@ -91,7 +91,7 @@ struct ProxyTests {
         #expect(excepted.standardOutput.contains("(none: direct)") && excepted.standardOutput.contains("NO_PROXY lists api.example.com"), "\(excepted.standardOutput)")
     }
 
-    @Test("probe through tinyproxy: a proxy rung between TCP and HTTP; 407 → proxyAuthRequired, credentials → reachable; a denied port → proxyRefused; the proxy gone → proxyUnreachable; an https:// proxy → 64; the schema holds")
+    @Test("probe through tinyproxy: a proxy rung between TCP and HTTP; 407 → proxyAuthRequired, credentials → reachable; a denied port → proxyRefused; the proxy gone → proxyUnreachable, an https:// one too; the schema holds")
     func probeThroughAProxy() async throws {
         try await ServerProcess.with { url in
             let open = try await RealProxy.tinyproxy(in: home)
@@ -119,8 +119,9 @@ struct ProxyTests {
             await open.stop()
             let gone = try await home.conn(["probe", "--json", health], env: ["http_proxy": "http://127.0.0.1:\(open.port)"])
             #expect(try gone.json()["reason"] as? String == "proxyUnreachable" && gone.exitCode == 69, "\(gone.standardOutput)")
-            let tlsProxy = try await home.conn(["probe", health], env: ["ALL_PROXY": "https://127.0.0.1:1"])
-            #expect(tlsProxy.exitCode == 64 && tlsProxy.standardError.contains("not yet https:// ones"), "\(tlsProxy.standardError)")
+            // An https:// proxy where none listens: the proxy's failure (HTTPSProxyTests has a live one).
+            let tlsProxy = try await home.conn(["probe", "--json", health], env: ["ALL_PROXY": "https://127.0.0.1:1"])
+            #expect(try tlsProxy.exitCode == 69 && tlsProxy.json()["reason"] as? String == "proxyUnreachable", "\(tlsProxy.standardOutput)")
             await guarded.stop()
             await strict.stop()
         }
@@ -160,7 +161,7 @@ struct ProxyTests {
         }
     }
 
-    @Test("clock-offset's json and ws methods through tinyproxy and microsocks (the proxy's log has the CONNECTs); sntp says it goes directly; the internet check and /probe go through the proxy too; an https:// proxy is 64")
+    @Test("clock-offset's json and ws methods through tinyproxy and microsocks (the proxy's log has the CONNECTs); sntp says it goes directly; the internet check and /probe go through the proxy too; an https:// one that is not there is 69")
     func otherPathsThroughAProxy() async throws {
         try await ServerProcess.with { url in
             let proxy = try await RealProxy.tinyproxy(in: home)
@@ -179,7 +180,7 @@ struct ProxyTests {
             let sntp = try await home.conn(["clock-offset", "--method", "sntp", "--ntp-server", "127.0.0.1:\(ntp.port)", "--proxy", via], server: url)
             #expect(sntp.exitCode == 0 && sntp.standardError.contains("directly: the proxy \(via) carries TCP, and NTP is UDP"), "\(sntp.standardError)")
             let tlsProxy = try await home.conn(["clock-offset", "--method", "json", "--proxy", "https://127.0.0.1:1"], server: url)
-            #expect(tlsProxy.exitCode == 64 && tlsProxy.standardError.contains("not yet https:// ones"), "\(tlsProxy.standardError)")
+            #expect(tlsProxy.exitCode == 69 && tlsProxy.standardError.contains("https://127.0.0.1:1"), "\(tlsProxy.standardError)")
 
             // The internet check, with its endpoint on this machine, goes through the proxy.
             let internet = try await home.conn(["probe", "--json", "--internet", "--internet-url", "\(url.absoluteString)/health=204", "--proxy", via])
@@ -227,7 +228,7 @@ struct ProxyTests {
         }
     }
 
-    @Test("watch looks, and holds its link, through the same proxy as probe: online and connected through tinyproxy and through microsocks, proxyUnreachable through a dead one; an https:// proxy is 64")
+    @Test("watch looks, and holds its link, through the same proxy as probe: online and connected through tinyproxy and through microsocks, proxyUnreachable through a dead one, http:// or https://")
     func watchThroughAProxy() async throws {
         try await ServerProcess.with { url in
             let proxy = try await RealProxy.tinyproxy(in: home)
@@ -246,8 +247,9 @@ struct ProxyTests {
             let down = try await home.conn(["watch", "--json", "--no-internet", "--no-link", "--until", "online", "--timeout", "3s"], server: url,
                                            env: ["http_proxy": "http://127.0.0.1:\(proxy.port)"])
             #expect(down.exitCode == 75 && down.standardOutput.contains(#""reason":"proxyUnreachable""#), "\(down.standardOutput)")
-            let tlsProxy = try await home.conn(["watch", "--no-internet"], server: url, env: ["ALL_PROXY": "https://127.0.0.1:1"])
-            #expect(tlsProxy.exitCode == 64 && tlsProxy.standardError.contains("not yet https:// ones"), "\(tlsProxy.standardError)")
+            let tlsProxy = try await home.conn(["watch", "--json", "--no-internet", "--no-link", "--until", "online", "--timeout", "3s"], server: url,
+                                               env: ["ALL_PROXY": "https://127.0.0.1:1"])
+            #expect(tlsProxy.exitCode == 75 && tlsProxy.standardOutput.contains(#""reason":"proxyUnreachable""#), "\(tlsProxy.standardOutput)")
 
             // Through SOCKS5 (microsocks): the look and the link.
             let socks = try await RealProxy.microsocks()

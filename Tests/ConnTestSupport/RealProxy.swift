@@ -18,6 +18,8 @@ public final class RealProxy: @unchecked Sendable {
     public let port: Int
     /// The proxy's log (tinyproxy's, squid's access log, dante's): the connections it made; empty for microsocks.
     public let logFile: String
+    /// An https:// proxy's certificate (self-signed: it is its own CA); nil for the others.
+    public let caFile: String?
     private let process: SpawnedProcess
 
     /// tinyproxy on 127.0.0.1, allowing CONNECT to every port, asking for `user`/`password` if given.
@@ -46,17 +48,33 @@ public final class RealProxy: @unchecked Sendable {
     /// squid on 127.0.0.1, with no cache, asking for basic credentials checked by
     /// `basic_ncsa_auth` against a password file holding `user`/`password`. Its access log
     /// (`logFile`) names each CONNECT, its status and the user.
-    public static func squid(in directory: TemporaryDirectory, user: String, password: String) async throws -> RealProxy {
+    ///
+    /// `tls`: an https:// proxy — squid's https_port, TLS to the proxy itself, with a fresh
+    /// self-signed certificate for 127.0.0.1 (CN conn-test-proxy) in `caFile`.
+    public static func squid(in directory: TemporaryDirectory, user: String, password: String, tls: Bool = false) async throws -> RealProxy {
         try await onAFreePort { port in
             // squid started as root runs as the user `proxy`: its directory must be open to it.
             let own = directory.path + "/squid-\(port)"
             try FileManager.default.createDirectory(atPath: own, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o777])
+            var listen = "http_port 127.0.0.1:\(port)"
+            var caFile: String?
+            if tls {
+                let key = own + "/proxy-key.pem", certificate = own + "/proxy-cert.pem"
+                let made = try await ConnProcess.run("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate,
+                                                                          "-days", "1", "-subj", "/CN=conn-test-proxy",
+                                                                          "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"],
+                                                     environment: ["PATH": "/usr/bin:/bin"])
+                guard made.exitCode == 0 else { throw ProxyDidNotStart(executable: "openssl req (\(made.standardError))", port: port) }
+                for path in [key, certificate] { try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path) }
+                listen = "https_port 127.0.0.1:\(port) tls-cert=\(certificate) tls-key=\(key)"
+                caFile = certificate
+            }
             let hashed = try await ConnProcess.run("/usr/bin/openssl", ["passwd", "-apr1", password], environment: ["PATH": "/usr/bin:/bin"])
             let passwords = own + "/passwords"
             try "\(user):\(hashed.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))\n".write(toFile: passwords, atomically: true, encoding: .utf8)
             let log = own + "/access.log"
             let configuration = """
-                http_port 127.0.0.1:\(port)
+                \(listen)
                 pid_filename \(own)/squid.pid
                 access_log stdio:\(log)
                 cache_log \(own)/cache.log
@@ -74,7 +92,7 @@ public final class RealProxy: @unchecked Sendable {
             let file = own + "/squid.conf"
             try configuration.write(toFile: file, atomically: true, encoding: .utf8)
             for path in [passwords, file] { try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path) }
-            return try await RealProxy(squidPath, ["-N", "-f", file], port: port, logFile: log)
+            return try await RealProxy(squidPath, ["-N", "-f", file], port: port, logFile: log, caFile: caFile)
         }
     }
 
@@ -116,9 +134,10 @@ public final class RealProxy: @unchecked Sendable {
         }
     }
 
-    private init(_ executable: String, _ arguments: [String], port: Int, logFile: String) async throws {
+    private init(_ executable: String, _ arguments: [String], port: Int, logFile: String, caFile: String? = nil) async throws {
         self.port = port
         self.logFile = logFile
+        self.caFile = caFile
         process = try SpawnedProcess(executable, arguments)
         // Ready once it accepts a connection — and is still running a moment later: a proxy
         // that could not bind its port (another test's server took it between HTTPPorts.free()

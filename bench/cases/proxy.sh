@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # conn probe through a proxy against curl through the same one (issue 38), whole process,
 # release builds, conn-server on loopback, each proxy on loopback:
-#   tinyproxy and squid (CONNECT for both):
+#   tinyproxy and squid (CONNECT for both; squid also as an https:// proxy, TLS to it):
 #     `conn probe --proxy P URL` vs `curl -p -x P -fsS -o /dev/null URL`   (goal ≤ 1.2x curl)
 #   dante (SOCKS5): `conn probe --proxy socks5://P URL` vs `curl --socks5 P …`
 # (-p: curl tunnels through CONNECT as conn does; without it curl sends the request to the proxy
@@ -25,8 +25,14 @@ proxy_pid=$!
 chmod 777 "$work"
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 squid_port=$(free_port)
+squid_tls_port=$(free_port)
+# squid's https_port: an https:// proxy (TLS to the proxy), its certificate self-signed for 127.0.0.1.
+openssl req -x509 -newkey rsa:2048 -nodes -keyout "$work/proxy-key.pem" -out "$work/proxy-cert.pem" -days 1 \
+    -subj /CN=conn-bench-proxy -addext subjectAltName=IP:127.0.0.1 2>/dev/null
+chmod 644 "$work/proxy-key.pem" "$work/proxy-cert.pem"
 cat > "$work/squid.conf" <<CONF
 http_port 127.0.0.1:$squid_port
+https_port 127.0.0.1:$squid_tls_port tls-cert=$work/proxy-cert.pem tls-key=$work/proxy-key.pem
 pid_filename $work/squid.pid
 access_log none
 cache_log $work/cache.log
@@ -55,6 +61,8 @@ sleep 1
 export HOME=$work XDG_CONFIG_HOME=$work/config
 proxy="http://127.0.0.1:$port"
 squid="http://127.0.0.1:$squid_port"
+squid_tls="https://127.0.0.1:$squid_tls_port"
+ca="$work/proxy-cert.pem"
 socks="127.0.0.1:$dante_port"
 
 hyperfine -N --warmup 10 --runs 100 --export-markdown "$RESULTS/proxy.md" \
@@ -62,5 +70,7 @@ hyperfine -N --warmup 10 --runs 100 --export-markdown "$RESULTS/proxy.md" \
     -n 'conn probe --proxy PROXY URL' "$CONN probe --proxy $proxy $url/health" \
     -n 'curl -p -x SQUID -fsS -o /dev/null URL' "curl -p -x $squid -fsS -o /dev/null $url/health" \
     -n 'conn probe --proxy SQUID URL' "$CONN probe --proxy $squid $url/health" \
+    -n 'curl -p -x https://SQUID --proxy-cacert CA -fsS -o /dev/null URL' "curl -p -x $squid_tls --proxy-cacert $ca -fsS -o /dev/null $url/health" \
+    -n 'conn probe --proxy https://SQUID --proxy-cacert CA URL' "$CONN probe --proxy $squid_tls --proxy-cacert $ca $url/health" \
     -n 'curl --socks5 DANTE -fsS -o /dev/null URL' "curl --socks5 $socks -fsS -o /dev/null $url/health" \
     -n 'conn probe --proxy socks5://DANTE URL' "$CONN probe --proxy socks5://$socks $url/health"

@@ -41,6 +41,14 @@ public struct ConfigSetting: Sendable {
         ConfigSetting(key: "noProxy", help: "hosts reached without the proxy (as --noproxy; else no_proxy)") { text, source, configuration in
             configuration.proxy.explicitNoProxy = .init(text: text, source: source.description)
         },
+        .flag("proxyInsecure", \.proxy.trust.insecure, help: "true: do not check an https:// proxy's certificate (as --proxy-insecure)"),
+        ConfigSetting(key: "proxyCaCert", help: "a PEM file of the certificates an https:// proxy's may be signed by (as --proxy-cacert)") { text, source, configuration in
+            guard !text.isEmpty else { configuration.proxy.trust.caFile = nil; return }
+            if case .failure(let problem) = ProxyTrust.certificates(in: text) {
+                throw ConnError.configuration("proxyCaCert '\(text)' (from \(source)): \(problem.message)", hint: ProxyTrust.hint)
+            }
+            configuration.proxy.trust.caFile = text
+        },
     ]
 
     /// Free text.

@@ -16,6 +16,9 @@ public struct ConfigurationOverrides: Sendable, Equatable {
     /// `--proxy` ("" for none) and `--noproxy`.
     public var proxy: String?
     public var noProxy: String?
+    /// `--proxy-insecure` ("true" when given) and `--proxy-cacert`.
+    public var proxyInsecure: String?
+    public var proxyCaCert: String?
     /// Leave the config file unread (its path is still resolved): for the commands that write
     /// it, which must work when it is missing or broken.
     public var ignoresConfigFile = false
@@ -36,7 +39,13 @@ public struct ConfigurationOverrides: Sendable, Equatable {
 
     /// The flag that set a configuration key, for messages.
     func flagName(for key: String) -> String {
-        key == "format" ? formatFlagName : key == "noProxy" ? "--noproxy" : "--" + key
+        switch key {
+        case "format": formatFlagName
+        case "noProxy": "--noproxy"
+        case "proxyInsecure": "--proxy-insecure"
+        case "proxyCaCert": "--proxy-cacert"
+        default: "--" + key
+        }
     }
 
     var valuesByKey: [String: String] {
@@ -50,6 +59,8 @@ public struct ConfigurationOverrides: Sendable, Equatable {
         values["utc"] = utc
         values["proxy"] = proxy
         values["noProxy"] = noProxy
+        values["proxyInsecure"] = proxyInsecure
+        values["proxyCaCert"] = proxyCaCert
         return values
     }
 }

@@ -25,6 +25,8 @@ public final class HTTPTransport: Sendable {
     private let clientConfiguration: HTTPClient.Configuration
     /// A client per proxy in use (AsyncHTTPClient takes its proxy per client), made when first needed.
     private let proxiedClients = Mutex<[ProxyServer: HTTPClient]>([:])
+    /// The relays to https:// proxies in use.
+    private let relays = Mutex<[ProxyServer: ProxyRelay]>([:])
 
     public init(timeout: Duration, credentials: Credentials?, insecure: Bool, proxies: ProxySettings = .none, logger: Logger) {
         var configuration = HTTPClient.Configuration()
@@ -80,11 +82,12 @@ public final class HTTPTransport: Sendable {
 
     public func shutdown() async throws {
         for proxied in proxiedClients.withLock({ Array($0.values) }) { try? await proxied.shutdown() }
+        for relay in relays.withLock({ Array($0.values) }) { await relay.close() }
         try await client.shutdown()
     }
 
     /// The client for a request to `url`: direct, or one through the proxy the settings choose.
-    private func client(for url: URL) throws -> (HTTPClient, ProxySettings.Decision) {
+    private func client(for url: URL) async throws -> (HTTPClient, ProxySettings.Decision) {
         let decision = try proxies.decision(for: url)
         guard let server = decision.server else { return (client, decision) }
         let proxy: HTTPClient.Configuration.Proxy
@@ -100,8 +103,10 @@ public final class HTTPTransport: Sendable {
             // AsyncHTTPClient's SOCKS5 client hands the proxy the name: socks5 behaves as socks5h here.
             proxy = .socksServer(host: server.host, port: server.port)
         case .https:
-            throw ConnError.usage("the proxy \(server.display) (from \(decision.source ?? "the settings")) is an https:// proxy (TLS to the proxy), which conn's HTTP client cannot use yet",
-                                  hint: "Use the proxy's http:// address (https targets still go through it encrypted, by CONNECT).")
+            // The client speaks plain HTTP to a proxy: a relay on loopback makes the TLS.
+            let relay = try await relay(for: server, source: decision.source ?? "the settings")
+            proxy = .server(host: "127.0.0.1", port: relay.port,
+                            authorization: server.user.map { .basic(username: $0, password: server.password ?? "") })
         }
         let made = proxiedClients.withLock { clients -> HTTPClient in
             if let existing = clients[server] { return existing }
@@ -112,6 +117,20 @@ public final class HTTPTransport: Sendable {
             return made
         }
         return (made, decision)
+    }
+
+    /// The relay to an https:// proxy, started when first needed.
+    private func relay(for server: ProxyServer, source: String) async throws -> ProxyRelay {
+        if let running = relays.withLock({ $0[server] }) { return running }
+        let started = try await ProxyRelay.start(to: server, through: "the proxy \(server.display) (from \(source))", timeout: defaultTimeout,
+                                                 group: HTTPClient.defaultEventLoopGroup)
+        let (kept, extra) = relays.withLock { relays -> (ProxyRelay, ProxyRelay?) in
+            if let running = relays[server] { return (running, started) }
+            relays[server] = started
+            return (started, nil)
+        }
+        if let extra { await extra.close() }  // another request started one meanwhile
+        return kept
     }
 
     /// One exchange, redirects included, within the request's timeout as a whole: a server that
@@ -159,7 +178,7 @@ public final class HTTPTransport: Sendable {
         if let body = exchange.body { request.body = .bytes(ByteBuffer(bytes: body)) }
 
         let timeout = exchange.timeout ?? defaultTimeout
-        let (client, route) = try client(for: url)
+        let (client, route) = try await client(for: url)
         logger.debug("\(exchange.method.rawValue) \(url.absoluteString)", metadata: [
             "timeout": "\(timeout)", "authorization": authorization == nil ? "none" : "<redacted>", "proxy": "\(route.server?.display ?? "none") (\(route.reason))",
         ])
@@ -199,7 +218,14 @@ public final class HTTPTransport: Sendable {
                 .decompressionLimit,
                 "the answer from \(url.absoluteString) decompresses to more than 64 times its size; it was not read")
         } catch {
-            if let proxy = route.server { throw Self.describe(error, url: url, proxy: proxy, source: route.source ?? "", timeout: timeout) }
+            if let proxy = route.server {
+                // Through an https:// proxy, what failed between the relay and the proxy.
+                if let failure = relays.withLock({ $0[proxy] })?.takeFailure() {
+                    throw ConnError(code: failure.code, message: failure.message + " (on the way to \(url.absoluteString))", hint: failure.hint,
+                                    exitStatus: failure.exitStatus)
+                }
+                throw Self.describe(error, url: url, proxy: proxy, source: route.source ?? "", timeout: timeout)
+            }
             throw Self.describe(error, url: url, timeout: timeout)
         }
     }

@@ -20,6 +20,8 @@ public struct ProxyServer: Sendable, Hashable {
     public var port: Int
     public var user: String?
     public var password: String?
+    /// The certificates an https:// proxy may show (set from the settings by the decision).
+    public var trust: ProxyTrust = .system
 
     /// `http://ann@proxy.example:3128`: what messages, `config show` and -v print.
     public var display: String {
@@ -28,7 +30,7 @@ public struct ProxyServer: Sendable, Hashable {
     }
 
     /// What to write instead of a proxy URL that is not one.
-    public static let hint = "Write it as http://HOST:PORT, socks5://HOST:PORT or socks5h://HOST:PORT, with user:password@ before the host if it wants them."
+    public static let hint = "Write it as http://HOST:PORT, https://HOST:PORT, socks5://HOST:PORT or socks5h://HOST:PORT, with user:password@ before the host if it wants them."
 
     /// Reads a proxy URL; `source` names where it came from (`environment variable HTTPS_PROXY`,
     /// `flag --proxy`) in the error, a usage error (64).

@@ -27,6 +27,8 @@ public struct ProxySettings: Sendable, Equatable {
     public var explicitNoProxy: Setting?
     /// The proxy variables of the environment (and REQUEST_METHOD), nothing else.
     public var environment: [String: String]
+    /// What an https:// proxy's certificate is checked against.
+    public var trust: ProxyTrust = .system
 
     public static let variables = ["http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY",
                                    "no_proxy", "NO_PROXY", "REQUEST_METHOD"]
@@ -56,7 +58,8 @@ public struct ProxySettings: Sendable, Equatable {
         if chosen.text.trimmingCharacters(in: .whitespaces).isEmpty {
             return Decision(server: nil, reason: "\(chosen.source) is empty: no proxy")
         }
-        let server = try ProxyServer.parse(chosen.text, from: chosen.source)
+        var server = try ProxyServer.parse(chosen.text, from: chosen.source)
+        server.trust = trust
         if let exceptions = noProxySetting(), let host = url.host {
             let port = url.port ?? (secure ? 443 : 80)
             if NoProxyList(exceptions.text).matches(host: host, port: port) {

@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import NIOSSL
 
 /// A CONNECT on a connection to an HTTP proxy, timed on its own: the probe's proxy rung, and the
 /// live link's way through a proxy. A proxy that refuses, wants credentials or says nothing is
@@ -18,14 +19,43 @@ public enum ProxyTunnel {
         case timeout
         /// socks5:// only: the target's name does not resolve here (socks5 resolves it locally).
         case unresolved
+        /// https:// only: TLS to the proxy itself failed (its certificate, or the handshake).
+        case tlsFailed(Duration, String)
     }
 
-    /// The tunnel `proxy` speaks: CONNECT for http://, the SOCKS5 handshake for socks5:// and
-    /// socks5h:// (`SOCKSTunnel`; socks5 resolves `host` here first).
+    /// The whole way through `proxy` on a channel connected to it: TLS to an https:// proxy
+    /// first, then its tunnel (`tunnel`).
     public static func open(on channel: any Channel, to host: String, port: Int, through proxy: ProxyServer, timeout: Duration) async -> Outcome {
-        guard proxy.scheme != .http else { return await open(on: channel, to: host, port: port, proxy: proxy, timeout: timeout) }
-        guard let destination = try? await SOCKSTunnel.destination(host, for: proxy, timeout: timeout) else { return .unresolved }
-        return await SOCKSTunnel.open(on: channel, to: destination, port: port, proxy: proxy, timeout: timeout)
+        let clock = ContinuousClock()
+        let start = clock.now
+        if proxy.scheme == .https {
+            switch await secure(channel, to: proxy, timeout: timeout) {
+            case .established: break
+            case .failed(let why, let elapsed): return .tlsFailed(elapsed, why)
+            case .timeout: return .timeout
+            }
+        }
+        return await tunnel(on: channel, to: host, port: port, through: proxy, timeout: max(.zero, timeout - start.duration(to: clock.now)))
+    }
+
+    /// TLS to an https:// proxy, checked as its `trust` says, the name sent and checked its host's.
+    public static func secure(_ channel: any Channel, to proxy: ProxyServer, timeout: Duration) async -> TLSHandshake.Outcome {
+        let configuration: TLSConfiguration
+        do { configuration = try proxy.trust.tlsConfiguration() } catch { return .failed(String(describing: error), .zero) }
+        return await TLSHandshake.run(on: channel, configuration: configuration, serverName: ClientTLS.serverName(for: proxy.host), timeout: timeout)
+    }
+
+    /// The tunnel `proxy` speaks, on a channel to it (inside TLS for https://): CONNECT for
+    /// http:// and https://, the SOCKS5 handshake for socks5:// and socks5h:// (`SOCKSTunnel`;
+    /// socks5 resolves `host` here first).
+    public static func tunnel(on channel: any Channel, to host: String, port: Int, through proxy: ProxyServer, timeout: Duration) async -> Outcome {
+        switch proxy.scheme {
+        case .http, .https:
+            return await open(on: channel, to: host, port: port, proxy: proxy, timeout: timeout)
+        case .socks5, .socks5h:
+            guard let destination = try? await SOCKSTunnel.destination(host, for: proxy, timeout: timeout) else { return .unresolved }
+            return await SOCKSTunnel.open(on: channel, to: destination, port: port, proxy: proxy, timeout: timeout)
+        }
     }
 
     /// The most of a proxy's answer read before giving up on it (a 1 GB 407 body is never read:
