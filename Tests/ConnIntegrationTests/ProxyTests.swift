@@ -56,7 +56,7 @@ struct ProxyTests {
         }
     }
 
-    @Test("SOCKS5 through microsocks (ALL_PROXY=socks5h://): fetch works; microsocks gone → 69 naming ALL_PROXY")
+    @Test("SOCKS5 through microsocks (ALL_PROXY=socks5h://): fetch works; with a user and password: fetch and send with them, 77 without or with wrong ones, never printed; socks5:// resolves the name here; microsocks gone → 69 naming ALL_PROXY")
     func throughSOCKS() async throws {
         try await ServerProcess.with(["--generate", "2"]) { url in
             let proxy = try await RealProxy.microsocks()
@@ -67,6 +67,23 @@ struct ProxyTests {
             await proxy.stop()
             let gone = try await home.conn(["inbox", "fetch"], server: url, env: viaSOCKS)
             #expect(gone.exitCode == 69 && gone.standardError.contains("environment variable ALL_PROXY"), "\(gone.standardError)")
+
+            // RFC 1929 credentials on the HTTP client's paths (through conn's relay).
+            let guarded = try await RealProxy.microsocks(user: "bob", password: "pw-of-bob")
+            let good = "socks5://bob:pw-of-bob@127.0.0.1:\(guarded.port)"
+            let withCredentials = try await home.conn(["inbox", "fetch", "--json", "-v", "--proxy", good], server: url)
+            #expect(withCredentials.exitCode == 0 && !withCredentials.standardError.contains("pw-of-bob"), "\(withCredentials.standardError)")
+            let sent = try await home.conn(["send", "--to", "ann@conn.example", "--subject", "by SOCKS", "--text", "t", "--json", "--proxy", good], server: url)
+            #expect(try sent.exitCode == 0 && sent.json()["state"] as? String == "sent", "\(sent.standardOutput) \(sent.standardError)")
+            // socks5:// resolves the server's name here: localhost.
+            let byName = URL(string: url.absoluteString.replacingOccurrences(of: "127.0.0.1", with: "localhost"))!
+            let resolvedHere = try await home.conn(["inbox", "fetch", "--proxy", good, "--noproxy", ""], server: byName)
+            #expect(resolvedHere.exitCode == 0, "\(resolvedHere.standardError)")
+            let without = try await home.conn(["inbox", "fetch", "--json", "--proxy", "socks5h://127.0.0.1:\(guarded.port)"], server: url)
+            #expect(without.exitCode == 77 && without.standardError.contains(#""code":"proxyAuthRequired""#), "\(without.standardError)")
+            let wrong = try await home.conn(["inbox", "fetch", "--proxy", "socks5h://bob:not-his@127.0.0.1:\(guarded.port)"], server: url)
+            #expect(wrong.exitCode == 77 && wrong.standardError.contains("refused these") && !wrong.standardError.contains("not-his"), "\(wrong.standardError)")
+            await guarded.stop()
         }
     }
 

@@ -95,18 +95,15 @@ public final class HTTPTransport: Sendable {
         case .http:
             proxy = .server(host: server.host, port: server.port,
                             authorization: server.user.map { .basic(username: $0, password: server.password ?? "") })
-        case .socks5, .socks5h:
-            guard server.user == nil else {
-                throw ConnError.usage("the proxy \(server.display) (from \(decision.source ?? "the settings")) asks for a SOCKS5 user and password, which conn's HTTP client cannot send yet",
-                                      hint: "Use an http:// proxy, or a SOCKS5 proxy without authentication.")
-            }
-            // AsyncHTTPClient's SOCKS5 client hands the proxy the name: socks5 behaves as socks5h here.
-            proxy = .socksServer(host: server.host, port: server.port)
-        case .https:
-            // The client speaks plain HTTP to a proxy: a relay on loopback makes the TLS.
+        case .https, .socks5, .socks5h:
+            // The client speaks plain HTTP to a proxy, and its SOCKS5 knows neither credentials
+            // nor resolving here: a relay on loopback makes TLS to the proxy, or the SOCKS5 tunnel.
             let relay = try await relay(for: server, source: decision.source ?? "the settings")
+            // Through TLS the proxy's own credentials go inside it; for SOCKS5 the relay adds
+            // them, and asks the client for its own secret instead.
             proxy = .server(host: "127.0.0.1", port: relay.port,
-                            authorization: server.user.map { .basic(username: $0, password: server.password ?? "") })
+                            authorization: server.scheme == .https ? server.user.map { .basic(username: $0, password: server.password ?? "") }
+                                : .basic(username: relay.clientUser, password: relay.clientPassword))
         }
         let made = proxiedClients.withLock { clients -> HTTPClient in
             if let existing = clients[server] { return existing }

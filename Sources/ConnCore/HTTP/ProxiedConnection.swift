@@ -21,43 +21,57 @@ public enum ProxiedConnection {
         do {
             channel = try await egress.dial(bootstrap.channelInitializer { egress.prepare($0) }, host: proxy.host, port: proxy.port, timeout: timeout)
         } catch {
-            // The proxy's failure, not the target's: the target was never asked.
-            let why: String? = switch ConnectFailure(error) {
-            case .refused: "refused the connection: nothing listens at its address"
-            case .noRoute: "cannot be reached: there is no route to it"
-            case .nameNotResolved: "cannot be reached: the name \(proxy.host) does not resolve"
-            case nil: nil
-            }
-            guard let why else { throw error }
-            throw ConnError(code: .proxyUnreachable, message: "the proxy \(proxy.display) \(why) (on the way to \(url.absoluteString))",
-                            hint: "Check the proxy's address, or go without it: --proxy '' or --noproxy HOST.", exitStatus: .unavailable)
+            guard let unreachable = unreachable(error, proxy: proxy) else { throw error }
+            throw ConnError(code: unreachable.code, message: unreachable.message + " (on the way to \(url.absoluteString))", hint: unreachable.hint,
+                            exitStatus: unreachable.exitStatus)
         }
         let remaining = max(.zero, timeout - start.duration(to: clock.now))
-        switch await ProxyTunnel.open(on: channel, to: host, port: port, through: proxy, timeout: remaining) {
+        let outcome = await ProxyTunnel.open(on: channel, to: host, port: port, through: proxy, timeout: remaining)
+        guard let failure = failure(outcome, proxy: proxy, host: host, target: url.absoluteString) else { return channel }
+        try? await channel.close()
+        throw failure
+    }
+
+    /// A connection to the proxy that failed, as the proxy's failure (the target was never
+    /// asked); nil for an error that is not a connect failure.
+    /// `named`: how messages call the proxy ("the proxy URL (from SOURCE)"; its URL by default).
+    public static func unreachable(_ error: any Error, proxy: ProxyServer, named: String? = nil) -> ConnError? {
+        let name = named ?? "the proxy \(proxy.display)"
+        let why: String? = switch ConnectFailure(error) {
+        case .refused: "refused the connection: nothing listens at its address"
+        case .noRoute: "cannot be reached: there is no route to it"
+        case .nameNotResolved: "cannot be reached: the name \(proxy.host) does not resolve"
+        case nil: nil
+        }
+        return why.map {
+            ConnError(code: .proxyUnreachable, message: "\(name) \($0)",
+                      hint: "Check the proxy's address, or go without it: --proxy '' or --noproxy HOST.", exitStatus: .unavailable)
+        }
+    }
+
+    /// What a tunnel's outcome means for the caller: nil when it is open, else the error
+    /// (`TunnelTimeout` for no answer in time). `target` names where the tunnel was to go.
+    public static func failure(_ outcome: ProxyTunnel.Outcome, proxy: ProxyServer, host: String, target: String, named: String? = nil) -> (any Error)? {
+        let name = named ?? "the proxy \(proxy.display)"
+        switch outcome {
         case .open:
-            return channel
+            return nil
         case .unresolved:
-            try? await channel.close()
-            throw ConnError.unavailable(.nxdomain, "the name \(host) does not resolve here (socks5:// resolves names locally; socks5h:// lets the proxy)")
+            return ConnError.unavailable(.nxdomain, "the name \(host) does not resolve here (socks5:// resolves names locally; socks5h:// lets the proxy)")
         case .authRequired:
-            try? await channel.close()
-            throw ConnError(code: .proxyAuthRequired, message: "the proxy \(proxy.display) wants credentials to open \(url.absoluteString)"
-                                + (proxy.user == nil ? "" : ", and refused these"),
-                            exitStatus: .permission)
+            return ConnError(code: .proxyAuthRequired, message: "\(name) wants credentials to open \(target)"
+                                 + (proxy.user == nil ? "" : ", and refused these"),
+                             hint: proxy.user == nil ? "Put them in the proxy URL: \(proxy.scheme.rawValue)://USER:PASSWORD@HOST:PORT." : nil,
+                             exitStatus: .permission)
         case .refused(_, let statusLine):
-            try? await channel.close()
-            throw ConnError(code: .proxyRefused, message: "the proxy \(proxy.display) refused the tunnel to \(url.absoluteString): \(statusLine)",
-                            exitStatus: .unavailable)
+            return ConnError(code: .proxyRefused, message: "\(name) refused the tunnel to \(target): \(statusLine)", exitStatus: .unavailable)
         case .failed(_, let why):
-            try? await channel.close()
-            throw ConnError(code: .proxyRefused, message: "the proxy \(proxy.display): \(why)", exitStatus: .unavailable)
+            return ConnError(code: .proxyRefused, message: "\(name): \(why)", exitStatus: .unavailable)
         case .tlsFailed(_, let why):
-            try? await channel.close()
-            throw ConnError(code: .proxyUnreachable, message: "TLS to the proxy \(proxy.display) failed: \(why)", hint: ProxyTrust.hint,
-                            exitStatus: .unavailable)
+            return ConnError(code: .proxyUnreachable, message: "TLS to \(name) failed: \(why)", hint: ProxyTrust.hint,
+                             exitStatus: .unavailable)
         case .timeout:
-            try? await channel.close()
-            throw TunnelTimeout()
+            return TunnelTimeout()
         }
     }
 }

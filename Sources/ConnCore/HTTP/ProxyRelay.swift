@@ -5,17 +5,26 @@ import NIOPosix
 import NIOSSL
 import Synchronization
 
-/// TLS to an https:// proxy for conn's HTTP client, which speaks plain HTTP to its proxies: a
-/// listener on 127.0.0.1 (a port of the kernel's choosing) that, for each connection the client
-/// makes to it, opens one to the proxy, makes TLS (checked as the proxy's `trust` says) and then
-/// passes the bytes both ways unchanged. The client's CONNECT, its `Proxy-Authorization` and the
-/// proxy's answers all travel inside that TLS; the target's TLS runs inside the tunnel as always.
+/// The proxies conn's HTTP client (AsyncHTTPClient) cannot speak to itself — an https:// one
+/// (TLS to the proxy), SOCKS5 with a user and password, socks5:// (names resolved here) — made
+/// from the CONNECT it can: a listener on 127.0.0.1 (a port of the kernel's choosing) that, for
+/// each connection the client makes to it, opens one to the proxy and then passes the bytes both
+/// ways unchanged. For https:// it makes TLS to the proxy (checked as the proxy's `trust` says),
+/// and the client's CONNECT, its `Proxy-Authorization` and the proxy's answers travel inside it;
+/// for SOCKS5 it reads the client's CONNECT, makes the tunnel by SOCKS5's handshake
+/// (`ProxyTunnel.tunnel`, credentials included) and answers 200. The target's TLS runs inside the
+/// tunnel as always.
 ///
 /// Another local user who connects to the listener gets a TLS connection to the proxy and
 /// nothing more: no credentials (the client sends them in each request it makes) and nothing a
 /// direct connection to the proxy would not give.
 public final class ProxyRelay: Sendable {
     public let port: Int
+    /// What the client must send in its CONNECT's `Proxy-Authorization` (Basic) for a SOCKS5
+    /// tunnel: the relay adds the proxy's own credentials, so another local user who connects
+    /// without this is closed on. Random per relay; it never leaves the process but to loopback.
+    public let clientUser = "conn-relay"
+    public let clientPassword = UUID().uuidString
     private let listener: any Channel
     private let failure = Mutex<ConnError?>(nil)
 
@@ -28,11 +37,23 @@ public final class ProxyRelay: Sendable {
     /// proxy and its handshake must finish within `timeout`.
     public static func start(to proxy: ProxyServer, through: String, timeout: Duration, group: any EventLoopGroup) async throws -> ProxyRelay {
         let relay = NIOLockedValueBox<ProxyRelay?>(nil)  // set once bound; nothing connects before
+        let readsHead = proxy.scheme != .https
         let listener = try await ServerBootstrap(group: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelOption(.autoRead, value: false)  // nothing is read from the client until the proxy's side is ready
+            // Through TLS nothing is read from the client until the proxy's side is ready; for
+            // SOCKS5 the CONNECT head is read at once, into the reader set up here (set up in a
+            // task instead, it sometimes came before the channel could read, and the head sat
+            // unread until the client gave up).
+            .childChannelOption(.autoRead, value: readsHead)
             .childChannelInitializer { inbound in
-                Task { await relay.withLockedValue { $0 }?.serve(inbound, proxy: proxy, through: through, timeout: timeout) }
+                var head: EventLoopFuture<String>?
+                if readsHead {
+                    let promise = inbound.eventLoop.makePromise(of: String.self)
+                    let reader = ProxyTunnel.HeadReader(promise, limit: ProxyTunnel.maxHeadBytes)
+                    do { try inbound.pipeline.syncOperations.addHandler(reader) } catch { return inbound.eventLoop.makeFailedFuture(error) }
+                    head = promise.futureResult.flatMap { text in inbound.pipeline.removeHandler(reader).map { text } }
+                }
+                Task { await relay.withLockedValue { $0 }?.serve(inbound, head: head, proxy: proxy, through: through, timeout: timeout) }
                 return inbound.eventLoop.makeSucceededVoidFuture()
             }
             .bind(host: "127.0.0.1", port: 0).get()
@@ -58,44 +79,69 @@ public final class ProxyRelay: Sendable {
         try? await listener.close()
     }
 
-    private func serve(_ inbound: any Channel, proxy: ProxyServer, through: String, timeout: Duration) async {
+    private func serve(_ inbound: any Channel, head: EventLoopFuture<String>?, proxy: ProxyServer, through: String, timeout: Duration) async {
         let clock = ContinuousClock()
         let start = clock.now
+        func remaining() -> Duration { max(.zero, timeout - start.duration(to: clock.now)) }
+        // For SOCKS5 the client's CONNECT comes first: one without the relay's secret is closed
+        // on before the proxy is asked anything.
+        var target: (host: String, port: Int)?
+        if let head {
+            guard let connect = await readConnect(head, on: inbound, within: remaining()) else {
+                inbound.close(promise: nil)
+                return
+            }
+            target = connect
+        }
         let upstream: any Channel
         do {
             upstream = try await ClientBootstrap(group: inbound.eventLoop)
                 .connectTimeout(.nanoseconds(timeout.nanoseconds))
                 .connect(host: proxy.host, port: proxy.port).get()
         } catch {
-            let why: String = switch ConnectFailure(error) {
-            case .refused: "\(through) refused the connection: nothing listens at its address"
-            case .noRoute: "there is no route to \(through)"
-            case .nameNotResolved: "\(through): the name \(proxy.host) does not resolve"
-            case nil: "\(through) cannot be reached: \(error)"
-            }
-            fail(inbound, ConnError(code: .proxyUnreachable, message: why,
-                                    hint: "Check the proxy's address, or go without it: --proxy '' or --noproxy HOST.", exitStatus: .unavailable))
+            fail(inbound, ProxiedConnection.unreachable(error, proxy: proxy, named: through)
+                 ?? ConnError.unavailable(.proxyUnreachable, "\(through) cannot be reached: \(error)"))
             return
         }
-        switch await ProxyTunnel.secure(upstream, to: proxy, timeout: max(.zero, timeout - start.duration(to: clock.now))) {
-        case .established:
-            break
-        case .failed(let why, _):
-            try? await upstream.close()
-            fail(inbound, ConnError(code: .proxyUnreachable, message: "TLS to \(through) failed: \(why)", hint: ProxyTrust.hint, exitStatus: .unavailable))
-            return
-        case .timeout:
-            try? await upstream.close()
-            fail(inbound, .temporary(.timeout, "the TLS handshake with \(through) did not finish within \(TimeFormatting.duration(timeout))",
-                                     hint: HTTPTransport.timeoutHint))
+        let outcome: ProxyTunnel.Outcome
+        var answer: String?
+        switch proxy.scheme {
+        case .https:
+            // TLS to the proxy; the client's CONNECT then goes inside it as it is.
+            switch await ProxyTunnel.secure(upstream, to: proxy, timeout: remaining()) {
+            case .established: outcome = .open(start.duration(to: clock.now))
+            case .failed(let why, let elapsed): outcome = .tlsFailed(elapsed, why)
+            case .timeout: outcome = .timeout
+            }
+        case .http, .socks5, .socks5h:
+            // The client's CONNECT is answered here, the tunnel made by SOCKS5's handshake.
+            let (host, port) = target ?? ("", 0)
+            outcome = await ProxyTunnel.tunnel(on: upstream, to: host, port: port, through: proxy, timeout: remaining())
+            if case .open = outcome {
+                answer = "HTTP/1.1 200 Connection established\r\n\r\n"  // written once the glue is in place
+            } else if let failure = ProxiedConnection.failure(outcome, proxy: proxy, host: host, target: "\(host):\(port)", named: through) {
+                upstream.close(promise: nil)
+                fail(inbound, failure as? ConnError
+                     ?? .temporary(.timeout, "\(through) did not open the way to \(host):\(port) within \(TimeFormatting.duration(timeout))",
+                                   hint: HTTPTransport.timeoutHint))
+                return
+            }
+        }
+        if let failure = ProxiedConnection.failure(outcome, proxy: proxy, host: proxy.host, target: through, named: through) {
+            upstream.close(promise: nil)
+            fail(inbound, failure as? ConnError
+                 ?? .temporary(.timeout, "the TLS handshake with \(through) did not finish within \(TimeFormatting.duration(timeout))",
+                               hint: HTTPTransport.timeoutHint))
             return
         }
         failure.withLock { $0 = nil }
         // Both channels run on the client's event loop: the glue hands bytes across without a hop.
+        // The 200 goes out after it is in place: the request that follows it must find the glue.
         let joined = inbound.eventLoop.submit {
             let (toClient, toProxy) = RelayGlue.pair()
             try inbound.pipeline.syncOperations.addHandler(toProxy)
             try upstream.pipeline.syncOperations.addHandler(toClient)
+            if let answer { inbound.writeAndFlush(ByteBuffer(string: answer), promise: nil) }
             inbound.setOption(.autoRead, value: true).whenComplete { _ in }
             inbound.read()
             upstream.read()
@@ -103,6 +149,33 @@ public final class ProxyRelay: Sendable {
         do { try await joined.get() } catch {
             inbound.close(promise: nil)
             upstream.close(promise: nil)
+        }
+    }
+
+    /// The client's `CONNECT host:port HTTP/1.1` head (it sends nothing more before the answer)
+    /// with the relay's secret; nil for anything else, or nothing in time.
+    private func readConnect(_ head: EventLoopFuture<String>, on inbound: any Channel, within timeout: Duration) async -> (String, Int)? {
+        let deadline = inbound.eventLoop.scheduleTask(in: .nanoseconds(timeout.nanoseconds)) { inbound.close(promise: nil) }
+        defer { deadline.cancel() }
+        do {
+            let text = try await head.get()
+            let lines = text.split(whereSeparator: \.isNewline)
+            let expected = Data("\(clientUser):\(clientPassword)".utf8).base64EncodedString()
+            let authorized = lines.contains { line in
+                let parts = line.split(separator: ":", maxSplits: 1)
+                guard parts.count == 2, parts[0].lowercased() == "proxy-authorization" else { return false }
+                let value = parts[1].split(separator: " ", omittingEmptySubsequences: true)
+                return value.count == 2 && value[0].lowercased() == "basic" && value[1] == expected
+            }
+            guard authorized else { return nil }
+            let words = (lines.first ?? "").split(separator: " ")
+            guard words.count == 3, words[0] == "CONNECT", let colon = words[1].lastIndex(of: ":"),
+                  let port = Int(words[1][words[1].index(after: colon)...]), (1...65535).contains(port) else { return nil }
+            var host = String(words[1][..<colon])
+            if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+            return host.isEmpty ? nil : (host, port)
+        } catch {
+            return nil
         }
     }
 
