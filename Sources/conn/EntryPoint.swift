@@ -40,7 +40,7 @@ enum EntryPoint {
         }
         do {
             let arguments = GlobalOptions.movingLeadingOptions(arguments, subcommands: subcommandNames)
-            var command = try TrailingCommandParser.parse(ConnRoot.self, arguments)
+            var command = try LeafCommandParser.parse(arguments, root: ConnRoot.self) ?? TrailingCommandParser.parse(ConnRoot.self, arguments)
             if let connCommand = command as? any ConnCommand {
                 return await CommandRunner.execute(connCommand, environment: environment, sink: sink, terminal: terminal)
             }

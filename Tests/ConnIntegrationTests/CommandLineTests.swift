@@ -113,6 +113,36 @@ struct CommandLineTests {
         #expect(result.standardError.contains("\(home.configFile):3:"), "stderr: \(result.standardError)")
     }
 
+    @Test("a command is parsed alone (issue 40), and its errors are still the whole tree's: a misspelled subcommand and a misspelled option of a deep one, word for word; help in every spelling")
+    func leafParseChangesNothingUsersSee() async throws {
+        let home = try TemporaryDirectory()
+        let subcommand = try await home.conn(["outbox", "lst"])
+        #expect(subcommand.exitCode == 64 && subcommand.standardError == """
+            conn: error: unexpected argument 'lst'
+            conn: usage: conn outbox <subcommand> (see 'conn outbox --help')
+
+            """, "\(subcommand.standardError)")
+        let option = try await home.conn(["inbox", "list", "--lmit", "3"])
+        #expect(option.exitCode == 64 && option.standardError == """
+            conn: error: unknown option '--lmit'. Did you mean '--limit'?
+            conn: usage: conn inbox list <options> (see 'conn inbox list --help')
+
+            """, "\(option.standardError)")
+        let json = try await home.conn(["--json", "inbox", "list", "--lmit", "3"])
+        #expect(json.exitCode == 64 && json.standardError.contains(#""code":"usage""#) && json.standardError.contains("Did you mean '--limit'?"),
+                "\(json.standardError)")
+        // Help by flag, by word and before the name: the same text, the command's own options first.
+        let byFlag = try await home.conn(["inbox", "list", "--help"])
+        for arguments in [["help", "inbox", "list"], ["inbox", "list", "-h"], ["--json", "inbox", "list", "--help"]] {
+            let other = try await home.conn(arguments)
+            #expect(other.exitCode == 0 && other.standardOutput == byFlag.standardOutput, "\(arguments)")
+        }
+        #expect(byFlag.standardOutput.hasPrefix("OVERVIEW: List conversations"), "\(byFlag.standardOutput)")
+        // A leaf parsed alone still runs: its options before and after its name.
+        let listed = try await home.conn(["--json", "outbox", "list", "--all"])
+        #expect(listed.exitCode == 0 && listed.standardOutput.contains(#""messages":[]"#), "\(listed.standardOutput) \(listed.standardError)")
+    }
+
     @Test("an unknown command: 64, said once, as conn says every error, with a suggestion")
     func unknownCommandIsAUsageErrorWithASuggestion() async throws {
         let home = try TemporaryDirectory()

@@ -1,0 +1,28 @@
+import ArgumentParser
+
+/// Parses a command line with the command it names alone, as if that command were the root:
+/// ArgumentParser's `parseAsRoot` on `conn` reflects over the whole tree (every command's
+/// arguments, the completion-script check) before it runs one. The whole tree is still what
+/// answers help, completion requests, `--` and every error: `parse` returns nil for those, and
+/// the caller parses again from the root, so what users see does not change.
+enum LeafCommandParser {
+    /// Words that only the whole tree answers (help, completions, the dumped tree, the version).
+    static let wordsForTheTree: Set<String> = ["-h", "--help", "help", "--version", "--", "--experimental-dump-help"]
+
+    /// The command `arguments` name (a path of subcommand names, then its own arguments),
+    /// parsed; nil when the tree must do it.
+    static func parse(_ arguments: [String], root: any ParsableCommand.Type) -> (any ParsableCommand)? {
+        var command = root
+        var index = 0
+        while index < arguments.count,
+              let next = command.configuration.subcommands.first(where: { $0._commandName == arguments[index] || $0.configuration.aliases.contains(arguments[index]) }) {
+            command = next
+            index += 1
+        }
+        // A group (`conn inbox`) runs its default subcommand or prints its help: the tree's work.
+        guard index > 0, command.configuration.subcommands.isEmpty else { return nil }
+        let own = arguments[index...]
+        guard !own.contains(where: { wordsForTheTree.contains($0) || $0.hasPrefix("--generate-completion") || $0.hasPrefix("---") }) else { return nil }
+        return try? command.parseAsRoot(Array(own))
+    }
+}
