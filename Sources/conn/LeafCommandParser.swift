@@ -19,7 +19,11 @@ enum LeafCommandParser {
             command = next
             index += 1
         }
-        // A group (`conn inbox`) runs its default subcommand or prints its help: the tree's work.
+        // A group with a default subcommand (`conn agent --json` is `conn agent run --json`)
+        // runs that one; a group without one prints its help: the tree's work.
+        while !command.configuration.subcommands.isEmpty, let fallback = command.configuration.defaultSubcommand {
+            command = fallback
+        }
         guard index > 0, command.configuration.subcommands.isEmpty else { return nil }
         let own = arguments[index...]
         guard !own.contains(where: { wordsForTheTree.contains($0) || $0.hasPrefix("--generate-completion") || $0.hasPrefix("---") }) else { return nil }
