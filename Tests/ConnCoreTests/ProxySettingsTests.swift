@@ -57,7 +57,7 @@ struct ProxySettingsTests {
         let withCredentials = try ProxyServer.parse("http://ann%40corp:p%3Ass@[fd00::1]:3128", from: "x")
         #expect(withCredentials.user == "ann@corp" && withCredentials.password == "p:ss" && withCredentials.host == "fd00::1")
         #expect(withCredentials.display == "http://ann@corp@[fd00::1]:3128" && !withCredentials.display.contains("p:ss"))
-        for (text, words) in [("ftp://p:1", "scheme 'ftp'"), ("http://p:0", "outside 1-65535"), ("http://p:70000", "1-65535"), ("http://:8080", "no host"),
+        for (text, words) in [("ftp://p:1", "scheme 'ftp'"), ("http://p:0", "outside 1-65535"), ("http://p:70000", "1-65535"), ("http://p:1000000", "1-65535"), ("http://p:99999999/", "1-65535"), ("http://:8080", "no host"),
                               ("http://us er@p:1", "space")] {
             do {
                 _ = try ProxyServer.parse(text, from: "environment variable HTTPS_PROXY")

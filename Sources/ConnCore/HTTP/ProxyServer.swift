@@ -61,11 +61,24 @@ public struct ProxyServer: Sendable, Hashable {
         }
         guard let host = components.host, !host.isEmpty else { return problem("names no host") }
         if let port = components.port, !(1...65535).contains(port) { return problem("has the port \(port), outside 1-65535") }
-        if written.range(of: #":\d{6,}(/|$)"#, options: .regularExpression) != nil { return problem("has a port outside 1-65535") }
+        if hasOverlongPort(written) { return problem("has a port outside 1-65535") }
         let port = components.port ?? (scheme == .https ? 443 : 1080)  // curl's defaults for a proxy
         let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         return .success(ProxyServer(scheme: scheme, host: bare.lowercased(), port: port,
                                     user: components.percentEncodedUser.flatMap { $0.removingPercentEncoding }.flatMap { $0.isEmpty ? nil : $0 },
                                     password: components.percentEncodedPassword.flatMap { $0.removingPercentEncoding }))
+    }
+
+    /// A port of six digits or more before the path or the end (`http://p:1000000`), which
+    /// URLComponents reads as no port at all. By hand, not a regular expression: ICU's regex
+    /// engine costs every command that reads a proxy setting its start-up.
+    static func hasOverlongPort(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: ":") {
+            var end = index + 1
+            while end < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[end]) { end += 1 }
+            if end - index - 1 >= 6, end == bytes.count || bytes[end] == UInt8(ascii: "/") { return true }
+        }
+        return false
     }
 }
