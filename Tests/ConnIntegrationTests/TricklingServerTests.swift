@@ -28,12 +28,17 @@ struct TricklingServerTests {
     ]
 
     /// Runs conn against `server`, killed at 30 s so that a hang fails the test instead of holding the run.
+    /// Its time is the one time(1) measured, waiting for it outside this process: the test's own
+    /// clock also counts how late its task resumed (a CI run saw 30.35 s for a conn that had
+    /// ended at its deadline, the test process's threads busy elsewhere).
     func conn(_ arguments: [String], server: BadServer, home: TemporaryDirectory, input: String = "") async throws -> (ProcessOutcome, Duration) {
         let environment = home.environment.merging(["CONN_SERVER": server.url.absoluteString, "CONN_TIMEOUT": "\(Self.timeout)s"]) { $1 }
+        let timing = home.path + "/elapsed-\(UUID().uuidString)"
         let start = ContinuousClock.now
-        let outcome = try await ConnProcess.run("/usr/bin/timeout", ["-s", "KILL", "30", ConnProcess.connPath] + arguments,
+        let outcome = try await ConnProcess.run("/usr/bin/time", ["-o", timing, "-f", "%e", "/usr/bin/timeout", "-s", "KILL", "30", ConnProcess.connPath] + arguments,
                                                 environment: environment, input: input)
-        return (outcome, start.duration(to: .now))
+        let measured = (try? String(contentsOfFile: timing, encoding: .utf8))?.split(separator: "\n").last.flatMap { Double($0) }
+        return (outcome, measured.map { .milliseconds(Int64($0 * 1000)) } ?? start.duration(to: .now))
     }
 
     func expectCutOff(_ arguments: [String], server: BadServer, input: String = "", exitCodes: Set<Int32> = [75]) async throws {
