@@ -15,9 +15,9 @@ import Synchronization
 /// (`ProxyTunnel.tunnel`, credentials included) and answers 200. The target's TLS runs inside the
 /// tunnel as always.
 ///
-/// Another local user who connects to the listener gets a TLS connection to the proxy and
-/// nothing more: no credentials (the client sends them in each request it makes) and nothing a
-/// direct connection to the proxy would not give.
+/// Another local user who connects to the listener gets nothing a direct connection to the
+/// proxy would not give: through TLS no credentials (the client sends them in each request it
+/// makes), and for SOCKS5 not even the tunnel without the relay's secret (`clientPassword`).
 public final class ProxyRelay: Sendable {
     public let port: Int
     /// What the client must send in its CONNECT's `Proxy-Authorization` (Basic) for a SOCKS5
@@ -103,37 +103,24 @@ public final class ProxyRelay: Sendable {
                  ?? ConnError.unavailable(.proxyUnreachable, "\(through) cannot be reached: \(error)"))
             return
         }
+        // https://: TLS to the proxy, and the client's CONNECT goes inside it as it is. SOCKS5:
+        // the tunnel made by SOCKS5's handshake, and the client's CONNECT answered here.
         let outcome: ProxyTunnel.Outcome
-        var answer: String?
-        switch proxy.scheme {
-        case .https:
-            // TLS to the proxy; the client's CONNECT then goes inside it as it is.
-            switch await ProxyTunnel.secure(upstream, to: proxy, timeout: remaining()) {
-            case .established: outcome = .open(start.duration(to: clock.now))
-            case .failed(let why, let elapsed): outcome = .tlsFailed(elapsed, why)
-            case .timeout: outcome = .timeout
-            }
-        case .http, .socks5, .socks5h:
-            // The client's CONNECT is answered here, the tunnel made by SOCKS5's handshake.
-            let (host, port) = target ?? ("", 0)
-            outcome = await ProxyTunnel.tunnel(on: upstream, to: host, port: port, through: proxy, timeout: remaining())
-            if case .open = outcome {
-                answer = "HTTP/1.1 200 Connection established\r\n\r\n"  // written once the glue is in place
-            } else if let failure = ProxiedConnection.failure(outcome, proxy: proxy, host: host, target: "\(host):\(port)", named: through) {
-                upstream.close(promise: nil)
-                fail(inbound, failure as? ConnError
-                     ?? .temporary(.timeout, "\(through) did not open the way to \(host):\(port) within \(TimeFormatting.duration(timeout))",
-                                   hint: HTTPTransport.timeoutHint))
-                return
-            }
+        let opened: String
+        if let target {
+            outcome = await ProxyTunnel.tunnel(on: upstream, to: target.host, port: target.port, through: proxy, timeout: remaining())
+            opened = "\(target.host):\(target.port)"
+        } else {
+            outcome = await ProxyTunnel.securing(upstream, to: proxy, timeout: remaining())
+            opened = through
         }
-        if let failure = ProxiedConnection.failure(outcome, proxy: proxy, host: proxy.host, target: through, named: through) {
+        if let failure = ProxiedConnection.failure(outcome, proxy: proxy, host: target?.host ?? proxy.host, target: opened, named: through) {
             upstream.close(promise: nil)
-            fail(inbound, failure as? ConnError
-                 ?? .temporary(.timeout, "the TLS handshake with \(through) did not finish within \(TimeFormatting.duration(timeout))",
-                               hint: HTTPTransport.timeoutHint))
+            let what = target == nil ? "the TLS handshake with \(through) did not finish" : "\(through) did not open the way to \(opened)"
+            fail(inbound, failure as? ConnError ?? .temporary(.timeout, "\(what) within \(TimeFormatting.duration(timeout))", hint: HTTPTransport.timeoutHint))
             return
         }
+        let answer: String? = target == nil ? nil : "HTTP/1.1 200 Connection established\r\n\r\n"  // written once the glue is in place
         failure.withLock { $0 = nil }
         // Both channels run on the client's event loop: the glue hands bytes across without a hop.
         // The 200 goes out after it is in place: the request that follows it must find the glue.

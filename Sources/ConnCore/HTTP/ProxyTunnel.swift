@@ -29,13 +29,20 @@ public enum ProxyTunnel {
         let clock = ContinuousClock()
         let start = clock.now
         if proxy.scheme == .https {
-            switch await secure(channel, to: proxy, timeout: timeout) {
-            case .established: break
-            case .failed(let why, let elapsed): return .tlsFailed(elapsed, why)
-            case .timeout: return .timeout
-            }
+            let secured = await securing(channel, to: proxy, timeout: timeout)
+            guard case .open = secured else { return secured }
         }
         return await tunnel(on: channel, to: host, port: port, through: proxy, timeout: max(.zero, timeout - start.duration(to: clock.now)))
+    }
+
+    /// `secure` as a tunnel's outcome: `.open` once TLS to the proxy is made, `.tlsFailed` or
+    /// `.timeout` when it is not (for callers that go on inside it without a rung of their own).
+    public static func securing(_ channel: any Channel, to proxy: ProxyServer, timeout: Duration) async -> Outcome {
+        switch await secure(channel, to: proxy, timeout: timeout) {
+        case .established(let elapsed, _, _): .open(elapsed)
+        case .failed(let why, let elapsed): .tlsFailed(elapsed, why)
+        case .timeout: .timeout
+        }
     }
 
     /// TLS to an https:// proxy, checked as its `trust` says, the name sent and checked its host's.
