@@ -87,14 +87,13 @@ public final class LiveSession: Sendable {
 
     private final class Shared: Sendable {
         let online = Mutex(false)
-        let looks = Mutex(0)
-        let syncs = Mutex(0)
     }
 
     private let monitor: ConnectivityMonitor
     private let delivery: OutboxFlushWorker?
     private let sync: InboxSyncWorker?
     private let syncTimer: Task<Void, Never>?
+    private let pageRelease: Task<Void, Never>?
     private let metrics: MonitorMetrics?
 
     /// Whether this session delivers the outbox.
@@ -125,13 +124,17 @@ public final class LiveSession: Sendable {
         let sync = parts.sync.map { sync in
             InboxSyncWorker(fetcher: InboxFetcher(url: sync.url, database: sync.database), configuration: configuration, logger: logger) { result in
                 if result.ok { metrics?.update { $0.lastSync = result.at } }
-                // The first sync (at start, beside the first looks) touches the inbox's code once
-                // more than a running agent needs it: give those pages back too.
-                if releasesStartupPages, shared.syncs.withLock({ $0 += 1; return $0 }) == 1 { StartupPages.release() }
                 onEvent(.synced(result))
             }
         }
         self.sync = sync
+        pageRelease = releasesStartupPages ? Task {
+            for delay in StartupPages.releaseTimes {
+                try? await Task.sleep(for: delay)
+                if Task.isCancelled { return }
+                StartupPages.release()
+            }
+        } : nil
         syncTimer = parts.sync.flatMap { settings in
             guard let sync, settings.interval > .zero else { return nil }
             return Task {
@@ -174,10 +177,6 @@ public final class LiveSession: Sendable {
         let handle: @Sendable (ConnectivityMonitor.Event) -> Void = { event in
             switch event {
             case .looked(let decision, let reported):
-                // Start-up is over once the second look is done (the first, and the link's
-                // start, still touch first-use code).
-                let looks = shared.looks.withLock { $0 += 1; return $0 }
-                if looks == 2 && releasesStartupPages { StartupPages.release() }
                 metrics?.looked(decision, reported: reported)
                 let online = reported?.state == .online
                 shared.online.withLock { $0 = online }
@@ -236,6 +235,7 @@ public final class LiveSession: Sendable {
     /// its requests came to (a cancelled request is a retry with the same key).
     public func stop() async {
         syncTimer?.cancel()
+        pageRelease?.cancel()
         monitor.stop()
         await delivery?.stop()
         await sync?.stop()

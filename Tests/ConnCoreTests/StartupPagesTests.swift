@@ -6,8 +6,8 @@ import Testing
 /// Long-running commands give back the code pages only start-up used.
 @Suite("start-up pages")
 struct StartupPagesTests {
-    @Test("the executable's code mappings are found in /proc/PID/maps text: paths with spaces, other files and data left out")
-    func codeMappings() {
+    @Test("the executable's mappings are found in /proc/PID/maps text: paths with spaces, other files and anonymous memory left out")
+    func fileMappings() {
         let maps = """
             55fd9e12f000-55fda0d64000 r-xp 00000000 08:01 1234                       /opt/my tools/conn
             55fda0d64000-55fda0eb6000 r--p 02c35000 08:01 1234                       /opt/my tools/conn
@@ -18,20 +18,47 @@ struct StartupPagesTests {
             ffffffffff600000-ffffffffff601000 --xp 00000000 00:00 0                  [vsyscall]
             bad line
             """
-        #expect(StartupPages.codeMappings(in: maps, of: "/opt/my tools/conn") == [0x55fd9e12f000..<0x55fda0d64000])
-        #expect(StartupPages.codeMappings(in: maps, of: "/nowhere").isEmpty)
+        #expect(StartupPages.fileMappings(in: maps, of: "/opt/my tools/conn")
+            == [0x55fd9e12f000..<0x55fda0d64000, 0x55fda0d64000..<0x55fda0eb6000, 0x55fda0eb6000..<0x55fda3460000])
+        #expect(StartupPages.fileMappings(in: maps, of: "/nowhere").isEmpty)
     }
 
-    @Test("release advises this process's own code and it runs on: the pages come back as they are touched")
+    @Test("release gives back this process's own pages, marks its mappings for single-page faults, and it runs on")
     func releaseRunsOn() throws {
         let maps = try String(contentsOfFile: "/proc/self/maps", encoding: .utf8)
         let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        let code = StartupPages.codeMappings(in: maps, of: executable)
-        #expect(!code.isEmpty, "no code mapping of \(executable)")
+        let mappings = StartupPages.fileMappings(in: maps, of: executable)
+        #expect(!mappings.isEmpty, "no mapping of \(executable)")
+        let before = try Self.resident(of: executable)
         let advised = StartupPages.release()
-        // Every byte of the code mappings (the kernel here has MADV_PAGEOUT: 5.4 and later).
-        #expect(advised == code.reduce(0) { $0 + $1.count })
+        let after = try Self.resident(of: executable)
+        // Every byte of the mappings (the kernel here has MADV_PAGEOUT: 5.4 and later).
+        #expect(advised == mappings.reduce(0) { $0 + $1.count })
+        // The test binary's start-up touched megabytes of it; what the other suites touch again
+        // meanwhile is far less.
+        #expect(after.kilobytes < before.kilobytes / 2, "resident \(before.kilobytes) kB before, \(after.kilobytes) kB after")
+        // MADV_RANDOM shows as "rr" among the mapping's flags.
+        #expect(after.randomRead == mappings.count, "\(after.randomRead) of \(mappings.count) mappings advised random")
         // Code that was paged out still runs.
-        #expect(StartupPages.codeMappings(in: maps, of: executable) == code)
+        #expect(StartupPages.fileMappings(in: maps, of: executable) == mappings)
+    }
+
+    /// The resident kilobytes of `path`'s mappings in /proc/self/smaps, and how many of them
+    /// carry the random-read flag.
+    static func resident(of path: String) throws -> (kilobytes: Int, randomRead: Int) {
+        var current = false
+        var kilobytes = 0, randomRead = 0
+        for line in try String(contentsOfFile: "/proc/self/smaps", encoding: .utf8).split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard let first = fields.first else { continue }
+            if first.contains("-") && !first.hasSuffix(":") {
+                current = line.hasSuffix(" " + path)
+            } else if current && first == "Rss:", fields.count > 1, let value = Int(fields[1]) {
+                kilobytes += value
+            } else if current && first == "VmFlags:" && fields.contains("rr") {
+                randomRead += 1
+            }
+        }
+        return (kilobytes, randomRead)
     }
 }

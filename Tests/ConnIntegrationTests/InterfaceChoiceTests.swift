@@ -23,7 +23,7 @@ struct InterfaceChoiceTests {
     @Test("probe bound to each interface in turn, then over both at once: a table of both ways; the first's carrier lost → it fails, the second still works and the state is online; watch and clock-offset follow --interface; bad input is 64")
     func waysOut() async throws {
         let ways = try await TwoWaysOut()
-        try await ways.client.execAsync(["ip", "route", "add", "default", "via", "10.78.0.2", "dev", ways.second, "metric", "200"])
+        try await ways.client.exec(["ip", "route", "add", "default", "via", "10.78.0.2", "dev", ways.second, "metric", "200"])
         let health = ways.server.url.absoluteString + "/health"
 
         // Bound to one interface, the probe leaves by it and says so.
@@ -44,7 +44,7 @@ struct InterfaceChoiceTests {
         #expect(problems.isEmpty, "\(problems)")
 
         // The first way loses its carrier (its peer goes down): it fails, the second works.
-        try await ways.serverSide.execAsync(["ip", "link", "set", ways.firstPeer, "down"])
+        try await ways.serverSide.exec(["ip", "link", "set", ways.firstPeer, "down"])
         // The kernel marks the carrier lost within a second (linkwatch); the test waits for that.
         let (ip, show) = ways.client.wrap([NetworkNamespace.ipPath, "-br", "link", "show", "dev", ways.first])
         let lost = try await poll(for: 10, every: .milliseconds(50)) {

@@ -31,7 +31,7 @@ struct VerdictLadderTests {
         /// An `openssl s_server` with a self-signed certificate on 10.77.0.2:8443 too.
         var tls = false
         /// Run once the network is made, before conn looks.
-        var after: @Sendable (NetworkNamespace, NetworkNamespace, String) throws -> Void = { _, _, _ in }
+        var after: @Sendable (NetworkNamespace, NetworkNamespace, String) async throws -> Void = { _, _, _ in }
 
         var testDescription: String { name }
     }
@@ -44,14 +44,14 @@ struct VerdictLadderTests {
         Case(name: "no address", state: "offline", reason: "noAddress", address: false),
         Case(name: "no route", state: "offline", reason: "noRoute", server: "http://10.99.0.9:8080"),
         Case(name: "no carrier", state: "offline", reason: "noCarrier", after: { _, serverSide, peer in
-            try serverSide.exec(["ip", "link", "set", peer, "down"])
+            try await serverSide.exec(["ip", "link", "set", peer, "down"])
         }),
         Case(name: "DNS broken (the internet check asked for)", state: "serverUnreachable", reason: "dnsBroken", options: internetURLs,
              probeArguments: internetURLs),
         Case(name: "portal", state: "portal", reason: "portal", serverOptions: ["--portal"]),
         Case(name: "tcp refused", state: "serverUnreachable", reason: "refused", server: "http://10.77.0.2:{closed}"),
         Case(name: "tcp timeout", state: "serverUnreachable", reason: "timeout", server: "http://192.0.2.10:8080", after: { client, _, _ in
-            try client.blackhole("192.0.2.10")
+            try await client.blackhole("192.0.2.10")
         }),
         Case(name: "tls (a certificate that does not verify)", state: "serverUnreachable", reason: "tlsError", server: "https://10.77.0.2:8443",
              tls: true),
@@ -61,8 +61,8 @@ struct VerdictLadderTests {
     @Test("probe, watch and agent status agree", arguments: cases)
     func agree(_ rung: Case) async throws {
         let home = try TemporaryDirectory()
-        let client = try NetworkNamespace()
-        let serverSide = try NetworkNamespace()
+        let client = try await NetworkNamespace.make()
+        let serverSide = try await NetworkNamespace.make()
         let interface = "vc" + client.name.suffix(8), peer = "vs" + client.name.suffix(8)
         if rung.link {
             try await client.veth(interface, address: rung.address ? "10.77.0.1/24" : nil, to: serverSide, peer: peer, peerAddress: "10.77.0.2/24")
@@ -70,7 +70,7 @@ struct VerdictLadderTests {
         let server = try await BackgroundServer.start(["--host", rung.link ? "10.77.0.2" : "127.0.0.1"] + rung.serverOptions,
                                                       wrapper: [NetworkNamespace.ipPath, "netns", "exec", serverSide.name])
         defer { Task { await server.stop() } }
-        try rung.after(client, serverSide, peer)
+        try await rung.after(client, serverSide, peer)
         var tlsServer: SpawnedProcess?
         defer { tlsServer?.terminate() }
         if rung.tls {
@@ -83,7 +83,7 @@ struct VerdictLadderTests {
                                                                        "-cert", certificate, "-key", key, "-www", "-quiet"])
             tlsServer = process
             _ = try #require(try await poll(for: 10, every: .milliseconds(50)) {
-                (try? await client.execAsync(["bash", "-c", "exec 3<>/dev/tcp/10.77.0.2/8443"])) != nil ? true : nil
+                (try? await client.exec(["bash", "-c", "exec 3<>/dev/tcp/10.77.0.2/8443"])) != nil ? true : nil
             }, "openssl s_server did not start")
         }
         let port = String(server.url.port!), closed = String(try HTTPPorts.closed())

@@ -24,18 +24,18 @@ struct AddressFamilyTests {
         let serverLink: String
 
         init() async throws {
-            client = try NetworkNamespace()
-            serverSide = try NetworkNamespace()
+            client = try await NetworkNamespace.make()
+            serverSide = try await NetworkNamespace.make()
             clientLink = "fc" + client.name.suffix(8)
             serverLink = "fs" + client.name.suffix(8)
             try await client.veth(clientLink, address: "10.80.0.1/24", to: serverSide, peer: serverLink, peerAddress: "10.80.0.9/24")
             // nodad: usable at once, without the seconds of duplicate address detection.
-            try await client.execAsync(["ip", "-6", "addr", "add", "fd80::1/64", "dev", clientLink, "nodad"])
-            try await serverSide.execAsync(["ip", "-6", "addr", "add", "fd80::9/64", "dev", serverLink, "nodad"])
-            try await serverSide.execAsync(["ip", "addr", "add", "10.81.0.9/32", "dev", "lo"])
-            try await serverSide.execAsync(["ip", "-6", "addr", "add", "fd81::9/128", "dev", "lo"])
-            try await client.execAsync(["ip", "route", "add", "default", "via", "10.80.0.9"])
-            try await client.execAsync(["ip", "-6", "route", "add", "default", "via", "fd80::9"])
+            try await client.exec(["ip", "-6", "addr", "add", "fd80::1/64", "dev", clientLink, "nodad"])
+            try await serverSide.exec(["ip", "-6", "addr", "add", "fd80::9/64", "dev", serverLink, "nodad"])
+            try await serverSide.exec(["ip", "addr", "add", "10.81.0.9/32", "dev", "lo"])
+            try await serverSide.exec(["ip", "-6", "addr", "add", "fd81::9/128", "dev", "lo"])
+            try await client.exec(["ip", "route", "add", "default", "via", "10.80.0.9"])
+            try await client.exec(["ip", "-6", "route", "add", "default", "via", "fd80::9"])
             server = try await BackgroundServer.start(["--host", "::"], wrapper: [NetworkNamespace.ipPath, "netns", "exec", serverSide.name])
         }
 
@@ -60,12 +60,12 @@ struct AddressFamilyTests {
         // router) drops what comes for it without a word. Waited for, IPv6 would be false after
         // the 10 s timeout (a timeout is a failure); the check ends 300 ms after IPv4 answered, with
         // IPv6 unknown — the null is the proof, not a clock.
-        try await pair.serverSide.execAsync(["ip", "-6", "addr", "del", "fd81::9/128", "dev", "lo"])
+        try await pair.serverSide.exec(["ip", "-6", "addr", "del", "fd81::9/128", "dev", "lo"])
         let blackhole = try await pair.probe(home: home)
         #expect(blackhole["state"] as? String == "online" && blackhole["ipv4"] as? Bool == true, "\(blackhole)")
         #expect(blackhole["ipv6"] is NSNull, "\(blackhole)")
 
-        try await pair.client.execAsync(["ip", "-6", "route", "del", "default"])
+        try await pair.client.exec(["ip", "-6", "route", "del", "default"])
         let noRoute = try await pair.probe(home: home)
         #expect(noRoute["state"] as? String == "online" && noRoute["ipv4"] as? Bool == true && noRoute["ipv6"] as? Bool == false, "\(noRoute)")
         await pair.server.stop()

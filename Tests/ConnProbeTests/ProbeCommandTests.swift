@@ -273,7 +273,7 @@ struct ProbeCommandTests {
 
     @Test("no route to the address: noRoute at once", .enabled(if: NetworkNamespace.available, "needs root and ip netns"))
     func noRouteInANamespace() async throws {
-        let namespace = try NetworkNamespace()  // only lo: nothing else is routable
+        let namespace = try await NetworkNamespace.make()  // only lo: nothing else is routable
         let (program, arguments) = namespace.wrap([ConnProcess.connPath, "probe", "--json", "--timeout", "2s", "192.0.2.10:80"])
         let outcome = try await ConnProcess.run(program, arguments, environment: home.environment)
         #expect(outcome.exitCode == 69)
@@ -282,7 +282,7 @@ struct ProbeCommandTests {
 
     @Test("internet check in a namespace with only loopback: offline, no interface", .enabled(if: NetworkNamespace.available, "needs root and ip netns"))
     func offlineInANamespace() async throws {
-        let namespace = try NetworkNamespace()
+        let namespace = try await NetworkNamespace.make()
         let (program, arguments) = namespace.wrap([ConnProcess.connPath, "probe", "--json", "--timeout", "2s",
                                                    "--internet-url", "http://192.0.2.10/x=204"])
         let outcome = try await ConnProcess.run(program, arguments, environment: home.environment)
@@ -306,8 +306,8 @@ struct ProbeCommandTests {
 
     @Test("a resolver that never answers is a DNS timeout within the bound", .enabled(if: NetworkNamespace.available, "needs root and ip netns"))
     func silentResolverTimesOut() async throws {
-        let namespace = try NetworkNamespace()
-        try namespace.blackhole("192.0.2.53")
+        let namespace = try await NetworkNamespace.make()
+        try await namespace.blackhole("192.0.2.53")
         // `ip netns exec` bind-mounts /etc/netns/NAME/resolv.conf over /etc/resolv.conf.
         let directory = "/etc/netns/\(namespace.name)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -329,8 +329,8 @@ struct ProbeCommandTests {
 
     @Test("a blackholed address times out within the bound", .enabled(if: NetworkNamespace.available, "needs root and ip netns"))
     func blackholeTimesOut() async throws {
-        let namespace = try NetworkNamespace()
-        try namespace.blackhole("192.0.2.10")
+        let namespace = try await NetworkNamespace.make()
+        try await namespace.blackhole("192.0.2.10")
         let (outcome, elapsed) = try await timedProbe(in: namespace, ["--timeout", "500ms", "192.0.2.10:80"])
         #expect(outcome.exitCode == 69)
         let result = try #require(try results(outcome).first)

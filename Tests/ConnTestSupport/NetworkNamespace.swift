@@ -17,57 +17,51 @@ public final class NetworkNamespace: @unchecked Sendable {
 
     public static let ipPath = ["/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip"].first { FileManager.default.isExecutableFile(atPath: $0) } ?? "/usr/sbin/ip"
 
-    public init() throws {
-        name = "conn-test-\(UUID().uuidString.prefix(8).lowercased())"
-        try run(["netns", "add", name])
-        try exec(["ip", "link", "set", "lo", "up"])
+    /// Makes a namespace with its loopback up. Every `ip` runs as a child the test awaits
+    /// without holding one of the test run's few threads (a blocking wait per call starved the
+    /// in-process suites while many namespace tests started at once).
+    public static func make() async throws -> NetworkNamespace {
+        let namespace = NetworkNamespace(name: "conn-test-\(UUID().uuidString.prefix(8).lowercased())")
+        try await namespace.run(["netns", "add", namespace.name])
+        try await namespace.exec(["ip", "link", "set", "lo", "up"])
+        return namespace
     }
 
-    deinit { _ = try? Self.shell([Self.ipPath, "netns", "delete", name]) }
+    private init(name: String) { self.name = name }
+
+    /// Deleted by a child nobody waits for (SpawnedProcess reaps it): a deinit cannot await.
+    deinit { _ = try? SpawnedProcess(Self.ipPath, ["netns", "delete", name]) }
 
     /// Runs `ip ARGS…`.
-    public func run(_ arguments: [String]) throws {
-        let status = try Self.shell([Self.ipPath] + arguments)
-        guard status == 0 else { throw POSIXError(.EINVAL) }
+    public func run(_ arguments: [String]) async throws {
+        let outcome = try await ConnProcess.run(Self.ipPath, arguments, environment: ProcessInfo.processInfo.environment)
+        guard outcome.exitCode == 0 else { throw POSIXError(.EINVAL) }
     }
 
     /// Runs a command inside the namespace (the `ip` of the host names the program).
-    public func exec(_ command: [String]) throws {
+    public func exec(_ command: [String]) async throws {
         let program = command[0] == "ip" ? [Self.ipPath] + command.dropFirst() : command
-        try run(["netns", "exec", name] + program)
+        try await run(["netns", "exec", name] + program)
     }
 
     /// Makes `address` (in 192.0.2.0/24, TEST-NET-1) routable but silent: veth0 carries the
     /// subnet, its peer has no address, so packets arrive nowhere. A permanent neighbour entry
     /// keeps ARP out of it (a failed ARP would read as "no route"). Once per namespace.
-    public func blackhole(_ address: String) throws {
-        try exec(["ip", "link", "add", "veth0", "type", "veth", "peer", "name", "veth1"])
-        try exec(["ip", "addr", "add", "192.0.2.1/24", "dev", "veth0"])
-        try exec(["ip", "link", "set", "veth0", "up"])
-        try exec(["ip", "link", "set", "veth1", "up"])
-        try exec(["ip", "neigh", "add", address, "lladdr", "02:00:00:00:00:01", "dev", "veth0", "nud", "permanent"])
-    }
-
-    /// `run`, without holding one of the test run's few threads while `ip` runs (a blocking
-    /// wait per call starved the in-process suites beside a test that makes many).
-    public func runAsync(_ arguments: [String]) async throws {
-        let outcome = try await ConnProcess.run(Self.ipPath, arguments, environment: ProcessInfo.processInfo.environment)
-        guard outcome.exitCode == 0 else { throw POSIXError(.EINVAL) }
-    }
-
-    /// `exec`, without holding a thread (see `runAsync`).
-    public func execAsync(_ command: [String]) async throws {
-        let program = command[0] == "ip" ? [Self.ipPath] + command.dropFirst() : command
-        try await runAsync(["netns", "exec", name] + program)
+    public func blackhole(_ address: String) async throws {
+        try await exec(["ip", "link", "add", "veth0", "type", "veth", "peer", "name", "veth1"])
+        try await exec(["ip", "addr", "add", "192.0.2.1/24", "dev", "veth0"])
+        try await exec(["ip", "link", "set", "veth0", "up"])
+        try await exec(["ip", "link", "set", "veth1", "up"])
+        try await exec(["ip", "neigh", "add", address, "lladdr", "02:00:00:00:00:01", "dev", "veth0", "nud", "permanent"])
     }
 
     /// Joins this namespace to `other` by a veth pair, `interface` here and `peer` there, each end
     /// up with its address (CIDR, e.g. 10.77.0.1/24; nil: none).
     public func veth(_ interface: String, address: String?, to other: NetworkNamespace, peer: String, peerAddress: String?) async throws {
-        try await runAsync(["link", "add", interface, "netns", name, "type", "veth", "peer", "name", peer, "netns", other.name])
+        try await run(["link", "add", interface, "netns", name, "type", "veth", "peer", "name", peer, "netns", other.name])
         for (namespace, link, cidr) in [(self, interface, address), (other, peer, peerAddress)] {
-            if let cidr { try await namespace.execAsync(["ip", "addr", "add", cidr, "dev", link]) }
-            try await namespace.execAsync(["ip", "link", "set", link, "up"])
+            if let cidr { try await namespace.exec(["ip", "addr", "add", cidr, "dev", link]) }
+            try await namespace.exec(["ip", "link", "set", link, "up"])
         }
     }
 

@@ -205,8 +205,8 @@ struct WatchCommandTests {
         let server: BackgroundServer
 
         init() async throws {
-            client = try NetworkNamespace()
-            serverSide = try NetworkNamespace()
+            client = try await NetworkNamespace.make()
+            serverSide = try await NetworkNamespace.make()
             interface = "vc" + client.name.suffix(8)
             try await client.veth(interface, address: "10.77.0.1/24", to: serverSide, peer: "vs" + client.name.suffix(8), peerAddress: "10.77.0.2/24")
             server = try await BackgroundServer.start(["--host", "10.77.0.2"], wrapper: [NetworkNamespace.ipPath, "netns", "exec", serverSide.name])
@@ -229,13 +229,13 @@ struct WatchCommandTests {
         let watcher = try pair.watch(["--interval", "60s", "--timeout", "2s"], environment: home.environment)
         _ = try #require(try await watcher.await { $0["type"] as? String == "baseline" && $0["state"] as? String == "online" })
         _ = try #require(try await watcher.await { ($0["connectionState"] as? [String: Any])?["status"] as? String == "connected" })
-        try pair.client.exec(["ip", "link", "set", pair.interface, "down"])
+        try await pair.client.exec(["ip", "link", "set", pair.interface, "down"])
         let down = try #require(try await watcher.await(5, Self.change(to: "offline")))
         #expect(down["reason"] as? String == "noInterface")
         // Offline, the link is down at once, its socket noticed or not; the offset is kept.
         let link = try #require(down["connectionState"] as? [String: Any])
         #expect(link["status"] as? String == "disconnected" && link["isInitializing"] as? Bool == false && link["backEndTimeOffsetMs"] is Int, "\(down)")
-        try pair.client.exec(["ip", "link", "set", pair.interface, "up"])
+        try await pair.client.exec(["ip", "link", "set", pair.interface, "up"])
         _ = try #require(try await watcher.await(10, Self.change(to: "online")))
         let states = watcher.events.filter { $0["type"] as? String == "connectionState" }.compactMap { ($0["connectionState"] as? [String: Any])?["status"] as? String }
         _ = try #require(try await watcher.await { _ in
@@ -254,16 +254,16 @@ struct WatchCommandTests {
         // A 60 s interval: only the kernel's notification can make these quick.
         let watcher = try pair.watch(["--interval", "60s", "--timeout", "2s", "--no-link"], environment: home.environment)
         _ = try #require(try await watcher.await { $0["type"] as? String == "baseline" && $0["state"] as? String == "online" })
-        try pair.client.exec(["ip", "route", "del", "10.77.0.0/24", "dev", pair.interface])
+        try await pair.client.exec(["ip", "route", "del", "10.77.0.0/24", "dev", pair.interface])
         let noRoute = try #require(try await watcher.await(5, Self.change(to: "offline")))
         #expect(noRoute["reason"] as? String == "noRoute")
-        try pair.client.exec(["ip", "route", "add", "10.77.0.0/24", "dev", pair.interface])
+        try await pair.client.exec(["ip", "route", "add", "10.77.0.0/24", "dev", pair.interface])
         _ = try #require(try await watcher.await(5, Self.change(to: "online")))
 
-        try pair.client.exec(["ip", "addr", "del", "10.77.0.1/24", "dev", pair.interface])
+        try await pair.client.exec(["ip", "addr", "del", "10.77.0.1/24", "dev", pair.interface])
         let noAddress = try #require(try await watcher.await { Self.change(to: "offline")($0) && $0["reason"] as? String == "noAddress" })
         #expect(noAddress["from"] as? String == "online")
-        try pair.client.exec(["ip", "addr", "add", "10.77.0.1/24", "dev", pair.interface])
+        try await pair.client.exec(["ip", "addr", "add", "10.77.0.1/24", "dev", pair.interface])
         _ = try #require(try await watcher.await { Self.change(to: "online")($0) && ($0["at"] as? String ?? "") > (noAddress["at"] as? String ?? "") })
         #expect(watcher.events.filter { $0["type"] as? String == "change" }.count == 4)
         #expect(await watcher.stop() == 143)
@@ -279,9 +279,9 @@ struct WatchCommandTests {
         _ = try #require(try await watcher.await { $0["type"] as? String == "baseline" && $0["state"] as? String == "online" })
         let clock = ContinuousClock()
         let flapStart = clock.now
-        try pair.client.exec(["ip", "link", "set", pair.interface, "down"])
+        try await pair.client.exec(["ip", "link", "set", pair.interface, "down"])
         try await Task.sleep(for: .milliseconds(300))
-        try pair.client.exec(["ip", "link", "set", pair.interface, "up"])
+        try await pair.client.exec(["ip", "link", "set", pair.interface, "up"])
         let flap = flapStart.duration(to: clock.now)
         // Longer than the grace: had the flap been reported, it would be by now.
         try await Task.sleep(for: .milliseconds(5_500))
@@ -289,7 +289,7 @@ struct WatchCommandTests {
             #expect(!watcher.events.contains { $0["type"] as? String == "change" }, "\(watcher.events)")
         }
 
-        try pair.client.exec(["ip", "link", "set", pair.interface, "down"])
+        try await pair.client.exec(["ip", "link", "set", pair.interface, "down"])
         let down = try #require(try await watcher.await(15, Self.change(to: "offline")))
         #expect(down["reason"] as? String == "noInterface")
         #expect(await watcher.stop() == 143)
@@ -362,7 +362,7 @@ struct WatchCommandTests {
         _ = try #require(try await watcher.await { $0["type"] as? String == "baseline" && $0["state"] as? String == "online" })
         let clock = ContinuousClock()
         let cut = clock.now
-        try await pair.serverSide.execAsync(["ip", "link", "set", "vs" + pair.client.name.suffix(8), "down"])
+        try await pair.serverSide.exec(["ip", "link", "set", "vs" + pair.client.name.suffix(8), "down"])
         let down = try #require(try await watcher.await(10, Self.change(to: "offline")), "\(watcher.events)")
         let seenAfter = cut.duration(to: clock.now)
         #expect(down["reason"] as? String == "noCarrier", "\(down)")
@@ -370,7 +370,7 @@ struct WatchCommandTests {
         // reads `timeout`, one that waited for ARP `noRoute`. (The wall clock is not: starting
         // `ip` on a loaded CI machine took over 3 s; bench/cases/watch-path.sh measures it.)
         _ = seenAfter
-        try await pair.serverSide.execAsync(["ip", "link", "set", "vs" + pair.client.name.suffix(8), "up"])
+        try await pair.serverSide.exec(["ip", "link", "set", "vs" + pair.client.name.suffix(8), "up"])
         _ = try #require(try await watcher.await(10, Self.change(to: "online")), "\(watcher.events)")
         #expect(await watcher.stop() == 143)
         await pair.server.stop()
