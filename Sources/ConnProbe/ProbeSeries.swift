@@ -21,7 +21,7 @@ struct ProbeSeries {
         defer { interrupted.stop() }
         var statistics = targets.map { ProbeStatistics(target: $0.input) }
         var kept: [[ProbeResult]] = []
-        var last: ProbeReport?
+        var last: (results: [ProbeResult], verdict: InternetVerdict?)?
         var round = 0
         let clock = ContinuousClock()
         while rounds == 0 || round < rounds {
@@ -37,11 +37,7 @@ struct ProbeSeries {
                 for result in results { context.printer.write(Self.attemptLine(result, round: round, style: context.printer.outputStyle)) }
                 if let verdict { context.printer.write("internet: \(verdict.state.name) (round \(round))") }
             }
-            let snapshot = ConnectivityCheck.Snapshot(judging: results, internet: verdict, classifier: runner.prober.classifier,
-                                                      internetRequired: internet != nil)
-            let state = snapshot.networkState
-            last = ProbeReport(state: state, results: results, allReachable: state.state == .online, attempts: round,
-                               connectivity: verdict, showLadder: false)
+            last = (results, verdict)
             if rounds != 0, round >= rounds { break }
             // The pause counts from the round's start, as ping's interval does.
             let resume = started + interval
@@ -50,7 +46,14 @@ struct ProbeSeries {
             }
             if interrupted.happened || Task.isCancelled { break }
         }
-        guard var report = last else { return }
+        guard let last else { return }
+        // The state is the last round's, judged once (the routing table read for its path is
+        // not worth reading every round).
+        let snapshot = ConnectivityCheck.Snapshot(judging: last.results, internet: last.verdict, classifier: runner.prober.classifier,
+                                                  internetRequired: internet != nil)
+        let state = snapshot.networkState
+        var report = ProbeReport(state: state, results: last.results, allReachable: state.state == .online, attempts: round,
+                                 connectivity: last.verdict, showLadder: false)
         report.statistics = statistics
         report.allAttempts = keepAttempts ? kept : nil
         if context.configuration.format == .text { context.printer.write("") }
