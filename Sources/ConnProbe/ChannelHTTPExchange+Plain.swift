@@ -36,7 +36,8 @@ extension ChannelHTTPExchange {
             if case .connected(_, _, .failure(Failure.closedEarly)) = outcome { continue }
             return outcome
         }
-        let eventLoop = MultiThreadedEventLoopGroup.singleton.next()
+        // The loop this task runs on, if it runs on one (EventLoopTaskExecutor): no hand-off.
+        let eventLoop = MultiThreadedEventLoopGroup.currentEventLoop ?? MultiThreadedEventLoopGroup.singleton.next()
         let start = ContinuousClock.now
         let collector = ResponseCollector(maxBytes: maxBytes)
         let bootstrap = egress.boundToSource(ClientBootstrap(group: eventLoop))

@@ -1,5 +1,6 @@
 import ConnCore
 import Foundation
+import Synchronization
 
 /// Tells the kind of a network interface from sysfs (`/sys/class/net/NAME`), as a person would
 /// name it. The root is injectable so tests can build a fake tree.
@@ -13,8 +14,22 @@ public struct InterfaceClassifier: Sendable {
 
     public init(sysfsRoot: String = "/sys/class/net") { self.sysfsRoot = sysfsRoot }
 
+    /// Kinds already read, by sysfs directory and interface index: a device keeps its kind while
+    /// it exists, and one made again under the same name gets a new index. Saves the sysfs reads
+    /// of every round of `probe --count` and every look of a monitor.
+    private static let known = Mutex<[String: (index: UInt32, kind: InterfaceKind)]>([:])
+
     public func kind(of interface: String) -> InterfaceKind {
         let directory = sysfsRoot + "/" + interface
+        let index = if_nametoindex(interface)
+        if index != 0, let known = Self.known.withLock({ $0[directory] }), known.index == index { return known.kind }
+        let kind = readKind(directory)
+        // Index 0: no such device here (a test's fake tree): nothing to tie the answer to.
+        if index != 0 { Self.known.withLock { $0[directory] = (index, kind) } }
+        return kind
+    }
+
+    private func readKind(_ directory: String) -> InterfaceKind {
         guard FileManager.default.fileExists(atPath: directory) else { return .unknown }
         let type = read(directory + "/type").flatMap { Int($0) }
         if type == 772 { return .loopback }

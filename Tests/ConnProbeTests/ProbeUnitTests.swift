@@ -121,6 +121,18 @@ struct InterfaceClassifierTests {
         #expect(classifier.kind(of: "missing0") == .unknown)
     }
 
+    @Test("a kind is read once per device: kept while the device (its index) lasts; a name with no device is read each time")
+    func kindsAreKeptPerDevice() throws {
+        // "lo" exists in every network namespace (index 1); "conn-none0" nowhere.
+        let root = try tree(["lo": (772, "INTERFACE=lo\n", false, false), "conn-none0": (772, "INTERFACE=conn-none0\n", false, false)])
+        let classifier = InterfaceClassifier(sysfsRoot: root.path)
+        #expect(classifier.kind(of: "lo") == .loopback && classifier.kind(of: "conn-none0") == .loopback)
+        try root.write("lo/type", "1\n")
+        try root.write("conn-none0/type", "1\n")
+        #expect(classifier.kind(of: "lo") == .loopback, "the device still has its index: its kind is not read again")
+        #expect(classifier.kind(of: "conn-none0") == .virtual, "no device to tie the kind to: read again")
+    }
+
     @Test func realLoopbackIsLoopback() {
         #expect(InterfaceClassifier().kind(of: "lo") == .loopback)
     }

@@ -53,8 +53,7 @@ public final class TerminalSession: @unchecked Sendable {
     public func waitFor(_ seconds: Double = 10, _ what: String = "", _ predicate: (String) -> Bool) async throws -> String {
         var last = ""
         let matched = try await poll(for: seconds, every: .milliseconds(50)) {
-            // Each look waits for a tmux client: on a thread of its own, not the test run's.
-            last = try await onOwnThread { Result { try self.screen() } }.get()
+            last = try screen()
             return predicate(last) ? last : nil
         }
         guard let matched else { throw TerminalTimeout(what: what, screen: last) }
