@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # conn agent (#17), against conn-server on loopback:
 #  1. idle cost: the agent with the server up and default intervals for IDLE_SECONDS (600):
-#     CPU share of one core and resident memory (goal: <= 0.1 %, <= 40 MB and flat);
+#     CPU share of one core and resident memory (goal: <= 0.1 %, <= 30 MB: issue 34);
 #  2. the server back after an outage of OUTAGE_SECONDS (10) with 1,000 queued: until all are
 #     stored, the agent versus `conn outbox flush --concurrency 8` started when the server
 #     listens (goal: <= 1.1x);

@@ -250,16 +250,11 @@ public final class HTTPTransport: Sendable {
             }
         }
         let described = describe(error, url: url, timeout: timeout)
-        // A connection that never reached the proxy is the proxy's failure, not the target's.
-        let unreachable: String? = switch ConnectFailure(error) {
-        case .refused: "\(through) refused the connection: nothing listens at its address"
-        case .noRoute: "there is no route to \(through)"
-        case .nameNotResolved: "\(through): the name \(proxy.host) does not resolve"
-        case nil: nil
-        }
-        if let unreachable {
-            return ConnError(code: .proxyUnreachable, message: unreachable + " (on the way to \(url.absoluteString))",
-                             hint: "Check the proxy's address, or go without it: --proxy '' or --noproxy HOST.", exitStatus: .unavailable)
+        // A connection that never reached the proxy is the proxy's failure, not the target's:
+        // in the words the live link and clock-offset use for it.
+        if let unreachable = ProxiedConnection.unreachable(error, proxy: proxy, named: through) {
+            return ConnError(code: unreachable.code, message: unreachable.message + " (on the way to \(url.absoluteString))",
+                             hint: unreachable.hint, exitStatus: unreachable.exitStatus)
         }
         return ConnError(code: described.code, message: described.message + " (through \(through))", hint: described.hint, exitStatus: described.exitStatus)
     }
