@@ -132,6 +132,14 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting, PrometheusOut
     }
 
     public func run(in context: CommandContext) async throws {
+        // A few targets: their tasks and their channels on one event loop, no hand-off between
+        // threads for each answer (probe URL 23.7 -> 19.6 ms). Many: the pool's threads, every
+        // core (1,000 targets on one loop took 119 ms against 104).
+        let few = file == nil && targets.count <= ProbeRunner.oneLoopLimit
+        try await withTaskExecutorPreference(few ? EventLoopTaskExecutor() : nil) { try await look(in: context) }
+    }
+
+    private func look(in context: CommandContext) async throws {
         let configuration = try way.applied(to: context.configuration)
         var probeTargets = try targets.map(ProbeTarget.parse)
         if let file { probeTargets += try Self.readTargets(file) }

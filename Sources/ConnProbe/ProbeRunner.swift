@@ -5,6 +5,10 @@ struct ProbeRunner: Sendable {
     let prober: Prober
     let concurrency: Int
 
+    /// Up to this many targets, a command runs its look on one event loop
+    /// (`EventLoopTaskExecutor`): fewer thread hand-offs than parallel work lost.
+    static let oneLoopLimit = 4
+
     /// Probes every target, `concurrency` at once, as one run (routes looked up once per
     /// destination, kept-alive connections shared per origin and closed at the end); `done` is
     /// told how many have finished.

@@ -17,10 +17,6 @@ struct ProbeSeries {
     let keepAttempts: Bool
 
     func run(in context: CommandContext) async throws {
-        try await withTaskExecutorPreference(EventLoopTaskExecutor()) { try await rounds(in: context) }
-    }
-
-    private func rounds(in context: CommandContext) async throws {
         let interrupted = Self.interruptions()
         defer { interrupted.stop() }
         var statistics = targets.map { ProbeStatistics(target: $0.input) }
