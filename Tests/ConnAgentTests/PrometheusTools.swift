@@ -55,7 +55,7 @@ struct RealPrometheus {
     }
 
     /// Whether `expression` reaches `expected` within `seconds`.
-    func until(_ expression: String, is expected: Double, within seconds: Double = 30) async throws -> Bool {
+    func until(_ expression: String, is expected: Double, within seconds: Double = 60) async throws -> Bool {
         try await poll(for: seconds, every: .milliseconds(250)) { try await query(expression) == expected ? true : nil } ?? false
     }
 }

@@ -48,8 +48,9 @@ struct WatchPipeTests {
         try await BadServer.with([Self.health]) { server in
             let home = try TemporaryDirectory()
             // conn finds the closed pipe when it writes its closing line at the timeout; the
-            // timeout leaves a loaded machine time to read the baseline and close first.
-            let process = try startWatch(["--until", "offline", "--timeout", "8s"], server: server, home: home, output: .pipe)
+            // timeout leaves a loaded machine time to read the baseline and close first (8 s
+            // was not enough once: the test read the baseline after conn's timeout, exit 75).
+            let process = try startWatch(["--until", "offline", "--timeout", "15s"], server: server, home: home, output: .pipe)
             let output = OutputReader(try #require(process.standardOutput))
             // Read the baseline line, then close the pipe like `head -1` does.
             let received = await output.wait { $0.contains("\n") }
