@@ -24,16 +24,18 @@ struct SpinnerTests {
     @Test("probe --wait: a turning mark, the target and the time against the limit; once the port opens, the report alone")
     func probeWait() async throws {
         let port = try HTTPPorts.outsideAutomaticRange()
-        let session = try home.terminal(["probe", "--wait", "40s", "127.0.0.1:\(port)"])
-        // Turning: three different lines with two different marks, each with the time against the
-        // limit (a loaded machine reads the screen slowly, so this waits for them rather than for
-        // a moment).
-        var spinning: [String] = []
-        _ = try await lastLines(session) { screen in
-            if let last = screen.split(separator: "\n").last.map(String.init),
-                last.contains("s of 40s  waiting: 127.0.0.1:\(port)"), spinning.last != last { spinning.append(last) }
-            return spinning.count >= 3 && Set(spinning.compactMap(\.first)).count >= 2
-        }
+        let session = try home.terminal(["probe", "--wait", "60s", "127.0.0.1:\(port)"])
+        // Turning: three different frames with two different marks, each with the time against
+        // the limit. Read from the pane's transcript, not from looks at the screen: a loaded
+        // test run looked too seldom to see the mark turn (three runs out of five, once).
+        let frame = "s of 1m  waiting: 127.0.0.1:\(port)"
+        let frames = try #require(try await poll(for: 50, every: .milliseconds(100)) { () -> Set<String>? in
+            let seen = Set(session.transcript().split(whereSeparator: { $0 == "\r" || $0 == "\n" })
+                .map { $0.replacingOccurrences(of: "\u{1B}[K", with: "").trimmingCharacters(in: .whitespaces) }
+                .filter { $0.contains(frame) })
+            return seen.count >= 3 && Set(seen.compactMap(\.first)).count >= 2 ? seen : nil
+        }, "no turning mark in the transcript: \(session.transcript().suffix(2000))")
+        #expect(frames.allSatisfy { $0.contains("waiting: 127.0.0.1:\(port) (refused)") }, "\(frames)")
         let server = try await BackgroundServer.start(["--port", String(port)])
         let (status, screen) = try await session.finished(within: 30)
         #expect(status == 0, "\(screen)")

@@ -20,6 +20,19 @@ public final class TerminalSession: @unchecked Sendable {
         let script = #"trap : INT; env -i "$@"; echo "[exited $?]"; exec sleep 600"#
         try tmux(capturing: false, ["new-session", "-d", "-s", name, "-x", String(columns), "-y", String(rows),
                                     "/bin/sh", "-c", script, "sh"] + assignments + command)
+        // Everything the program writes from here on, kept in a file: what was on the screen
+        // between two looks (a spinner's frames) can be read after the fact, however late the
+        // test gets to look.
+        try tmux(capturing: false, ["pipe-pane", "-t", name, "-o", "cat >> '\(transcriptPath)'"])
+    }
+
+    /// Where the transcript of the pane's output is kept.
+    private var transcriptPath: String { NSTemporaryDirectory() + socket + ".transcript" }
+
+    /// Every byte the program wrote to the terminal since it started (escape sequences and
+    /// carriage returns included), as text.
+    public func transcript() -> String {
+        (try? String(contentsOfFile: transcriptPath, encoding: .utf8)) ?? ""
     }
 
     /// Types text literally (no key names).
@@ -135,6 +148,7 @@ public final class TerminalSession: @unchecked Sendable {
         // the server (it was its only one).
         _ = try? tmux(capturing: false, ["kill-session", "-t", name])
         _ = try? tmux(capturing: false, ["kill-server"])
+        unlink(transcriptPath)
     }
 }
 
