@@ -36,8 +36,8 @@ extension ChannelHTTPExchange {
             if case .connected(_, _, .failure(Failure.closedEarly)) = outcome { continue }
             return outcome
         }
-        // The loop this task runs on, if it runs on one (EventLoopTaskExecutor): no hand-off.
-        let eventLoop = MultiThreadedEventLoopGroup.currentEventLoop ?? MultiThreadedEventLoopGroup.singleton.next()
+        // `any()`: the loop this task runs on, if it runs on one (EventLoopTaskExecutor): no hand-off.
+        let eventLoop = MultiThreadedEventLoopGroup.singleton.any()
         let start = ContinuousClock.now
         let collector = ResponseCollector(maxBytes: maxBytes)
         let bootstrap = egress.boundToSource(ClientBootstrap(group: eventLoop))

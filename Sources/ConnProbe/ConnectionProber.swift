@@ -36,7 +36,9 @@ enum ConnectionProber {
         guard let socketAddress = address.socketAddress else { return .failed("bad address \(address.ip)") }
         let clock = ContinuousClock()
         let start = clock.now
-        let bootstrap = egress.applied(to: ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        // `any()`: the loop this task runs on, if it runs on one (EventLoopTaskExecutor), as a
+        // plain-http target's channel does (ChannelHTTPExchange.connectAndGet).
+        let bootstrap = egress.applied(to: ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton.any())
             .connectTimeout(.nanoseconds(timeout.nanoseconds)))
         do {
             let channel = try await bootstrap.connect(to: socketAddress).get()

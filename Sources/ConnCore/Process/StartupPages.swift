@@ -8,8 +8,9 @@ import Foundation
 ///
 /// They are clean pages of the file: the kernel drops them from this process at once
 /// (MADV_PAGEOUT, Linux 5.4) and any that are still used come back on their next touch from the
-/// page cache. Pages written since start (relocated data, globals) are not the file's any more
-/// and stay. Then MADV_RANDOM: a later fault maps the one page it needs instead of the 16 around
+/// page cache. Pages written since start (relocated data, globals) are not the file's any more:
+/// without swap they stay; with swap the kernel may write them out too, and they come back from
+/// it on their next touch (twice in a process's life, a few MB at most). Then MADV_RANDOM: a later fault maps the one page it needs instead of the 16 around
 /// it (fault-around), so the code of a look every 30 s costs its own pages, not its neighbours'.
 /// Measured on the idle agent (BENCHMARKS.md, issue 34).
 public enum StartupPages {
@@ -41,7 +42,8 @@ public enum StartupPages {
 
     /// The mappings of the file at `path` in a /proc/PID/maps text ("START-END PERMS OFFSET
     /// DEVICE INODE PATH"): its code, its read-only data and the writable data it was loaded
-    /// with (whose pages are the file's until written).
+    /// with (whose pages are the file's until written: here, read-only data the linker put in
+    /// the writable segment, 5 of its 6 resident MB in the idle agent).
     static func fileMappings(in maps: String, of path: String) -> [Range<UInt>] {
         maps.split(separator: "\n").compactMap { line in
             let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
