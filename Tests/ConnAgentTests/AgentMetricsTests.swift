@@ -292,7 +292,8 @@ struct AgentMetricsTests {
             }
             // conn's own verdict rides along in the same scrape.
             #expect(try await prometheus.until(#"conn_probe_verdict{job="conn-http",instance="\#(live)",verdict="reachable"}"#, is: 1))
-            #expect(await agent.stop() == 0)
+            let stopped = await agent.stop()
+            #expect(stopped == 0, "the agent ended with \(stopped): \(agent.errorOutput.suffix(3000))")
         }
     }
 
