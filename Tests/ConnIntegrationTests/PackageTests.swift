@@ -105,7 +105,7 @@ struct PackageTests {
     @Test("the .deb: lintian-clean, installed with dpkg -i, found by man, bash, zsh and fish, needs only its Depends:, removed by dpkg -r",
           .enabled(if: getuid() == 0, "dpkg -i needs root"),
           .enabled(if: releaseBinaries != nil || ProcessInfo.processInfo.environment["CONN_REQUIRE_PACKAGE_TEST"] != nil,
-                   "no release build in .build/release (swift build -c release --static-swift-stdlib; CI builds it first)"))
+                   "no release build in .build/release (scripts/build-release; CI builds it first)"))
     func debianPackage() async throws {
         let binaries = try #require(Self.releaseBinaries, "CI must build the release binaries before the tests")
         let existing = try await Self.run("/usr/bin/dpkg-query", ["-W", "-f=${Status}", "conn"])

@@ -15,7 +15,8 @@ url=$CONN_SERVER_URL
 work=$(mktemp -d)
 export HOME=$work XDG_CONFIG_HOME=$work/config
 
-swift build -c release --static-swift-stdlib --package-path bench/tools/nio-floor >/dev/null
+# Built as conn is (scripts/build-release: the same compiler flags), so the floor stays comparable.
+scripts/build-release --package-path bench/tools/nio-floor >/dev/null
 mkdir -p "$RESULTS/bin"
 strip -o "$RESULTS/bin/nio-floor" bench/tools/nio-floor/.build/release/nio-floor
 

@@ -7,7 +7,7 @@ set -euo pipefail
 out="$RESULTS/size.txt"
 : > "$out"
 log() { echo "$*" | tee -a "$out"; }
-bin=$(swift build -c release --static-swift-stdlib --show-bin-path)
+bin=$(scripts/build-release --show-bin-path)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -22,6 +22,6 @@ done
 log "Installed-Size of the .deb: $(dpkg-deb -f "$work"/dist/*.deb Installed-Size) KiB"
 
 # The link again, with a map (only the link step runs: the objects are up to date).
-swift build -c release --static-swift-stdlib --product conn -Xlinker -Map="$work/conn.map" >/dev/null
+scripts/build-release --product conn -Xlinker -Map="$work/conn.map" >/dev/null
 log "## bytes of .text, .rodata, .data and .eh_frame in conn, by origin (top 15)"
 python3 bench/lib/link_map_sizes.py "$work/conn.map" 15 | tee -a "$out"
