@@ -15,23 +15,32 @@ import ConnWatch
 /// The one list of built-in capability modules: each module contributes its top-level command.
 /// A new capability adds its module to Package.swift and one line here.
 enum BuiltInModules {
-    static let commands: [any ParsableCommand.Type] = [
-        ProbeCommand.self,
-        WatchCommand.self,
-        TopCommand.self,
-        ClockOffsetCommand.self,
-        InboxCommand.self,
-        SendCommand.self,
-        OutboxCommand.self,
-        ReplCommand.self,
-        AgentCommand.self,
-        LoginCommand.self,
-        LogoutCommand.self,
-        ConfigCommand.self,
-        PluginsCommand.self,
+    /// Each top-level command under its name. The names are written out because learning one from
+    /// `configuration` builds that command's whole configuration (its help text, its subcommands):
+    /// start-up did that for all thirteen to find one (5 % of `config show`). A test compares them
+    /// with the names the configurations give (CommandLineTests).
+    static let named: [(name: String, command: any ParsableCommand.Type)] = [
+        ("probe", ProbeCommand.self),
+        ("watch", WatchCommand.self),
+        ("top", TopCommand.self),
+        ("clock-offset", ClockOffsetCommand.self),
+        ("inbox", InboxCommand.self),
+        ("send", SendCommand.self),
+        ("outbox", OutboxCommand.self),
+        ("repl", ReplCommand.self),
+        ("agent", AgentCommand.self),
+        ("login", LoginCommand.self),
+        ("logout", LogoutCommand.self),
+        ("config", ConfigCommand.self),
+        ("plugins", PluginsCommand.self),
     ]
 
-    static var commandNames: [String] {
-        commands.map { $0.configuration.commandName ?? "\($0)".lowercased() }
+    static var commands: [any ParsableCommand.Type] { named.map(\.command) }
+
+    static var commandNames: [String] { named.map(\.name) }
+
+    /// The top-level command called `name`, without building any command's configuration.
+    static func command(named name: String) -> (any ParsableCommand.Type)? {
+        named.first { $0.name == name }?.command
     }
 }

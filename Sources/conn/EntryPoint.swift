@@ -40,7 +40,7 @@ enum EntryPoint {
         }
         do {
             let arguments = GlobalOptions.movingLeadingOptions(arguments, subcommands: subcommandNames)
-            var command = try LeafCommandParser.parse(arguments, root: ConnRoot.self) ?? TrailingCommandParser.parse(ConnRoot.self, arguments)
+            var command = try LeafCommandParser.parse(arguments, topLevel: BuiltInModules.command(named:)) ?? TrailingCommandParser.parse(ConnRoot.self, arguments)
             if let connCommand = command as? any ConnCommand {
                 return await CommandRunner.execute(connCommand, environment: environment, sink: sink, terminal: terminal)
             }
@@ -57,8 +57,9 @@ enum EntryPoint {
 
     /// The names of the subcommands of the command at `path` in the built-in tree.
     static func subcommandNames(_ path: [String]) -> [String] {
-        var command: any ParsableCommand.Type = ConnRoot.self
-        for name in path {
+        guard let first = path.first else { return BuiltInModules.commandNames }
+        guard var command = BuiltInModules.command(named: first) else { return [] }
+        for name in path.dropFirst() {
             guard let next = command.configuration.subcommands.first(where: { $0._commandName == name }) else { return [] }
             command = next
         }

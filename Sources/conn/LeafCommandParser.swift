@@ -11,9 +11,11 @@ enum LeafCommandParser {
 
     /// The command `arguments` name (a path of subcommand names, then its own arguments),
     /// parsed; nil when the tree must do it.
-    static func parse(_ arguments: [String], root: any ParsableCommand.Type) -> (any ParsableCommand)? {
-        var command = root
-        var index = 0
+    static func parse(_ arguments: [String], topLevel: (String) -> (any ParsableCommand.Type)?) -> (any ParsableCommand)? {
+        // The first word through `topLevel` (a table of names: no command's configuration is
+        // built to find it), the deeper ones through their group's configuration.
+        guard let first = arguments.first, var command = topLevel(first) else { return nil }
+        var index = 1
         while index < arguments.count,
               let next = command.configuration.subcommands.first(where: { $0._commandName == arguments[index] || $0.configuration.aliases.contains(arguments[index]) }) {
             command = next
@@ -24,7 +26,7 @@ enum LeafCommandParser {
         while !command.configuration.subcommands.isEmpty, let fallback = command.configuration.defaultSubcommand {
             command = fallback
         }
-        guard index > 0, command.configuration.subcommands.isEmpty else { return nil }
+        guard command.configuration.subcommands.isEmpty else { return nil }
         let own = arguments[index...]
         guard !own.contains(where: { wordsForTheTree.contains($0) || $0.hasPrefix("--generate-completion") || $0.hasPrefix("---") }) else { return nil }
         return try? parseAlone(command, Array(own))

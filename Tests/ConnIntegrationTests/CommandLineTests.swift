@@ -143,6 +143,20 @@ struct CommandLineTests {
         #expect(listed.exitCode == 0 && listed.standardOutput.contains(#""messages":[]"#), "\(listed.standardOutput) \(listed.standardError)")
     }
 
+    @Test("the names conn finds its commands by (written out, for start-up) are the names the command tree gives them")
+    func builtInNamesMatchTheTree() async throws {
+        let home = try TemporaryDirectory()
+        let tree = try await home.conn(["--experimental-dump-help"])
+        let dumped = try #require(JSONSerialization.jsonObject(with: Data(tree.standardOutput.utf8)) as? [String: Any])
+        let root = try #require(dumped["command"] as? [String: Any])
+        let treeNames = try #require(root["subcommands"] as? [[String: Any]]).compactMap { $0["commandName"] as? String }
+        let listed = try await home.conn(["plugins", "list", "--json"])
+        let plugins = try #require(JSONSerialization.jsonObject(with: Data(listed.standardOutput.utf8)) as? [String: Any])
+        let builtIns = try #require(plugins["plugins"] as? [[String: Any]])
+            .filter { $0["kind"] as? String == "builtIn" }.compactMap { $0["name"] as? String }
+        #expect(!builtIns.isEmpty && Set(builtIns) == Set(treeNames.filter { $0 != "help" }), "table \(builtIns), tree \(treeNames)")
+    }
+
     @Test("an unknown command: 64, said once, as conn says every error, with a suggestion")
     func unknownCommandIsAUsageErrorWithASuggestion() async throws {
         let home = try TemporaryDirectory()
