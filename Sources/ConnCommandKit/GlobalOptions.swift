@@ -62,7 +62,7 @@ public struct GlobalOptions: ParsableArguments, Sendable {
         if verbose && quiet {
             throw ValidationError("--verbose and --quiet contradict each other; give one of them.")
         }
-        if let proxy, !proxy.trimmingCharacters(in: .whitespaces).isEmpty, case .failure(let problem) = ProxyServer.read(proxy) {
+        if let proxy, !proxy.trimmingBlanks().isEmpty, case .failure(let problem) = ProxyServer.read(proxy) {
             throw ValidationError("--proxy '\(URLUserinfo.redacted(proxy))' \(problem.why). \(ProxyServer.hint)")
         }
         if let proxyCaCert, case .failure(let problem) = ProxyTrust.certificates(in: proxyCaCert) {

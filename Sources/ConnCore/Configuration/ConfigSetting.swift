@@ -33,7 +33,7 @@ public struct ConfigSetting: Sendable {
         .text("token", \.token, help: "the bearer token, sent to the configured server's origin only", emptyIsUnset: true),
         .list("pluginsWithToken", \.pluginsWithToken, help: "the plugins that get the token (comma-separated names)"),
         ConfigSetting(key: "proxy", help: "the proxy for every request, '' for none (as --proxy; else http_proxy, https_proxy, all_proxy)") { text, source, configuration in
-            if !text.trimmingCharacters(in: .whitespaces).isEmpty, case .failure(let problem) = ProxyServer.read(text) {
+            if !text.trimmingBlanks().isEmpty, case .failure(let problem) = ProxyServer.read(text) {
                 throw ConnError.configuration("proxy '\(URLUserinfo.redacted(text))' (from \(source)) \(problem.why)", hint: ProxyServer.hint)
             }
             configuration.proxy.explicitProxy = .init(text: text, source: source.description)
@@ -94,7 +94,7 @@ public struct ConfigSetting: Sendable {
     /// A comma-separated list; blanks dropped.
     static func list(_ key: String, _ field: any WritableKeyPath<ConnConfiguration, [String]> & Sendable, help: String) -> ConfigSetting {
         ConfigSetting(key: key, help: help) { text, _, configuration in
-            configuration[keyPath: field] = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            configuration[keyPath: field] = text.split(separator: ",").map { $0.trimmingBlanks() }.filter { !$0.isEmpty }
         }
     }
 }

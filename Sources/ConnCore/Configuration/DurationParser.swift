@@ -11,7 +11,7 @@ public enum DurationParser {
     public static let rangeText = "at most 3650d"
 
     public static func parse(_ text: String) -> Duration? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingBlanks()
         let units: [(suffix: String, seconds: Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600), ("d", 86400)]
         var number = trimmed
         var scale = 1.0

@@ -34,7 +34,7 @@ public struct Backoff: Sendable {
 
     /// Reads a Retry-After header: delta-seconds or an HTTP date. Nil when absent or unreadable.
     public static func retryAfter(_ value: String?, now: Date) -> Duration? {
-        guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        guard let value = value?.trimmingBlanks(), !value.isEmpty else { return nil }
         if let seconds = Int(value), seconds >= 0 { return .seconds(seconds) }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")

@@ -14,7 +14,7 @@ public struct NoProxyList: Sendable, Equatable {
     let entries: [Entry]
 
     public init(_ text: String) {
-        entries = text.split(separator: ",").compactMap { Self.entry(String($0).trimmingCharacters(in: .whitespaces).lowercased()) }
+        entries = text.split(separator: ",").compactMap { Self.entry($0.trimmingBlanks().lowercased()) }
     }
 
     public var isEmpty: Bool { entries.isEmpty }

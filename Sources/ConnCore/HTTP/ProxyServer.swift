@@ -49,7 +49,7 @@ public struct ProxyServer: Sendable, Hashable {
 
     /// A proxy URL read, or why it is not one (no source named: the caller says where it came from).
     public static func read(_ text: String) -> Result<ProxyServer, Problem> {
-        let written = text.trimmingCharacters(in: .whitespaces)
+        let written = text.trimmingBlanks()
         func problem(_ why: String) -> Result<ProxyServer, Problem> { .failure(Problem(why: why)) }
         if written.contains(where: { $0.isWhitespace || $0.isNewline }) { return problem("contains a space") }
         let withScheme = written.contains("://") ? written : "http://" + written

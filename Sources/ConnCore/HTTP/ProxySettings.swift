@@ -55,7 +55,7 @@ public struct ProxySettings: Sendable, Equatable {
         guard let chosen = proxySetting(secure: secure) else {
             return Decision(server: nil, reason: "no proxy is set (--proxy, proxy, or \(secure ? "https_proxy" : "http_proxy")/all_proxy)")
         }
-        if chosen.text.trimmingCharacters(in: .whitespaces).isEmpty {
+        if chosen.text.trimmingBlanks().isEmpty {
             return Decision(server: nil, reason: "\(chosen.source) is empty: no proxy")
         }
         var server = try ProxyServer.parse(chosen.text, from: chosen.source)

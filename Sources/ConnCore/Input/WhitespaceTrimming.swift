@@ -26,3 +26,19 @@ extension String {
     /// The text without leading and trailing whitespace Characters; see `Substring`'s.
     public func trimmingWhitespace() -> Substring { self[...].trimmingWhitespace() }
 }
+
+extension StringProtocol {
+    /// The text without the spaces and tabs around it, line breaks kept: what Foundation's
+    /// `trimmingCharacters(in: .whitespaces)` gives (Unicode's space separators and the tab),
+    /// without bridging to NSString. Start-up trims durations, proxies and lists with it:
+    /// Foundation's first trim cost `config show` a quarter of a millisecond (issue 40).
+    public func trimmingBlanks() -> String {
+        func isBlank(_ scalar: Unicode.Scalar) -> Bool {
+            scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator
+        }
+        let scalars = String(self).unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isBlank($0) }),
+              let last = scalars.lastIndex(where: { !isBlank($0) }) else { return "" }
+        return String(scalars[first...last])
+    }
+}

@@ -1,0 +1,23 @@
+import ConnCore
+import Foundation
+import Testing
+
+@Suite("trimming blanks as Foundation's .whitespaces does")
+struct BlankTrimmingTests {
+    @Test("spaces, tabs and Unicode's space separators go; line breaks and everything else stay; the same as trimmingCharacters(in: .whitespaces)",
+          arguments: [
+              "", " ", "\t\t", "5s", "  5s ", "\t2m\t", "\u{00A0}1h\u{3000}", "\u{2003}a b\u{2009}",
+              "\n5s\n", " x\r\n", "\u{200B}zero-width\u{200B}", " e\u{301} ", "  http://proxy:3128  ", "🙂 ",
+          ])
+    func sameAsFoundation(_ text: String) {
+        #expect(text.trimmingBlanks() == text.trimmingCharacters(in: .whitespaces), "\(Array(text.unicodeScalars))")
+        #expect(text[...].trimmingBlanks() == text.trimmingCharacters(in: .whitespaces))
+    }
+
+    @Test("the durations, proxies and lists read with it keep their meaning")
+    func readersKeepTheirMeaning() {
+        #expect(DurationParser.parse(" \t5s\u{00A0}") == .seconds(5))
+        #expect(DurationParser.parse("5s\n") == nil)
+        #expect(DurationParser.parse("   ") == nil)
+    }
+}
