@@ -100,7 +100,7 @@ struct EachInterfaceReport: Encodable, TextRenderable, SchemaVersioned {
         }
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
         func line(_ cells: [String]) -> String {
-            zip(cells, widths).map { $0.padded(to: $1) }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+            zip(cells, widths).map { $0.padded(to: $1) }.joined(separator: "  ").trimmingBlanks()
         }
         var text = style.bold(line(header)) + "\n"
         for (row, reachable) in zip(rows, colours) {

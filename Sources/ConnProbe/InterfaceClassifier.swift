@@ -48,6 +48,6 @@ public struct InterfaceClassifier: Sendable {
     }
 
     private func read(_ path: String) -> String? {
-        (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+        (try? String(contentsOfFile: path, encoding: .utf8)).map { String($0.trimmingWhitespace()) }
     }
 }

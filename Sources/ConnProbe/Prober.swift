@@ -233,7 +233,7 @@ public struct Prober: Sendable {
             if case .success(let response) = answer {
                 result.response = ProbeResponse(
                     httpVersion: "\(response.version.major).\(response.version.minor)",
-                    contentLength: response.headers.first(name: "Content-Length").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.flatMap { $0 >= 0 ? $0 : nil },
+                    contentLength: response.headers.first(name: "Content-Length").flatMap { Int($0.trimmingBlanks()) }.flatMap { $0 >= 0 ? $0 : nil },
                     bodyBytes: response.body.readableBytes, firstByteMs: response.untilHead.milliseconds, tls: target.usesTLS, redirects: 0)
             }
             result.location = http.location
