@@ -4,7 +4,7 @@ import ConnCore
 import ConnProtocol
 import Foundation
 
-extension ClockMethod: ExpressibleByArgument {}
+extension ClockMethod: NamedValueArgument {}
 
 /// `conn clock-offset`: how far the back end's clock is from this device's, with an error bound.
 public struct ClockOffsetCommand: ConnCommand {

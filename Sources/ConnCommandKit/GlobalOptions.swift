@@ -152,5 +152,5 @@ public enum Verbosity: Sendable, Comparable {
     case quiet, normal, verbose
 }
 
-extension OutputFormat: ExpressibleByArgument {}
-extension ColorMode: ExpressibleByArgument {}
+extension OutputFormat: NamedValueArgument {}
+extension ColorMode: NamedValueArgument {}

@@ -47,7 +47,7 @@ public struct OutboxListCommand: ConnCommand {
     }
 }
 
-extension OutboxMessage.State: ExpressibleByArgument {}
+extension OutboxMessage.State: NamedValueArgument {}
 
 struct OutboxListReport: Encodable, TextRenderable {
     let messages: [MessageReport]
