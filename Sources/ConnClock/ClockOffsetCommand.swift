@@ -135,7 +135,7 @@ public struct ClockOffsetCommand: ConnCommand {
     }
 
     static func parseTimestamp(_ text: String) -> Date? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingBlanks()
         let date = Double(trimmed).map { Date(timeIntervalSince1970: $0 / 1000) } ?? JSONOutput.date(fromTimestamp: trimmed)
         // Within what a back end may send (WireTime): 1970 to the year 9999.
         guard let date, WireTime.isPlausible(date.timeIntervalSince1970 * 1000) else { return nil }

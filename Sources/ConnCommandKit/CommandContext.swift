@@ -55,7 +55,7 @@ public struct CommandContext: Sendable {
     public func ask(_ prompt: String, hidingInput: Bool = false) -> String? {
         sink.write(TerminalSanitizer.sanitize(prompt, keepNewlines: false), to: .standardError)
         guard let line = input.readLine(hidingInput: hidingInput) else { return nil }
-        return hidingInput ? line : line.trimmingCharacters(in: .whitespaces)
+        return hidingInput ? line : line.trimmingBlanks()
     }
 
     /// The exit code of a run that ends without an error: 0, unless the command set its own (the

@@ -16,7 +16,7 @@ public struct Pager: Sendable {
         let chosen = environment["CONN_PAGER"] ?? environment["PAGER"]
         // The default only where less is installed (a minimal system has none).
         if chosen == nil, !isInstalled("less", environment: environment) { return nil }
-        let command = (chosen ?? "less -FRX").trimmingCharacters(in: .whitespaces)
+        let command = (chosen ?? "less -FRX").trimmingBlanks()
         guard !command.isEmpty, command != "cat" else { return nil }
         return Pager(command: command, rows: TerminalSize.rows(environment: environment))
     }

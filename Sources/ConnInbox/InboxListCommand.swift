@@ -43,7 +43,7 @@ public struct InboxListCommand: ConnCommand {
     /// `36h`; a bare number would be a year or seconds, so it is taken as a date only).
     static func moment(_ text: String, now: Date) -> Date? {
         if let date = DateTimeText.parse(text, relativeTo: now) { return date }
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingBlanks()
         guard trimmed.last?.isLetter == true, let ago = DurationParser.parse(trimmed) else { return nil }
         return now.addingTimeInterval(-ago.seconds)
     }

@@ -1,3 +1,4 @@
+import ConnCore
 import Foundation
 
 /// Who holds a lease: this host, this process, and when the process started — so a lease whose
@@ -54,6 +55,6 @@ public struct LeaseOwner: Sendable, Equatable, CustomStringConvertible {
 
     private static let bootID: String = {
         let text = (try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8)) ?? "noboot"
-        return String(text.trimmingCharacters(in: .whitespacesAndNewlines).prefix(8))
+        return String(text.trimmingWhitespace().prefix(8))
     }()
 }

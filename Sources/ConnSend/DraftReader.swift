@@ -8,7 +8,7 @@ import Foundation
 enum DraftReader {
     /// `to` values may each hold several addresses separated by commas.
     static func recipients(_ values: [String]) throws -> String {
-        let addresses = values.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let addresses = values.flatMap { $0.split(separator: ",") }.map { $0.trimmingBlanks() }.filter { !$0.isEmpty }
         guard !addresses.isEmpty else { throw ConnError.usage("--to names no address", hint: "Example: --to ada@example.com") }
         for address in addresses where !EmailAddress.isValid(address) {
             throw ConnError.usage(
@@ -19,7 +19,7 @@ enum DraftReader {
     }
 
     static func subject(_ value: String) throws -> String {
-        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        let trimmed = value.trimmingBlanks()
         guard !trimmed.isEmpty else { throw ConnError.usage("--subject is empty", hint: "Give the message a subject.") }
         guard !trimmed.contains(where: { $0.isNewline }) else { throw ConnError.usage("--subject must be one line") }
         return trimmed
@@ -27,7 +27,7 @@ enum DraftReader {
 
     static func replyTo(_ value: String?) throws -> String? {
         guard let value else { return nil }
-        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        let trimmed = value.trimmingBlanks()
         guard !trimmed.isEmpty, !trimmed.contains(where: { $0.isWhitespace || $0.isNewline }) else {
             throw ConnError.usage("--reply-to '\(TerminalSanitizer.sanitize(value, keepNewlines: false))' is not a message uid", hint: "`conn inbox list` shows the uids.")
         }

@@ -75,7 +75,7 @@ public struct SendCommand: ConnCommand {
                             environment: context.environment).edit()
         } : nil
         let body = try DraftReader.text(text: text, file: file, standardInputIsTerminal: context.terminal.standardInputIsTerminal, editor: editor)
-        if body.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, text == nil, file == nil, context.terminal.standardInputIsTerminal {
+        if text == nil, file == nil, context.terminal.standardInputIsTerminal, body.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             context.printer.note("nothing sent: the message was empty")
             return
         }
