@@ -4,10 +4,10 @@ import Testing
 
 @Suite("trimming blanks as Foundation's .whitespaces does")
 struct BlankTrimmingTests {
-    @Test("spaces, tabs and Unicode's space separators go; line breaks and everything else stay; the same as trimmingCharacters(in: .whitespaces)",
+    @Test("spaces, tabs, Unicode's space separators and the zero-width space go; line breaks and everything else stay; the same as trimmingCharacters(in: .whitespaces)",
           arguments: [
               "", " ", "\t\t", "5s", "  5s ", "\t2m\t", "\u{00A0}1h\u{3000}", "\u{2003}a b\u{2009}",
-              "\n5s\n", " x\r\n", "\u{200B}zero-width\u{200B}", " e\u{301} ", "  http://proxy:3128  ", "🙂 ",
+              "\n5s\n", " x\r\n", "\u{200B}zero-width\u{200B}", "\u{180E}mongolian\u{2028}", "\u{1680}\u{205F}\u{202F}ogham\u{200A}", " e\u{301} ", "  http://proxy:3128  ", "🙂 ",
           ])
     func sameAsFoundation(_ text: String) {
         #expect(text.trimmingBlanks() == text.trimmingCharacters(in: .whitespaces), "\(Array(text.unicodeScalars))")

@@ -29,16 +29,24 @@ extension String {
 
 extension StringProtocol {
     /// The text without the spaces and tabs around it, line breaks kept: what Foundation's
-    /// `trimmingCharacters(in: .whitespaces)` gives (Unicode's space separators and the tab),
-    /// without bridging to NSString. Start-up trims durations, proxies and lists with it:
-    /// Foundation's first trim cost `config show` a quarter of a millisecond (issue 40).
+    /// `trimmingCharacters(in: .whitespaces)` gives, without bridging to NSString. Start-up
+    /// trims durations, proxies and lists with it: Foundation's first trim cost `config show` a
+    /// quarter of a millisecond (issue 40).
     public func trimmingBlanks() -> String {
-        func isBlank(_ scalar: Unicode.Scalar) -> Bool {
-            scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator
-        }
         let scalars = String(self).unicodeScalars
-        guard let first = scalars.firstIndex(where: { !isBlank($0) }),
-              let last = scalars.lastIndex(where: { !isBlank($0) }) else { return "" }
+        guard let first = scalars.firstIndex(where: { !$0.isBlank }),
+              let last = scalars.lastIndex(where: { !$0.isBlank }) else { return "" }
         return String(scalars[first...last])
+    }
+}
+
+extension Unicode.Scalar {
+    /// In Foundation's `.whitespaces` on Linux (CoreFoundation's set): the tab, Unicode's space
+    /// separators (Zs), and the zero-width space U+200B, which Unicode no longer counts as one.
+    var isBlank: Bool {
+        switch value {
+        case 0x09, 0x20, 0xA0, 0x1680, 0x2000...0x200B, 0x202F, 0x205F, 0x3000: true
+        default: false
+        }
     }
 }
