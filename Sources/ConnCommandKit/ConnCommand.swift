@@ -9,12 +9,24 @@ import Foundation
 /// `CommandRunner.execute` with their own environment and a capturing sink instead.
 public protocol ConnCommand: AsyncParsableCommand {
     var global: GlobalOptions { get }
+    /// Whether the command runs with the config file unread (see `ConfigFileWritingCommand`).
+    /// A static answer, not a cast: `is any ConfigFileWritingCommand` walked the binary's
+    /// conformance records on every command's start (issue 40).
+    static var readsConfigFileItself: Bool { get }
     func run(in context: CommandContext) async throws
+}
+
+extension ConnCommand {
+    public static var readsConfigFileItself: Bool { false }
 }
 
 /// A command that writes the config file (`config init`, `set`, `edit`): it runs with the file
 /// unread, since it must work when the file is missing or broken, and reads the file itself.
 public protocol ConfigFileWritingCommand: ConnCommand {}
+
+extension ConfigFileWritingCommand {
+    public static var readsConfigFileItself: Bool { true }
+}
 
 extension ConnCommand {
     /// ArgumentParser's entry point, for a command run without conn's `EntryPoint` (which calls
@@ -40,7 +52,7 @@ public enum CommandRunner {
         let configuration: ConnConfiguration
         do {
             var overrides = global.overrides
-            overrides.ignoresConfigFile = command is any ConfigFileWritingCommand
+            overrides.ignoresConfigFile = Command.readsConfigFileItself
             configuration = try ConfigurationLoader(environment: environment).load(overrides)
         } catch {
             // Without a configuration, report in the format the flags or environment asked for.
