@@ -41,8 +41,18 @@ enum BuiltInModules {
 
     static var commandNames: [String] { named.map { $0.name } }
 
-    /// The top-level command called `name`, without building any command's configuration.
-    static func command(named name: String) -> (any ParsableCommand.Type)? {
-        named.first { $0.name == name }?.command()
+    /// The command the leading `words` name — a top-level command, found without building any
+    /// command's configuration, then its subcommands as far as the words name them — and how
+    /// many words that took; nil when the first word names no built-in command.
+    static func command(namedBy words: [String]) -> (command: any ParsableCommand.Type, words: Int)? {
+        guard let first = words.first, var command = named.first(where: { $0.name == first })?.command() else { return nil }
+        var count = 1
+        for word in words.dropFirst() {
+            guard let next = command.configuration.subcommands.first(where: { $0._commandName == word || $0.configuration.aliases.contains(word) })
+            else { break }
+            command = next
+            count += 1
+        }
+        return (command, count)
     }
 }

@@ -40,7 +40,7 @@ enum EntryPoint {
         }
         do {
             let arguments = GlobalOptions.movingLeadingOptions(arguments, subcommands: subcommandNames)
-            var command = try LeafCommandParser.parse(arguments, topLevel: BuiltInModules.command(named:)) ?? TrailingCommandParser.parse(ConnRoot.self, arguments)
+            var command = try LeafCommandParser.parse(arguments) ?? TrailingCommandParser.parse(ConnRoot.self, arguments)
             if let connCommand = command as? any ConnCommand {
                 return await CommandRunner.execute(connCommand, environment: environment, sink: sink, terminal: terminal)
             }
@@ -57,13 +57,9 @@ enum EntryPoint {
 
     /// The names of the subcommands of the command at `path` in the built-in tree.
     static func subcommandNames(_ path: [String]) -> [String] {
-        guard let first = path.first else { return BuiltInModules.commandNames }
-        guard var command = BuiltInModules.command(named: first) else { return [] }
-        for name in path.dropFirst() {
-            guard let next = command.configuration.subcommands.first(where: { $0._commandName == name }) else { return [] }
-            command = next
-        }
-        return command.configuration.subcommands.map { $0._commandName }
+        guard !path.isEmpty else { return BuiltInModules.commandNames }
+        guard let found = BuiltInModules.command(namedBy: path), found.words == path.count else { return [] }
+        return found.command.configuration.subcommands.map { $0._commandName }
     }
 
     /// Prints a parse or usage error by the output contract and returns the exit code.

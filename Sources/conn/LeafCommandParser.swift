@@ -11,23 +11,16 @@ enum LeafCommandParser {
 
     /// The command `arguments` name (a path of subcommand names, then its own arguments),
     /// parsed; nil when the tree must do it.
-    static func parse(_ arguments: [String], topLevel: (String) -> (any ParsableCommand.Type)?) -> (any ParsableCommand)? {
-        // The first word through `topLevel` (a table of names: no command's configuration is
-        // built to find it), the deeper ones through their group's configuration.
-        guard let first = arguments.first, var command = topLevel(first) else { return nil }
-        var index = 1
-        while index < arguments.count,
-              let next = command.configuration.subcommands.first(where: { $0._commandName == arguments[index] || $0.configuration.aliases.contains(arguments[index]) }) {
-            command = next
-            index += 1
-        }
+    static func parse(_ arguments: [String]) -> (any ParsableCommand)? {
+        guard let found = BuiltInModules.command(namedBy: arguments) else { return nil }
+        var command = found.command
         // A group with a default subcommand (`conn agent --json` is `conn agent run --json`)
         // runs that one; a group without one prints its help: the tree's work.
         while !command.configuration.subcommands.isEmpty, let fallback = command.configuration.defaultSubcommand {
             command = fallback
         }
         guard command.configuration.subcommands.isEmpty else { return nil }
-        let own = arguments[index...]
+        let own = arguments[found.words...]
         guard !own.contains(where: { wordsForTheTree.contains($0) || $0.hasPrefix("--generate-completion") || $0.hasPrefix("---") }) else { return nil }
         return try? parseAlone(command, Array(own))
     }
