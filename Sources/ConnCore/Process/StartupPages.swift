@@ -10,8 +10,9 @@ import Foundation
 /// (MADV_PAGEOUT, Linux 5.4) and any that are still used come back on their next touch from the
 /// page cache. Pages written since start (relocated data, globals) are not the file's any more:
 /// without swap they stay; with swap the kernel may write them out too, and they come back from
-/// it on their next touch (twice in a process's life, a few MB at most). Then MADV_RANDOM: a later fault maps the one page it needs instead of the 16 around
-/// it (fault-around), so the code of a look every 30 s costs its own pages, not its neighbours'.
+/// it on their next touch (twice in a process's life, a few MB at most). Then MADV_RANDOM: a
+/// later fault maps the one page it needs instead of the 16 around it (fault-around), so the
+/// code of a look every 30 s costs its own pages, not its neighbours'.
 /// Measured on the idle agent (BENCHMARKS.md, issue 34).
 public enum StartupPages {
     /// From linux/mman-common.h; Glibc does not export it to Swift.
