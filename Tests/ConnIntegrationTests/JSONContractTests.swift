@@ -131,17 +131,20 @@ struct JSONContractTests {
         let watched = try await home.conn(["watch", "--json", "--no-internet", "--flush-outbox", "--until", "portal", "--timeout", "3s"], server: closed)
         #expect(watched.standardOutput.contains(#""type":"baseline""#))
 
-        // The agent's log: run for two seconds against a server, with a message to deliver, then
-        // SIGTERM (`timeout --preserve-status`: the agent's own exit, 0).
+        // The agent's log: run against a server, with a message to deliver, until it reports the
+        // delivery, then SIGTERM (its own exit, 0). A fixed two seconds was not always enough on
+        // a loaded machine: the first pass came after the SIGTERM.
         try await ServerProcess.with { server in
             let queued = try await home.conn(["send", "--to", "ann@conn.example", "--subject", "s", "--text", "t", "--json"], server: closed)
             // Queued for the closed port; moved to this server so the agent has it to deliver.
             if let id = try? queued.json()["id"] as? String { _ = try await home.conn(["outbox", "retarget", id], server: server) }
             let environment = home.environment.merging(["CONN_SERVER": server.absoluteString]) { $1 }
-            let agent = try await ConnProcess.run("/usr/bin/timeout", ["--preserve-status", "-s", "TERM", "2", ConnProcess.connPath, "agent", "--json", "--no-internet", "--interval", "1s"],
-                                                  environment: environment)
-            #expect(agent.exitCode == 0, "\(agent.standardError)")
-            #expect(agent.standardOutput.contains(#""type":"outbox""#) && agent.standardOutput.contains(#""type":"stopped""#), "\(agent.standardOutput)")
+            let agent = try JSONLinesProcess(ConnProcess.connPath, ["agent", "--json", "--no-internet", "--interval", "1s"], environment: environment)
+            let delivered = try await agent.await(30) { $0["type"] as? String == "outbox" }
+            #expect(delivered != nil, "\(agent.standardOutput)\(agent.errorOutput)")
+            #expect(await agent.stop() == 0, "\(agent.errorOutput)")
+            let stopped = try await agent.await(10) { $0["type"] as? String == "stopped" }
+            #expect(stopped != nil, "\(agent.standardOutput)")
             let problems = try await JSONSchemaCheck.violations(of: agent.standardOutput, schema: "agent-event")
             #expect(problems.isEmpty, "\(problems)")
         }

@@ -9,6 +9,7 @@ public final class JSONLinesProcess: @unchecked Sendable {
     private let lock = NSLock()
     private var buffer = Data()
     private var lines: [[String: Any]] = []
+    private var texts: [String] = []
 
     public init(_ program: String, _ arguments: [String], environment: [String: String], input: Bool = false) throws {
         process = try SpawnedProcess(program, arguments, environment: environment, input: input ? .pipe : .null,
@@ -44,12 +45,17 @@ public final class JSONLinesProcess: @unchecked Sendable {
             while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = buffer[buffer.startIndex..<newline]
                 buffer.removeSubrange(buffer.startIndex...newline)
+                texts.append(String(decoding: line, as: UTF8.self))
                 if let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any] { lines.append(object) }
             }
         }
     }
 
     public var events: [[String: Any]] { lock.withLock { lines } }
+
+    /// Every complete line it printed on stdout so far, as printed, one per line (for a schema
+    /// check of the stream).
+    public var standardOutput: String { lock.withLock { texts.map { $0 + "\n" }.joined() } }
 
     /// Writes a line to the process's standard input.
     public func send(_ line: String) throws {
