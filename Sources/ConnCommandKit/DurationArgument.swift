@@ -7,20 +7,23 @@ import ConnCore
 ///
 /// Two bounds, because zero means something only for some options: `PositiveDuration` for
 /// timeouts, waits and intervals, `NonNegativeDuration` where 0 is a value (`--grace 0`: report
-/// at once; `clock-offset --interval 0`: back to back).
-public struct BoundedDuration<Bound: DurationBound>: ExpressibleByArgument, ExpressibleByStringLiteral, CustomStringConvertible,
-    Sendable, Equatable
-{
-    public let duration: Duration
-    /// The text as written (`30s`), for help's "default:" and for messages.
-    public let description: String
+/// at once; `clock-offset --interval 0`: back to back). Two concrete types rather than one
+/// generic over its bound: ArgumentParser reads each option's type through reflection, and a
+/// generic type's requirement (`Bound: DurationBound`) cost every command a walk of the binary's
+/// conformance records at start-up (BENCHMARKS.md, issue 40, session 25).
+public protocol BoundedDuration: ExpressibleByArgument, ExpressibleByStringLiteral, CustomStringConvertible, Sendable, Equatable {
+    /// Whether zero is a value.
+    static var allowsZero: Bool { get }
+    var duration: Duration { get }
+    init(checked duration: Duration, text: String)
+}
 
+extension BoundedDuration {
     public init?(argument: String) {
-        guard let duration = DurationParser.parse(argument), duration > .zero || (Bound.allowsZero && duration == .zero) else {
+        guard let duration = DurationParser.parse(argument), duration > .zero || (Self.allowsZero && duration == .zero) else {
             return nil
         }
-        self.duration = duration
-        self.description = argument
+        self.init(checked: duration, text: argument)
     }
 
     /// A default written in the source (`var interval: PositiveDuration = "30s"`).
@@ -32,23 +35,31 @@ public struct BoundedDuration<Bound: DurationBound>: ExpressibleByArgument, Expr
     public var defaultValueDescription: String { description }
 }
 
-/// Whether a `BoundedDuration` may be zero.
-public protocol DurationBound: Sendable {
-    static var allowsZero: Bool { get }
-}
-
-public enum MoreThanZero: DurationBound {
-    public static let allowsZero = false
-}
-
-public enum ZeroOrMore: DurationBound {
-    public static let allowsZero = true
-}
-
 /// More than zero: timeouts, waits, check intervals.
-public typealias PositiveDuration = BoundedDuration<MoreThanZero>
+public struct PositiveDuration: BoundedDuration {
+    public static let allowsZero = false
+    public let duration: Duration
+    /// The text as written (`30s`), for help's "default:" and for messages.
+    public let description: String
+
+    public init(checked duration: Duration, text: String) {
+        self.duration = duration
+        self.description = text
+    }
+}
+
 /// Zero or more.
-public typealias NonNegativeDuration = BoundedDuration<ZeroOrMore>
+public struct NonNegativeDuration: BoundedDuration {
+    public static let allowsZero = true
+    public let duration: Duration
+    /// The text as written (`0`, `100ms`), for help's "default:" and for messages.
+    public let description: String
+
+    public init(checked duration: Duration, text: String) {
+        self.duration = duration
+        self.description = text
+    }
+}
 
 /// A positive duration for an option that may also stand alone (`--wait`, `--wait 5m`).
 ///

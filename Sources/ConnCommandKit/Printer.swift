@@ -35,7 +35,7 @@ public struct Printer: Sendable {
         switch format {
         case .json: sink.write(try JSONOutput.encode(payload, pretty: prettyJSON) + "\n", to: .standardOutput)
         case .text:
-            if pager == nil, let streaming = payload as? any StreamingTextRenderable {
+            if pager == nil, let streaming = payload.asStreaming {
                 streaming.renderText(style: outputStyle) { sink.write($0, to: .standardOutput) }
             } else {
                 writePaged(payload.renderText(style: outputStyle))

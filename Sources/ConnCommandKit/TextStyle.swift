@@ -37,9 +37,21 @@ public struct TextStyle: Sendable {
 /// A command result that can print itself for a person. The JSON form comes from `Encodable`.
 public protocol TextRenderable {
     func renderText(style: TextStyle) -> String
+    /// Itself, when it can be written in pieces (a `StreamingTextRenderable`); nil otherwise.
+    /// A requirement rather than an `as?` cast: the printer asks every result, and a cast is a
+    /// look-up through all of the binary's conformance records at run time.
+    var asStreaming: (any StreamingTextRenderable)? { get }
+}
+
+extension TextRenderable {
+    public var asStreaming: (any StreamingTextRenderable)? { nil }
 }
 
 /// A result long enough to be written in pieces as it is drawn (where no pager needs it whole).
 public protocol StreamingTextRenderable: TextRenderable {
     func renderText(style: TextStyle, write: (String) -> Void)
+}
+
+extension StreamingTextRenderable {
+    public var asStreaming: (any StreamingTextRenderable)? { self }
 }

@@ -130,4 +130,38 @@ struct CommandOutputTests {
         let json = try JSONOutput.encode(Stamp(at: Date(timeIntervalSince1970: 1_700_000_000.125)))
         #expect(json == #"{"at":"2023-11-14T22:13:20.125Z","schemaVersion":1}"#)
     }
+
+    /// A result that writes in pieces (in its own order) and one that only renders whole.
+    struct Pieces: Encodable, StreamingTextRenderable {
+        func renderText(style: TextStyle) -> String { "whole\n" }
+        func renderText(style: TextStyle, write: (String) -> Void) { write("piece 1\n"); write("piece 2\n") }
+    }
+
+    struct Whole: Encodable, TextRenderable {
+        func renderText(style: TextStyle) -> String { "whole" }
+    }
+
+    @Test("the printer streams a result that can stream, and writes the rest whole, without a cast")
+    func streamingIsAskedNotCast() throws {
+        #expect(Pieces().asStreaming != nil)
+        #expect(Whole().asStreaming == nil)
+        for (payload, expected) in [(Pieces() as any Encodable & TextRenderable, "piece 1\npiece 2\n"), (Whole(), "whole\n")] {
+            let sink = CapturingOutputSink()
+            let printer = Printer(sink: sink, format: .text, verbosity: .normal, color: .never, terminal: .none, environment: [:])
+            try printer.emit(payload)
+            #expect(sink.standardOutput == expected)
+        }
+    }
+
+    @Test("a CONN_ variable counts when it is the only one, and the file counts when there is none")
+    func environmentIsAskedOnlyWhenItMayHoldSettings() async throws {
+        let home = try TemporaryDirectory()
+        try home.write("config/conn/config.yaml", "server: http://127.0.0.1:1\ntimeout: 9s\n")
+        let fromEnvironment = try await run(ConfigShowCommand.self, ["--json"], home: home, env: ["CONN_TIMEOUT": "7s"]).json()
+        #expect(fromEnvironment["timeoutSeconds"] as? Double == 7)
+        #expect((fromEnvironment["sources"] as? [String: [String: String]])?["timeout"]?["kind"] == "environment")
+        let fromFile = try await run(ConfigShowCommand.self, ["--json"], home: home).json()
+        #expect(fromFile["timeoutSeconds"] as? Double == 9)
+        #expect((fromFile["sources"] as? [String: [String: String]])?["timeout"]?["kind"] == "file")
+    }
 }

@@ -195,12 +195,17 @@ struct ConfigFileLayer {
 struct ConfigurationLayers {
     let overrides: ConfigurationOverrides
     let environmentProvider: EnvironmentVariablesProvider
+    /// Whether any variable could be one of conn's: the provider spells every key `CONN_…`, and
+    /// turning a key into that name costs more than the rest of a lookup (Unicode properties of
+    /// each character), so without such a variable the environment is not asked at all.
+    let environmentMayHoldSettings: Bool
     let file: ConfigFileLayer
 
     init(overrides: ConfigurationOverrides, environment: [String: String], file: ConfigFileLayer) {
         self.overrides = overrides
         self.environmentProvider = EnvironmentVariablesProvider(
             environmentVariables: environment, secretsSpecifier: .specific(["CONN_TOKEN"]))
+        self.environmentMayHoldSettings = environment.keys.contains { $0.utf8.count > 5 && $0.prefix(5).uppercased() == "CONN_" }
         self.file = file
     }
 
@@ -211,10 +216,12 @@ struct ConfigurationLayers {
         if let flagValue = overrides.valuesByKey[dotted] {
             return (flagValue, .flag(overrides.flagName(for: dotted)))
         }
-        let environmentResult = try environmentProvider.value(
-            forKey: AbsoluteConfigKey(["conn"] + components), type: .string)
-        if let content = environmentResult.value?.content, case .string(let text) = content, !text.isEmpty {
-            return (text, .environment(environmentResult.encodedKey))
+        if environmentMayHoldSettings {
+            let environmentResult = try environmentProvider.value(
+                forKey: AbsoluteConfigKey(["conn"] + components), type: .string)
+            if let content = environmentResult.value?.content, case .string(let text) = content, !text.isEmpty {
+                return (text, .environment(environmentResult.encodedKey))
+            }
         }
         return try fileString(components, profile: profile)
     }
