@@ -15,6 +15,8 @@ public protocol BoundedDuration: ExpressibleByArgument, ExpressibleByStringLiter
     /// Whether zero is a value.
     static var allowsZero: Bool { get }
     var duration: Duration { get }
+    /// For `init?(argument:)` and `init(stringLiteral:)` only: `duration` is what `text` parsed
+    /// to, already checked against the bound.
     init(checked duration: Duration, text: String)
 }
 
