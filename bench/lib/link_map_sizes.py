@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Sums a GNU ld link map's input sections by where they came from: a Swift package's module
+"""Sums a link map's input sections by where they came from: a Swift package's module
 (.build/.../NAME.build/*.o), or a static archive of the toolchain (libFoundation.a, ...).
+Reads lld's map (the release link, Package.swift) and GNU ld's (gold's, before session 25).
 
 usage: link_map_sizes.py MAP [TOP]
 """
@@ -24,6 +25,14 @@ def main():
     sizes = collections.Counter()
     section = None
     for line in open(sys.argv[1], errors="replace"):
+        # lld: VMA, LMA, size (hex), alignment, then `path:(section)` for an input section.
+        lld = re.match(r"^\s*[0-9a-f]+\s+[0-9a-f]+\s+([0-9a-f]+)\s+\d+\s+(\S.*):\((\.\S+|swift5_\S+)\)\s*$", line)
+        if lld:
+            # `<internal>`: what lld made (merged strings, .eh_frame_hdr), counted already in
+            # the inputs it came from.
+            if lld.group(3).startswith(KEPT) and lld.group(2) != "<internal>":
+                sizes[origin(lld.group(2))] += int(lld.group(1), 16)
+            continue
         whole = re.match(r"^ (\.\S+|swift5_\S+)\s+0x[0-9a-f]+\s+0x([0-9a-f]+)\s+(\S+)", line)
         if whole:
             name, size, path = whole.group(1), int(whole.group(2), 16), whole.group(3)
