@@ -4,8 +4,8 @@ PAIRS=1). Reads `perf script --show-mmap-events -F event,trace` of a run recorde
 uprobes: uprobes:conn_lookup at the entry of the runtime's look-up (type and protocol as
 arguments) and uprobes:conn_walk on its per-record callback. A look-up followed by more than
 RECORDS / 2 record visits walked them all; its two addresses are named from BINARY's symbol
-table (less the load address of the PIE, found from perf's record of the text mapping). Type metadata the runtime made at run time (a
-generic type's) has no symbol: it prints as such.
+table (less the load address of the PIE, found from perf's record of the text mapping). Type
+metadata the runtime made at run time (a generic type's) has no symbol: it prints as such.
 
 usage: walk_pairs.py BINARY RECORDS < perf-script-output   (prints mangled names; pipe
 through `swift demangle --simplified`)
@@ -15,6 +15,9 @@ import re
 import subprocess
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree for the module below
+from elf_segments import load_address  # noqa: E402
+
 binary, records = sys.argv[1], int(sys.argv[2])
 symbols = []
 for line in subprocess.run(["nm", "-n", "--defined-only", binary], capture_output=True, text=True).stdout.splitlines():
@@ -22,21 +25,7 @@ for line in subprocess.run(["nm", "-n", "--defined-only", binary], capture_outpu
     if len(parts) == 3:
         symbols.append((int(parts[0], 16), parts[2]))
 starts = [address for address, _ in symbols]
-segments = []  # (file offset, address, size) of each LOAD segment
-for line in subprocess.run(["readelf", "-lW", binary], capture_output=True, text=True).stdout.splitlines():
-    fields = line.split()
-    if fields[:1] == ["LOAD"]:
-        segments.append((int(fields[1], 16), int(fields[2], 16), int(fields[5], 16)))
 base = None
-
-
-def load_address(mapped_at, page_offset):
-    """The PIE's load address from where the kernel mapped its text (perf records the
-    executable mapping only): lld places segments at an address other than their file offset."""
-    for offset, address, _ in segments:
-        if offset & ~0xFFF == page_offset:
-            return mapped_at - (address & ~0xFFF)
-    return None
 
 
 def name(runtime_address):
@@ -58,7 +47,8 @@ for line in sys.stdin:
     if "PERF_RECORD_MMAP" in line:
         found = re.search(r"\[(0x[0-9a-f]+)\(0x[0-9a-f]+\) @ (0x[0-9a-f]+|0) ", line)
         if base is None and found and line.rstrip().endswith(binary):
-            base = load_address(int(found.group(1), 16), int(found.group(2), 16))
+            # perf records the executable mapping only: the load address follows from it.
+            base = load_address(binary, int(found.group(1), 16), int(found.group(2), 16))
         continue
     if "conn_lookup" in line:
         if current and visits > records // 2:
