@@ -36,36 +36,41 @@ struct ShellCompletionTests {
         return Fixture(home: home, environment: environment, outboxID: outboxID)
     }
 
-    /// Types `line`, presses Tab, and returns the command line as the shell completed it.
-    static func complete(_ terminal: TerminalSession, _ line: String, expecting: String) async throws -> String {
+    /// Types `line`, presses Tab, and expects the command line as the shell completed it to contain
+    /// `completed`. The wait is long because fish evaluates every completion condition on each Tab
+    /// (~0.6 s of CPU here), and CI runs the whole suite at once on two cores.
+    static func expectCompletion(_ terminal: TerminalSession, _ line: String, expecting: String, completed: String, _ what: String,
+                                 sourceLocation: SourceLocation = #_sourceLocation) async throws {
         try terminal.type(line)
         try terminal.press("Tab")
-        let screen = try? await terminal.waitFor(20, "completion of '\(line)'") { $0.split(separator: "\n").last?.contains(expecting) == true }
+        let screen = try? await terminal.waitFor(60, "completion of '\(line)'") { $0.split(separator: "\n").last?.contains(expecting) == true }
         let last = try terminal.lastLine()
+        let shown = screen == nil ? (try? terminal.screen()) ?? "" : ""
         try terminal.press("C-u")  // clear the line for the next one
         if screen == nil { try terminal.press("C-c") }
         try await Task.sleep(for: .milliseconds(100))
-        return last
+        #expect(last.contains(completed), "\(what): the last line was '\(last)'\(shown.isEmpty ? "" : "; the screen:\n\(shown)")",
+                sourceLocation: sourceLocation)
     }
 
     /// The four live completions, in one shell already set up.
     static func checkAll(_ terminal: TerminalSession, _ fixture: Fixture) async throws {
-        #expect(try await complete(terminal, "conn gr", expecting: "conn greet").contains("conn greet"), "plugin name")
-        #expect(try await complete(terminal, "conn inbox thread al", expecting: "alpha-42").contains("conn inbox thread alpha-42"), "inbox uid")
+        try await expectCompletion(terminal, "conn gr", expecting: "conn greet", completed: "conn greet", "plugin name")
+        try await expectCompletion(terminal, "conn inbox thread al", expecting: "alpha-42", completed: "conn inbox thread alpha-42", "inbox uid")
         let id = String(fixture.outboxID.prefix(8))
-        #expect(try await complete(terminal, "conn outbox show \(id.prefix(3))", expecting: id).contains("conn outbox show \(id)"), "outbox id")
-        #expect(try await complete(terminal, "conn probe --profile wo", expecting: "work").contains("conn probe --profile work"), "profile name")
+        try await expectCompletion(terminal, "conn outbox show \(id.prefix(3))", expecting: id, completed: "conn outbox show \(id)", "outbox id")
+        try await expectCompletion(terminal, "conn probe --profile wo", expecting: "work", completed: "conn probe --profile work", "profile name")
         // Every test machine has its loopback interface, lo (and only it begins with "lo").
-        #expect(try await complete(terminal, "conn probe --interface l", expecting: "--interface lo").contains("conn probe --interface lo"), "interface name")
-        #expect(try await complete(terminal, "conn send --reply-to be", expecting: "beta-7").contains("--reply-to beta-7"), "uid for --reply-to")
+        try await expectCompletion(terminal, "conn probe --interface l", expecting: "--interface lo", completed: "conn probe --interface lo", "interface name")
+        try await expectCompletion(terminal, "conn send --reply-to be", expecting: "beta-7", completed: "--reply-to beta-7", "uid for --reply-to")
     }
 
     /// Global options before the command's name: their values are not taken for the command.
     static func checkAfterGlobalOptions(_ terminal: TerminalSession) async throws {
-        #expect(try await complete(terminal, "conn --server http://127.0.0.1:9 inbox li", expecting: "inbox list").contains("inbox list"),
-                "subcommand after --server URL")
-        #expect(try await complete(terminal, "conn --json --timeout 5s inbox thread al", expecting: "alpha-42").contains("thread alpha-42"),
-                "uid after --json --timeout 5s")
+        try await expectCompletion(terminal, "conn --server http://127.0.0.1:9 inbox li", expecting: "inbox list", completed: "inbox list",
+                                   "subcommand after --server URL")
+        try await expectCompletion(terminal, "conn --json --timeout 5s inbox thread al", expecting: "alpha-42", completed: "thread alpha-42",
+                                   "uid after --json --timeout 5s")
     }
 
     static func shell(_ path: String) -> Bool { FileManager.default.isExecutableFile(atPath: path) }
@@ -97,7 +102,8 @@ struct ShellCompletionTests {
     func fish() async throws {
         let fixture = try await Self.fixture()
         let terminal = try TerminalSession(["/usr/bin/fish", "--no-config"], environment: fixture.environment)
-        try terminal.type("function fish_prompt; echo -n '$ '; end; source \(Self.completions)/conn.fish; echo ready")
+        // Autosuggestions off: they run the completions on every key typed, which only adds load.
+        try terminal.type("function fish_prompt; echo -n '$ '; end; set -g fish_autosuggestion_enabled 0; source \(Self.completions)/conn.fish; echo ready")
         try terminal.press("Enter")
         try await terminal.waitFor(10, "fish set up") { $0.contains("\nready") }
         try await Self.checkAll(terminal, fixture)
