@@ -1,3 +1,4 @@
+import ConnCore
 import Foundation
 
 // A closed pipe must never kill conn: a hook that exits before reading its event, a plugin, a
@@ -6,6 +7,8 @@ import Foundation
 // StandardOutputSink).
 signal(SIGPIPE, SIG_IGN)
 
+let environment = ProcessInfo.processInfo.environment
+SharedEventLoops.configure(environment: environment)
 await EntryPoint.main(
     arguments: Array(CommandLine.arguments.dropFirst()),
-    environment: ProcessInfo.processInfo.environment)
+    environment: environment)

@@ -46,7 +46,8 @@ public enum HelpText {
                ("NO_COLOR", "set (not empty): no colour, unless --color always"),
                ("TERM", "dumb: no colour"),
                ("XDG_CONFIG_HOME, XDG_DATA_HOME, XDG_STATE_HOME", "where conn's files are (see Files)"),
-               ("PATH", "where plugins (conn-NAME) are looked for, after the plugin directory")]
+               ("PATH", "where plugins (conn-NAME) are looked for, after the plugin directory"),
+               ("NIO_SINGLETON_GROUP_LOOP_COUNT", "the event-loop threads for connections (default: one per core, at most 4)")]
     }
 
     /// Every file conn reads or writes.
