@@ -1,3 +1,4 @@
+import ConnCore
 import Foundation
 import Synchronization
 
@@ -17,26 +18,9 @@ public final class NetlinkMonitor: @unchecked Sendable {
 
     private let descriptor: Int32
 
-    // From linux/rtnetlink.h; Glibc does not export the netlink headers to Swift.
-    private static let groups: UInt32 = 0x1 | 0x10 | 0x40 | 0x100 | 0x400  // LINK, IPV4_IFADDR, IPV4_ROUTE, IPV6_IFADDR, IPV6_ROUTE
-
     /// Opens and binds the socket; nil where netlink is not available (the caller polls then).
     public init?() {
-        let fd = socket(16 /* AF_NETLINK */, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0 /* NETLINK_ROUTE */)
-        guard fd >= 0 else { return nil }
-        // struct sockaddr_nl { u16 family; u16 pad; u32 pid; u32 groups; }
-        var address = [UInt8](repeating: 0, count: 12)
-        address[0] = 16
-        withUnsafeBytes(of: Self.groups.littleEndian) { address.replaceSubrange(8..<12, with: $0) }
-        let bound = address.withUnsafeBytes { bytes in
-            bind(fd, bytes.baseAddress!.assumingMemoryBound(to: sockaddr.self), 12)
-        }
-        guard bound == 0 else {
-            close(fd)
-            return nil
-        }
-        var size: Int32 = 1 << 20
-        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        guard let fd = RoutingNotifications.openSocket() else { return nil }
         descriptor = fd
     }
 
@@ -147,6 +131,7 @@ public final class NetlinkMonitor: @unchecked Sendable {
         case 16, 17: "link"  // RTM_NEWLINK, RTM_DELLINK
         case 20, 21: "address"  // RTM_NEWADDR, RTM_DELADDR
         case 24, 25: "route"  // RTM_NEWROUTE, RTM_DELROUTE
+        case 32, 33: "route"  // RTM_NEWRULE, RTM_DELRULE: which table a route is looked up in
         default: nil
         }
     }

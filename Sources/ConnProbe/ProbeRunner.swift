@@ -11,10 +11,10 @@ struct ProbeRunner: Sendable {
 
     /// Probes every target, `concurrency` at once, as one run (routes looked up once per
     /// destination, kept-alive connections shared per origin and closed at the end); `done` is
-    /// told how many have finished.
-    func probeAll(_ targets: [ProbeTarget], done: (@Sendable (Int) -> Void)? = nil) async -> [ProbeResult] {
+    /// told how many have finished. `routes`: the look-ups of an earlier run to go on with.
+    func probeAll(_ targets: [ProbeTarget], routes: RouteCache? = nil, done: (@Sendable (Int) -> Void)? = nil) async -> [ProbeResult] {
         let connections = ConnectionPool()
-        let prober = prober.forNewRun(connections: connections)
+        let prober = prober.forNewRun(connections: connections, routes: routes)
         let finished = Mutex(0)
         let results = await targets.concurrentMap(limit: concurrency) { target in
             let result = await prober.probe(target)

@@ -24,12 +24,16 @@ struct ProbeSeries {
         var last: (results: [ProbeResult], verdict: InternetVerdict?)?
         var round = 0
         let clock = ContinuousClock()
+        // Routes and interfaces are looked up again only after the kernel says they changed.
+        let changes = RoutingChanges()
+        var routes = runner.prober.newRouteCache()
         while rounds == 0 || round < rounds {
             round += 1
             let started = clock.now
+            if changes.needFreshLookups() { routes = runner.prober.newRouteCache() }
             var verdict: InternetVerdict?
             if let internet { verdict = await InternetCheck(prober: runner.prober).run(internet).0 }
-            let results = await runner.probeAll(targets)
+            let results = await runner.probeAll(targets, routes: routes)
             for (index, result) in results.enumerated() { statistics[index].add(result) }
             ProbeJournal.shared.record(results)
             if keepAttempts { kept.append(results) }

@@ -58,9 +58,15 @@ public struct Prober: Sendable {
     /// The same prober with an empty route cache: each run (a monitor's look, a try of
     /// `probe --wait`) starts from the routes and interfaces the machine has now. With a pool,
     /// the run's plain-http targets share kept-alive connections per origin; the run closes it.
-    func forNewRun(connections: ConnectionPool? = nil) -> Prober {
+    /// `routes`: a cache to go on with instead (`probe --count`, while nothing changed).
+    func forNewRun(connections: ConnectionPool? = nil, routes: RouteCache? = nil) -> Prober {
         Prober(timeout: timeout, insecure: insecure, expectation: expectation, credentials: credentials, classifier: classifier,
-               routes: RouteCache(classifier: classifier, egress: egress), connections: connections, proxies: proxies, egress: egress)
+               routes: routes ?? newRouteCache(), connections: connections, proxies: proxies, egress: egress)
+    }
+
+    /// An empty cache of routes and interfaces for this prober's way out.
+    func newRouteCache() -> RouteCache {
+        RouteCache(classifier: classifier, egress: egress)
     }
 
     /// The same prober with another expectation (the internet check's endpoints each have theirs).
