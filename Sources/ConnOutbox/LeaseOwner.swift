@@ -38,7 +38,8 @@ public struct LeaseOwner: Sendable, Equatable, CustomStringConvertible {
         var buffer = [CChar](repeating: 0, count: 256)
         guard gethostname(&buffer, buffer.count) == 0 else { return "localhost" }
         let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return name.replacingOccurrences(of: ":", with: "_")
+        // By hand: Foundation's replacingOccurrences costs 0.26 ms on its first use (CFString).
+        return String(name.map { $0 == ":" ? "_" : $0 })
     }
 
     /// Field 22 of /proc/PID/stat: the process's start time in clock ticks since boot, with the

@@ -22,10 +22,18 @@ public struct SignIn: Codable, Sendable, Equatable {
 
     /// The file of `profile`'s sign-in: `DATA/sessions/PROFILE.json` (the name escaped).
     public static func file(paths: ConnPaths, profile: String) -> String {
-        let safe = profile.unicodeScalars.map { scalar -> String in
-            CharacterSet.alphanumerics.contains(scalar) && scalar.isASCII || "._-".unicodeScalars.contains(scalar)
-                ? String(scalar) : String(format: "%%%02X", scalar.value)
-        }.joined()
+        // ASCII letters, digits and ._- stay; anything else is %XX, the scalar's value in hex
+        // (at least two digits). By hand: CharacterSet, String(format:) and joined() each cost
+        // start-up time on the first use, and every command that reads the settings is here.
+        var safe = ""
+        for scalar in profile.unicodeScalars {
+            if ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || "._-".unicodeScalars.contains(scalar) {
+                safe.unicodeScalars.append(scalar)
+            } else {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                safe += "%" + (hex.count < 2 ? "0" + hex : hex)
+            }
+        }
         return paths.dataDirectory + "/sessions/" + (safe.hasPrefix(".") ? "%2E" + safe.dropFirst() : safe) + ".json"
     }
 
