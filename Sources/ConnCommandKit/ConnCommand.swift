@@ -33,7 +33,7 @@ extension ConnCommand {
     /// `CommandRunner.execute` itself, with the environment it was given): the process's
     /// environment, and a non-zero exit code thrown as ArgumentParser expects.
     public func run() async throws {
-        let environment = ProcessInfo.processInfo.environment
+        let environment = ProcessEnvironment.current()
         let code = await CommandRunner.execute(
             self, environment: environment, sink: StandardOutputSink(),
             terminal: .current(environment: environment))

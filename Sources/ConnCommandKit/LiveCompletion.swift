@@ -5,7 +5,7 @@ import Foundation
 /// Tab completions that read this machine (LocalLookups), for bash, zsh and fish: the shell asks
 /// `conn` at Tab time, and these answer from the local database and config file.
 public enum LiveCompletion {
-    static var lookups: LocalLookups { LocalLookups(environment: ProcessInfo.processInfo.environment) }
+    static var lookups: LocalLookups { LocalLookups(environment: ProcessEnvironment.current()) }
 
     public static let inboxUIDs = CompletionKind.custom { _, _, prefix in lookups.inboxUIDs(prefix) }
     public static let outboxIDs = CompletionKind.custom { _, _, prefix in lookups.outboxIDs(prefix) }

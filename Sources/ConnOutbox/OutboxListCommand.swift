@@ -33,10 +33,11 @@ public struct OutboxListCommand: ConnCommand {
         let messages = try store.list(states: states)
         let sentNotShown = states.map { $0.contains(.sent) } ?? true ? 0 : (try store.counts()[.sent] ?? 0)
         let agent = context.runningAgent
+        let configuredServer = context.configuredOrigin  // once: it builds the server's URLs
         var report = OutboxListReport(messages: messages.map {
             var report = MessageReport($0)
             report.agentPID = agent
-            report.configuredServer = context.configuredOrigin
+            report.configuredServer = configuredServer
             return report
         }, pause: try store.pause())
         report.sentNotShown = sentNotShown

@@ -7,7 +7,7 @@ import Foundation
 // StandardOutputSink).
 signal(SIGPIPE, SIG_IGN)
 
-let environment = ProcessInfo.processInfo.environment
+let environment = ProcessEnvironment.current()
 SharedEventLoops.configure(environment: environment)
 await EntryPoint.main(
     arguments: Array(CommandLine.arguments.dropFirst()),

@@ -15,7 +15,8 @@ struct ConfigFileDocument {
             // The basic resolver: Yams' default one types plain scalars with regular
             // expressions, which start ICU on every command, for a file of a few keys whose
             // types conn's schema already knows. Every scalar stays text; nulls are ours to see.
-            node = try Yams.compose(yaml: text, .basic)
+            // UTF-8 named: Yams's default encoding is decided by reading the whole environment again.
+            node = try Yams.compose(yaml: text, .basic, .default, .utf8)
         } catch let error as YamlError {
             throw ConnError.configuration(
                 "\(path):\(Self.describe(error))",

@@ -108,7 +108,7 @@ public enum TimeFormatting {
     /// The zone text shows local times in: TZ's when it names one (`Europe/Paris`, or
     /// `:Europe/Paris` as POSIX writes a zone file), else the system's. Foundation alone reads
     /// neither `:Europe/Paris` nor an unknown name, and silently shows UTC for both.
-    public static let localZone: TimeZone = zone(forTZ: ProcessInfo.processInfo.environment["TZ"]) ?? .current
+    public static let localZone: TimeZone = zone(forTZ: getenv("TZ").map { String(cString: $0) }) ?? .current
 
     /// The zone a TZ value names; nil for an empty or unset TZ and for one no zone has (a typo,
     /// or POSIX rules such as `JST-9`, which conn does not read).

@@ -96,7 +96,7 @@ public final class SpawnedProcess: @unchecked Sendable {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
 
         let (pid, started) = PosixSpawn.spawn(executable, argv: [executable] + arguments,
-                                              environment: environment ?? ProcessInfo.processInfo.environment,
+                                              environment: environment ?? ProcessEnvironment.current(),
                                               actions: &actions, attributes: &attributes)
         childEnds.forEach { close($0) }
         guard started == 0 else {
