@@ -311,8 +311,10 @@ struct SendAndOutboxTests {
     func crashAfterCommit() async throws {
         let server = try await BackgroundServer.start()
         server.signal(SIGSTOP)
+        // The sender must still be waiting when it is killed: under the whole suite on CI's two
+        // cores the steps below took over 60 s once, and its own deadline ended the request first.
         let sender = try SpawnedProcess(ConnProcess.connPath, Self.send("in flight"),
-                                        environment: home.environment.merging(["CONN_SERVER": server.url.absoluteString, "CONN_TIMEOUT": "60s"]) { $1 })
+                                        environment: home.environment.merging(["CONN_SERVER": server.url.absoluteString, "CONN_TIMEOUT": "10m"]) { $1 })
         // Wait until the message is committed and leased to the sender.
         var id: String?
         for _ in 0..<100 where id == nil {
