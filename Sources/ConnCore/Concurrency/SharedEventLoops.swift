@@ -3,7 +3,7 @@ import NIOCore
 
 /// The size of SwiftNIO's shared event-loop group, which every connection of conn uses. NIO makes
 /// one thread per core, all at the first connection: on a 64-core server that is 64 threads for
-/// one `conn probe` (6 ms more per run, measured with NIO_SINGLETON_GROUP_LOOP_COUNT=64). A conn
+/// one `conn probe` (3–4 ms more per run, measured with NIO_SINGLETON_GROUP_LOOP_COUNT=64). A conn
 /// process holds a few connections at a time, or a probe's many that mostly wait, so a few loops
 /// serve it as well; the TLS handshakes of a large `probe --file` still get four cores.
 public enum SharedEventLoops {
