@@ -53,8 +53,9 @@ public struct CommandContext: Sendable {
     /// Shows `prompt` on stderr and reads the answer, trimmed of spaces; nil at the end of input.
     /// `hidingInput`: not echoed, and not trimmed (a password may start with a space).
     public func ask(_ prompt: String, hidingInput: Bool = false) -> String? {
-        sink.write(TerminalSanitizer.sanitize(prompt, keepNewlines: false), to: .standardError)
-        guard let line = input.readLine(hidingInput: hidingInput) else { return nil }
+        let shown = TerminalSanitizer.sanitize(prompt, keepNewlines: false)
+        let answer = input.readLine(hidingInput: hidingInput) { sink.write(shown, to: .standardError) }
+        guard let line = answer else { return nil }
         return hidingInput ? line : line.trimmingBlanks()
     }
 

@@ -12,6 +12,18 @@ public protocol TerminalInput: Sendable {
     /// One line without its line end; nil at the end of input. `hidingInput`: not echoed (a
     /// password).
     func readLine(hidingInput: Bool) -> String?
+
+    /// Shows a prompt (by calling `showPrompt`) and reads one line. A hidden read must turn echo
+    /// off before the prompt shows: what is typed the moment it shows is then neither echoed nor
+    /// thrown away by the switch.
+    func readLine(hidingInput: Bool, showingPrompt showPrompt: () -> Void) -> String?
+}
+
+extension TerminalInput {
+    public func readLine(hidingInput: Bool, showingPrompt showPrompt: () -> Void) -> String? {
+        showPrompt()
+        return readLine(hidingInput: hidingInput)
+    }
 }
 
 /// The process's standard input. A hidden read turns echo off, as sudo and docker login do, and
@@ -21,14 +33,28 @@ public struct StandardInput: TerminalInput {
     public init() {}
 
     public func readLine(hidingInput: Bool) -> String? {
-        hidingInput ? Self.readHidden() : Swift.readLine(strippingNewline: true)
+        readLine(hidingInput: hidingInput, showingPrompt: {})
+    }
+
+    public func readLine(hidingInput: Bool, showingPrompt showPrompt: () -> Void) -> String? {
+        guard hidingInput else {
+            showPrompt()
+            return Swift.readLine(strippingNewline: true)
+        }
+        return Self.readHidden(showingPrompt: showPrompt)
     }
 
     /// The settings to restore from a signal handler, which cannot capture.
     nonisolated(unsafe) private static var saved = termios()
 
-    private static func readHidden() -> String? {
-        guard tcgetattr(STDIN_FILENO, &saved) == 0 else { return Swift.readLine(strippingNewline: true) }
+    /// Echo goes off (TCSAFLUSH: what was typed before the prompt is dropped, as sudo and ssh do)
+    /// before the prompt shows; the other way round, a password typed as soon as the prompt showed
+    /// was echoed, then discarded by the switch, and the read waited for ever.
+    private static func readHidden(showingPrompt showPrompt: () -> Void) -> String? {
+        guard tcgetattr(STDIN_FILENO, &saved) == 0 else {
+            showPrompt()
+            return Swift.readLine(strippingNewline: true)
+        }
         var quiet = saved
         quiet.c_lflag &= ~tcflag_t(ECHO)
         quiet.c_lflag |= tcflag_t(ECHONL)
@@ -45,6 +71,7 @@ public struct StandardInput: TerminalInput {
             signal(SIGTERM, previous.1)
             signal(SIGHUP, previous.2)
         }
+        showPrompt()
         return Swift.readLine(strippingNewline: true)
     }
 }
