@@ -113,7 +113,9 @@ struct PackageTests {
         let home = try TemporaryDirectory()
         let output = home.path + "/dist"
         let built = try await Self.run("scripts/package", ["--bin", binaries, "--output", output],
-                                       environment: ["DEBFULLNAME": "conn tests", "DEBEMAIL": "packager@conn.example"])
+                                       environment: ["DEBFULLNAME": "conn tests", "DEBEMAIL": "packager@conn.example",
+                                                     // dpkg-deb's own setting: xz -1, not -6, saves ~30 s here.
+                                                     "DPKG_DEB_COMPRESSOR_LEVEL": "1"])
         #expect(built.exitCode == 0, "\(built.standardError.suffix(3000))")
         let artefacts = built.standardOutput.split(separator: "\n").map(String.init)
         let expectedVersion = try await version(), arch = try await architecture()

@@ -16,7 +16,8 @@ public struct ProcessOutcome: Sendable {
 
 /// Runs the real, built executables (`conn`, later `conn-server`) as a user would.
 public enum ConnProcess {
-    /// The directory holding the built products: the test bundle sits beside them.
+    /// The directory holding the built products: the test bundle sits beside them, unless
+    /// `CONN_PRODUCTS_DIR` names another (CI: the release build, as shipped).
     public static var productsDirectory: String {
         if let override = ProcessInfo.processInfo.environment["CONN_PRODUCTS_DIR"] { return override }
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
