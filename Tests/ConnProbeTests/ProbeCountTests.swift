@@ -43,6 +43,16 @@ struct ProbeCountTests {
         #expect(abs(spread.medianMs - 1_500) < 30 && abs(spread.p95Ms - 2_850) < 30, "\(spread)")  // uniform: 50 % and 95 % of 3 s
     }
 
+    @Test("times up to 16 s never grow the histogram (growing costs ~2,000 instructions a counter); a longer one still counts")
+    func histogramCoversProbeTimes() {
+        var samples = TimeSamples()
+        let empty = samples.footprintBytes
+        for ms in [0.05, 2.5, 150, 4_000, 16_000] { samples.add(ms) }
+        #expect(samples.footprintBytes == empty, "\(empty) → \(samples.footprintBytes) bytes")
+        samples.add(120_000)
+        #expect(samples.count == 6 && samples.percentileMs(100) == 120_000 && samples.footprintBytes > empty)
+    }
+
     @Test("a live server and a closed port, 3 rounds: 0 % and 100 % loss with the verdicts counted; 69 for the closed one; every attempt with --all-attempts; the schema holds")
     func liveAndClosed() async throws {
         try await ServerProcess.with { url in
