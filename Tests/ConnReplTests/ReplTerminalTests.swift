@@ -108,7 +108,9 @@ struct ReplTerminalTests {
     func multiLineHistory() async throws {
         let closed = URL(string: "http://127.0.0.1:\(try HTTPPorts.closed())")!
         let first = try repl(closed)
-        try await first.waitFor(20, "the prompt") { $0.hasSuffix("›") }
+        // The status settled first: a prompt that changes width while a two-line entry is on
+        // the screen is redrawn wrongly by readline now and then (left as a known issue).
+        try await first.waitFor(20, "the settled prompt") { $0.hasSuffix("conn unreachable ›") }
         try first.type("inbox list --limit 1")
         try first.press("Enter")
         try await first.waitFor(20, "the first command's end") { $0.components(separatedBy: "›").count >= 3 }
@@ -128,7 +130,7 @@ struct ReplTerminalTests {
         #expect(history.contains(/#\d+\ninbox thread "two\nlines"/), "\(history)")
 
         let second = try repl(closed)
-        try await second.waitFor(20, "the prompt") { $0.hasSuffix("›") }
+        try await second.waitFor(20, "the settled prompt") { $0.hasSuffix("conn unreachable ›") }
         try second.press("Up")
         try await second.waitFor(15, "the two-line command, whole") { $0.hasSuffix("lines\"") && $0.contains(#"inbox thread "two"#) }
         try second.press("Up")
