@@ -160,6 +160,18 @@ final class LineEditor: Sendable {
     private func readOneLine(prompt: String) -> Input {
         ReadlineGlobals.finished.withLock { $0 = nil }
         var shownPrompt = prompt
+        // A new status prompt waits while the line holds a newline (a multi-line entry from the
+        // history): readline does not track the row an embedded newline starts, and redrawing a
+        // prompt of another width over such a line left a garbled line on the screen.
+        var pendingPrompt: String?
+        func showPendingPrompt() {
+            guard let prompt = pendingPrompt else { return }
+            if let line = conn_rl_line_buffer(), strchr(line, 0x0A) != nil { return }
+            pendingPrompt = nil
+            shownPrompt = prompt
+            rl_set_prompt(prompt)
+            rl_redisplay()
+        }
         rl_callback_handler_install(shownPrompt, ReadlineGlobals.lineHandler)
         defer { rl_callback_handler_remove() }
         flushNotices()
@@ -194,16 +206,14 @@ final class LineEditor: Sendable {
                     rl_on_new_line()
                     rl_redisplay()
                 }
-                if prompt != shownPrompt {
-                    shownPrompt = prompt
-                    rl_set_prompt(prompt)
-                    rl_redisplay()
-                }
+                pendingPrompt = prompt != shownPrompt ? prompt : nil
+                showPendingPrompt()
                 flushNotices()
             }
             if fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
                 rl_callback_read_char()
                 if let finished = ReadlineGlobals.finished.withLock({ $0 }) { return finished }
+                showPendingPrompt()
             }
         }
     }
