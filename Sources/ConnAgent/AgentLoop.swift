@@ -111,7 +111,7 @@ struct AgentLoop {
         // delivery would then fail: find out now, with one small write (77 "read-only").
         if reused == nil { try database.setMetaValue("agent.startedAt", JSONOutput.timestamp(Date())) }
         store = OutboxStore(database: database, expiry: context.configuration.outboxExpiry, keepSent: context.configuration.outboxKeepSent,
-                            token: context.configuration.token)
+                            token: context.configuration.outboxPauseIdentity)
         inboxDatabase = database
     }
 

@@ -75,7 +75,8 @@ struct JSONTimeSampler {
         private mutating func exchange() async throws -> TimeConnection.Exchange {
             var headers = [("Accept", "application/json")]
             if let authorization = sampler.credentials?.authorization(for: url) { headers.append(("Authorization", authorization)) }
-            let head = ChannelHTTPExchange.requestHead(for: url, headers: headers, keepAlive: true)
+            let head = ChannelHTTPExchange.requestHead(for: url, headers: headers, keepAlive: true,
+                                                       proxy: TimeConnection.forwards(url, through: sampler.proxy))
             if let connection {
                 do {
                     return try await connection.exchange(head, timeout: sampler.timeout)

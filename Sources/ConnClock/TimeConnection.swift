@@ -23,11 +23,21 @@ final class TimeConnection: Sendable {
     private let connection: ChannelHTTPExchange.Connection
     private let stamp: ArrivalStamp
     private let clock: SampleClock
+    /// The HTTP proxy that forwards each request in absolute form (a plain-http URL), and the
+    /// URL: its own answers (407, "could not reach it") are errors, not the server's time.
+    private let forwarding: (proxy: ProxyServer, url: URL, sniffer: ProxyForwarding.StatusSniffer?)?
 
-    private init(connection: ChannelHTTPExchange.Connection, stamp: ArrivalStamp, clock: SampleClock) {
+    private init(connection: ChannelHTTPExchange.Connection, stamp: ArrivalStamp, clock: SampleClock, forwarding: (proxy: ProxyServer, url: URL, sniffer: ProxyForwarding.StatusSniffer?)?) {
         self.connection = connection
         self.stamp = stamp
         self.clock = clock
+        self.forwarding = forwarding
+    }
+
+    /// Whether requests to `url` through `proxy` go in absolute form on a connection to the
+    /// proxy (then their heads must say so: `ChannelHTTPExchange.requestHead(…, proxy:)`).
+    static func forwards(_ url: URL, through proxy: ProxyServer?) -> ProxyServer? {
+        proxy.flatMap { ProxyForwarding.forwards(url, through: $0) ? $0 : nil }
     }
 
     /// Connects to `url`'s origin (TLS for https, as every connection of conn's: `ClientTLS`,
@@ -41,8 +51,10 @@ final class TimeConnection: Sendable {
         let serverName = ClientTLS.serverName(for: origin.host)
         let stamp = ArrivalStamp(clock: clock)
         let collector = ResponseCollector(maxBytes: maxBytes)
+        let sniffer = forwards(url, through: proxy).map { _ in ProxyForwarding.StatusSniffer() }
         @Sendable func addHandlers(_ channel: any Channel) throws {
             let pipeline = channel.pipeline.syncOperations
+            if let sniffer { try pipeline.addHandler(sniffer) }
             if let sslContext {
                 try pipeline.addHandler(NIOSSLClientHandler(context: sslContext, serverHostname: serverName))
             }
@@ -55,7 +67,12 @@ final class TimeConnection: Sendable {
                 .connectTimeout(.nanoseconds(timeout.nanoseconds))
                 .channelOption(.socketOption(.tcp_nodelay), value: 1)
             let channel: any Channel
-            if let proxy {
+            if let proxy, let forwarded = forwards(url, through: proxy) {
+                // A plain-http URL: a connection to the proxy, each request in absolute form.
+                channel = try await ProxyForwarding.connect(to: forwarded, for: url, named: "the proxy \(forwarded.display)", bootstrap: bootstrap,
+                                                            egress: egress, timeout: timeout)
+                try await channel.eventLoop.submit { try addHandlers(channel) }.get()
+            } else if let proxy {
                 // Through the proxy's tunnel; TLS and HTTP inside it.
                 channel = try await ProxiedConnection.open(through: proxy, to: origin.host, port: origin.port, url: url, bootstrap: bootstrap,
                                                            egress: egress, timeout: timeout)
@@ -66,7 +83,8 @@ final class TimeConnection: Sendable {
                 }
                 channel = try await egress.dial(dialling, host: origin.host, port: origin.port, timeout: timeout)
             }
-            return TimeConnection(connection: .init(channel: channel, collector: collector), stamp: stamp, clock: clock)
+            return TimeConnection(connection: .init(channel: channel, collector: collector), stamp: stamp, clock: clock,
+                                  forwarding: forwards(url, through: proxy).map { ($0, url, sniffer) })
         } catch is ProxiedConnection.TunnelTimeout {
             throw ConnError.temporary(.timeout, "the proxy \(proxy?.display ?? "") did not open the way to \(url.absoluteString) within \(TimeFormatting.duration(timeout))")
         } catch {
@@ -80,14 +98,29 @@ final class TimeConnection: Sendable {
         let connection = self.connection
         let stamp = self.stamp
         let clock = self.clock
-        return try await connection.channel.eventLoop.flatSubmit {
-            stamp.arm()
-            let t1 = clock.nowMS()
-            return ChannelHTTPExchange.request(head, on: connection, timeout: timeout, from: .now).map { response in
-                // An answer always comes with bytes; the fallback is the latest honest reading.
-                Exchange(t1: t1, t4: stamp.arrivalMS ?? clock.nowMS(), response: response)
-            }
-        }.get()
+        let exchange: Exchange
+        do {
+            exchange = try await connection.channel.eventLoop.flatSubmit {
+                stamp.arm()
+                let t1 = clock.nowMS()
+                return ChannelHTTPExchange.request(head, on: connection, timeout: timeout, from: .now).map { response in
+                    // An answer always comes with bytes; the fallback is the latest honest reading.
+                    Exchange(t1: t1, t4: stamp.arrivalMS ?? clock.nowMS(), response: response)
+                }
+            }.get()
+        } catch {
+            guard let forwarding, let unreadable = ProxyForwarding.unreadableAuthentication(
+                error, sniffer: forwarding.sniffer, url: forwarding.url, proxy: forwarding.proxy, named: "the proxy \(forwarding.proxy.display)")
+            else { throw error }
+            throw unreadable
+        }
+        if let forwarding, let failure = ProxyForwarding.proxyFailure(
+            status: exchange.response.status, headers: exchange.response.headers.map { ($0.name, $0.value) }, url: forwarding.url,
+            proxy: forwarding.proxy, named: "the proxy \(forwarding.proxy.display)")
+        {
+            throw failure
+        }
+        return exchange
     }
 
     func close() async {

@@ -40,7 +40,7 @@ public struct InboxThreadCommand: ConnCommand {
         let root = try Self.resolveRoot(uid, in: copy.source.id, of: database)
         let thread = try ThreadView.load(root: root, in: copy.source.id, of: database)
         // Replies written here and not yet delivered belong to the conversation too.
-        let outbox = OutboxStore(database: database, expiry: context.configuration.outboxExpiry, token: context.configuration.token)
+        let outbox = OutboxStore(database: database, expiry: context.configuration.outboxExpiry, token: context.configuration.outboxPauseIdentity)
         let undelivered = try outbox.undeliveredReplies()
         let inThread = undelivered.isEmpty ? [] : Set(thread.uids)
         let waiting = undelivered.filter { inThread.contains($0.responseToUid ?? "") }.map(ThreadReport.OutboxReply.init)

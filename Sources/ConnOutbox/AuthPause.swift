@@ -32,6 +32,17 @@ public struct AuthPause: Sendable, Equatable, Encodable {
 
     enum CodingKeys: String, CodingKey { case since, message }
 
+    /// Whether a proxy's 407 paused the queue (its credentials, not the server's token, are to
+    /// fix): its message is conn's own, "the proxy … wants credentials …", where a server's
+    /// refusal starts with its status ("401: …"), so no server can pass for the proxy.
+    public var byProxy: Bool { message.hasPrefix("the proxy ") && message.contains("wants credentials") }
+
+    /// What to do about a pause (or a message refused so), naming what to fix.
+    public static func hint(byProxy: Bool, then next: String) -> String {
+        byProxy ? "Fix the proxy's user and password (--proxy, `proxy:` or the proxy variable: http://USER:PASSWORD@HOST:PORT), then \(next)."
+            : "Fix the token (CONN_TOKEN or `token:` in the config file), then \(next)."
+    }
+
     /// HMAC-SHA256 of the token under a random 256-bit key kept in this database: enough to tell
     /// that the token changed, and useless for guessing the token offline from a copy of the
     /// database without the key (a bare fast hash of a weak token could be brute-forced). The

@@ -6,7 +6,7 @@ extension CommandContext {
     public func openOutbox() throws -> OutboxStore {
         OutboxStore(
             database: try openDatabase(migrations: OutboxMigrations.all),
-            expiry: configuration.outboxExpiry, keepSent: configuration.outboxKeepSent, token: configuration.token)
+            expiry: configuration.outboxExpiry, keepSent: configuration.outboxKeepSent, token: configuration.outboxPauseIdentity)
     }
 
     /// Where this context's agent would be (one per database).

@@ -10,7 +10,7 @@ public enum DeliveryOutcome: Sendable, Equatable {
     case retry(code: String, message: String, status: Int?, retryAfter: Duration?)
     /// The server refused the message itself (400, 413, 422, other 4xx).
     case rejected(code: String, message: String, status: Int)
-    /// The server refused the credentials (401, 403).
+    /// The server refused the credentials (401, 403), or the proxy wants its own (407).
     case auth(code: String, message: String, status: Int)
 
     public var label: String {
@@ -96,8 +96,12 @@ public enum DeliveryOutcome: Sendable, Equatable {
                       status: response.status, retryAfter: nil)
     }
 
-    /// Classifies a failure to get an answer at all: always worth retrying.
+    /// Classifies a failure to get an answer at all: worth retrying, but for a proxy that wants
+    /// credentials (407), which pauses the queue as a 401 does: every message would meet it.
     public static func classify(_ error: any Error) -> DeliveryOutcome {
+        if let connError = error as? ConnError, connError.code == .proxyAuthRequired {
+            return .auth(code: connError.code.rawValue, message: connError.message, status: 407)
+        }
         if let connError = error as? ConnError {
             return .retry(code: connError.code.rawValue, message: connError.message, status: nil, retryAfter: nil)
         }

@@ -89,8 +89,9 @@ public struct OutboxFlushCommand: ConnCommand {
             context.printer.note("not sent here, waiting for their own servers: \(list); `conn outbox flush --server URL` delivers them, `conn outbox retarget` moves one")
         }
         if let pause = tally.pause {
-            throw ConnError(code: .authRefused, message: "the server refused the credentials: \(TerminalSanitizer.sanitize(pause.message, keepNewlines: false)); the queue is paused",
-                            hint: "Fix the token (CONN_TOKEN or `token:` in the config file); then `conn outbox resend --failed`.", exitStatus: .permission)
+            throw ConnError(code: pause.byProxy ? .proxyAuthRequired : .authRefused,
+                            message: "\(pause.byProxy ? "the proxy wants credentials" : "the server refused the credentials"): \(TerminalSanitizer.sanitize(pause.message, keepNewlines: false)); the queue is paused",
+                            hint: AuthPause.hint(byProxy: pause.byProxy, then: "`conn outbox resend --failed`"), exitStatus: .permission)
         }
         if tally.rejected > 0 {
             throw ConnError.dataError(.rejected, "the server rejected \(tally.rejected) message\(tally.rejected == 1 ? "" : "s")", hint: "See `conn outbox list --state failed`; fix and send again, or delete.")

@@ -60,7 +60,7 @@ struct OutboxListReport: Encodable, TextRenderable {
     func renderText(style: TextStyle) -> String {
         var text = ""
         if let pause {
-            text += style.red("paused") + ": the server refused the credentials (\(TerminalSanitizer.sanitize(pause.message, keepNewlines: false))); fix the token, or run `conn outbox resend --failed`\n"
+            text += style.red("paused") + ": \(pause.byProxy ? "the proxy wants credentials" : "the server refused the credentials") (\(TerminalSanitizer.sanitize(pause.message, keepNewlines: false))); fix \(pause.byProxy ? "the proxy's user and password" : "the token"), or run `conn outbox resend --failed`\n"
         }
         if messages.isEmpty { return text + (sentNotShown > 0 ? "nothing waits, nothing failed\n" : "the outbox is empty\n") }
         return text + messages.map { $0.renderText(style: style) }.joined()

@@ -12,7 +12,8 @@ public struct OutboxStore: Sendable {
     /// Sent messages older than this (by their sending) are pruned.
     public var keepSent: Duration
     public var backoff: Backoff
-    /// The configured token, kept in memory only: an auth pause stores its HMAC fingerprint.
+    /// The configured token with the proxy's credentials (`ConnConfiguration.outboxPauseIdentity`),
+    /// kept in memory only: an auth pause stores its HMAC fingerprint.
     let token: String?
 
     /// For an explicit `--wait`: backoff earned by earlier failures (after 7 attempts, up to

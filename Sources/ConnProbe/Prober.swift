@@ -2,6 +2,7 @@ import ConnCore
 import Foundation
 import Logging
 import NIOCore
+import NIOHTTP1
 
 /// Walks the ladder for one target — DNS, route and interface, TCP, TLS, HTTP — and stops at
 /// the first rung that fails: that rung is the verdict.
@@ -299,6 +300,37 @@ public struct Prober: Sendable {
             }
         }
 
+        // A plain-http URL through an HTTP proxy: no tunnel, the request itself in absolute
+        // form; what the proxy answers for itself is the proxy rung's verdict.
+        if let proxy, let through, case .url(let url) = target.kind, ProxyForwarding.forwards(url, through: proxy.server) {
+            let answer: Result<ChannelHTTPExchange.Response, any Error>
+            do {
+                answer = .success(try await ChannelHTTPExchange.get(url, on: channel, headers: authorization(for: url), maxBytes: Self.maxBodyBytes,
+                                                                    timeout: timeout, proxy: proxy.server))
+            } catch {
+                answer = .failure(error)
+            }
+            try? await channel.close()
+            if case .success(let response) = answer, let verdict = forwardingVerdict(response, through: through, proxy: proxy.server, target: target) {
+                // The status is the proxy's, not the target's: no httpStatus.
+                result.rungs.append(verdict.rung)
+                return finish(verdict.failure, verdict.explanation)
+            }
+            // What every proxy turns into an answer of its own (a 502) when the target does it:
+            // a close, garbage, a head past the decoder's limit, from the proxy itself.
+            if case .failure(let error) = answer, let refused = error as? ConnError, refused.code == .proxyAuthRequired {
+                result.rungs.append(ProbeRung(name: "proxy", ok: false, ms: nil, detail: "407, its Proxy-Authenticate header malformed"))
+                return finish(.proxyAuthRequired, "\(through) wants credentials (407; its Proxy-Authenticate header is malformed)")
+            }
+            if case .failure(let error) = answer, let why = Self.forwardingFailure(error) {
+                result.rungs.append(ProbeRung(name: "proxy", ok: false, ms: nil, detail: why))
+                return finish(.proxyRefused, "\(through): \(why)")
+            }
+            result.rungs.append(ProbeRung(name: "proxy", ok: true, ms: nil,
+                                          detail: "\(through) forwarded the request to \(target.host):\(target.port) (absolute form: no tunnel for http://)"))
+            return finishHTTP(answer, url)
+        }
+
         // The tunnel through the proxy (CONNECT, or SOCKS5's).
         if let proxy, let through {
             let socks = proxy.server.scheme == .socks5 || proxy.server.scheme == .socks5h
@@ -319,6 +351,11 @@ public struct Prober: Sendable {
                 let format = "\(proxy.server.scheme.rawValue)://USER:PASSWORD@HOST:PORT"
                 return finish(.proxyAuthRequired, "\(through) wants credentials (\(socks ? "SOCKS5 user/password" : "407"))"
                               + (proxy.server.user == nil ? ": put them in the proxy URL, \(format)" : ", and refused these"))
+            case .targetFailed(let elapsed, let answer):
+                try? await channel.close()
+                let asked = "\(target.host):\(target.port)"
+                result.rungs.append(ProbeRung(name: "proxy", ok: false, ms: elapsed.milliseconds, detail: "\(through) could not reach \(asked): \(answer.said)"))
+                return finish(answer.failure, answer.sentence(target: asked, proxy: through))
             case .refused(let elapsed, let statusLine):
                 try? await channel.close()
                 result.rungs.append(ProbeRung(name: "proxy", ok: false, ms: elapsed.milliseconds, detail: statusLine))
@@ -377,6 +414,42 @@ public struct Prober: Sendable {
         }
         try? await channel.close()
         return finishHTTP(answer, url)
+    }
+
+    /// A forwarded request that got no answer, as the proxy's failure; nil for the deadline and
+    /// an answer too large (the target's, as without a proxy).
+    static func forwardingFailure(_ error: any Error) -> String? {
+        switch error {
+        case ChannelHTTPExchange.Failure.timeout, ChannelHTTPExchange.Failure.tooLarge: nil
+        case ChannelHTTPExchange.Failure.closedEarly: "the proxy closed the connection before answering"
+        case HTTPParserError.headerOverflow: "the proxy's answer has a head larger than conn reads"
+        case is HTTPParserError: "the proxy answered something that is not HTTP"
+        default: nil
+        }
+    }
+
+    /// What an HTTP proxy's answer to a forwarded request says of itself, as the proxy rung's
+    /// verdict: 407, the target's failure it reports (`ProxyAnswer`), its own rules (squid's
+    /// `X-Squid-Error` on a 4xx/5xx); nil when the answer is the target's.
+    private func forwardingVerdict(_ response: ChannelHTTPExchange.Response, through: String, proxy: ProxyServer,
+                                   target: ProbeTarget) -> (rung: ProbeRung, failure: ReachabilityFailure, explanation: String)? {
+        let headers = response.headers.map { ($0.name, $0.value) }
+        let ms = response.untilHead.milliseconds
+        let asked = "\(target.host):\(target.port)"
+        if let answer = ProxyAnswer.read(status: response.status, reason: nil, headers: headers, toConnect: false) {
+            return (ProbeRung(name: "proxy", ok: false, ms: ms, detail: "\(through) could not reach \(asked): \(answer.said)"), answer.failure,
+                    answer.sentence(target: asked, proxy: through))
+        }
+        guard let failure = ProxyForwarding.proxyFailure(status: response.status, headers: headers, url: URL(string: "http://\(asked)/")!,
+                                                         proxy: proxy, named: through)
+        else { return nil }
+        if failure.code == .proxyAuthRequired {
+            let challenge = response.headers.first(name: "Proxy-Authenticate").map { TerminalSanitizer.sanitize(String($0.prefix(200)), keepNewlines: false) }
+            let format = "\(proxy.scheme.rawValue)://USER:PASSWORD@HOST:PORT"
+            return (ProbeRung(name: "proxy", ok: false, ms: ms, detail: "\(response.status)" + (challenge.map { ", \($0)" } ?? "")), .proxyAuthRequired,
+                    "\(through) wants credentials (\(response.status))" + (proxy.user == nil ? ": put them in the proxy URL, \(format)" : ", and refused these"))
+        }
+        return (ProbeRung(name: "proxy", ok: false, ms: ms, detail: failure.message), .proxyRefused, failure.message)
     }
 
     /// The HTTP rung's findings.

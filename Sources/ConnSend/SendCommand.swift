@@ -102,8 +102,8 @@ public struct SendCommand: ConnCommand {
             var report = MessageReport(message)
             report.idOnly = true  // the error on stderr says the rest, once
             try context.printer.emit(report)
-            let paused = "message \(message.shortID) is queued but not sent: the outbox is paused since the server refused the credentials (\(TerminalSanitizer.sanitize(pause.message, keepNewlines: false)))"
-            let hint = "Fix the token (CONN_TOKEN or `token:` in the config file), then `conn outbox resend --failed`."
+            let paused = "message \(message.shortID) is queued but not sent: the outbox is paused since \(pause.byProxy ? "the proxy wants credentials" : "the server refused the credentials") (\(TerminalSanitizer.sanitize(pause.message, keepNewlines: false)))"
+            let hint = AuthPause.hint(byProxy: pause.byProxy, then: "`conn outbox resend --failed`")
             // Safely queued is a success (0), said as a warning; --wait asked for delivery, which cannot happen.
             guard wait != nil else {
                 context.printer.warning(paused)
@@ -171,8 +171,9 @@ public struct SendCommand: ConnCommand {
         case .failed:
             switch message.failureReason {
             case .auth:
-                throw ConnError(code: .authRefused, message: "message \(message.shortID) was refused: \(reason); the outbox is paused",
-                                hint: "Fix the token (CONN_TOKEN or `token:` in the config file), then `conn outbox resend \(message.shortID)`.", exitStatus: .permission)
+                let byProxy = message.lastErrorCode == ErrorCode.proxyAuthRequired.rawValue
+                throw ConnError(code: byProxy ? .proxyAuthRequired : .authRefused, message: "message \(message.shortID) was refused: \(reason); the outbox is paused",
+                                hint: AuthPause.hint(byProxy: byProxy, then: "`conn outbox resend \(message.shortID)`"), exitStatus: .permission)
             case .expired:
                 throw ConnError.temporary(.expired, "message \(message.shortID) expired: \(reason)", hint: "`conn outbox resend \(message.shortID)` tries again.")
             case .rejected, nil:

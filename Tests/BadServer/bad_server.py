@@ -89,7 +89,7 @@ class Handler(BaseHTTPRequestHandler):
         text = self.fill(route.get("body", ""), body)
         self.answer(route.get("status", 200), route.get("headers", []), text.encode("utf-8"), route.get("trickle"))
 
-    do_GET = do_POST = do_PUT = do_HEAD = do_DELETE = handle_any
+    do_GET = do_POST = do_PUT = do_HEAD = do_DELETE = do_CONNECT = handle_any
 
     def fill(self, template, request_body=b""):
         return (template.replace("{port}", str(self.server.server_address[1]))

@@ -96,6 +96,41 @@ public final class RealProxy: @unchecked Sendable {
         }
     }
 
+    /// Debian's squid as installed: the access rules of its stock /etc/squid/squid.conf (CONNECT
+    /// to port 443 only, requests to the "safe" ports, from localhost), on a free loopback port
+    /// with files of the test's own. Its access log (`logFile`) has a line per request.
+    public static func stockSquid(in directory: TemporaryDirectory) async throws -> RealProxy {
+        let stock = try String(contentsOfFile: "/etc/squid/squid.conf", encoding: .utf8)
+        let rules = stock.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { line in
+            !line.isEmpty && !line.hasPrefix("#") && !["http_port", "include", "coredump_dir", "refresh_pattern"].contains { line.hasPrefix($0) }
+        }
+        guard rules.contains("http_access deny CONNECT !SSL_ports") else {
+            throw ProxyDidNotStart(executable: "squid (its stock squid.conf no longer has 'http_access deny CONNECT !SSL_ports')", port: 0)
+        }
+        // A port below the automatic range: squid takes a second to bind, and a port-0 bind of
+        // another proxy started meanwhile could be handed the same one.
+        return try await onAFreePort(choosing: HTTPPorts.outsideAutomaticRange) { port in
+            let own = directory.path + "/squid-stock-\(port)"
+            try FileManager.default.createDirectory(atPath: own, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o777])
+            let log = own + "/access.log"
+            let configuration = """
+                http_port 127.0.0.1:\(port)
+                pid_filename \(own)/squid.pid
+                access_log stdio:\(log)
+                cache_log \(own)/cache.log
+                cache_store_log none
+                coredump_dir \(own)
+                cache deny all
+                shutdown_lifetime 0 seconds
+
+                """ + rules.joined(separator: "\n") + "\n"
+            let file = own + "/squid.conf"
+            try configuration.write(toFile: file, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file)
+            return try await RealProxy(squidPath, ["-N", "-f", file], port: port, logFile: log)
+        }
+    }
+
     /// microsocks (SOCKS5) on 127.0.0.1; with `user`, it asks for that user and `password`
     /// (RFC 1929) and takes no connection without them.
     public static func microsocks(user: String? = nil, password: String? = nil) async throws -> RealProxy {
@@ -165,10 +200,10 @@ public final class RealProxy: @unchecked Sendable {
     }
 
     /// Starts a proxy on a free port, on another if it could not have that one (three tries).
-    private static func onAFreePort(_ start: (Int) async throws -> RealProxy) async throws -> RealProxy {
+    private static func onAFreePort(choosing choose: () throws -> Int = HTTPPorts.free, _ start: (Int) async throws -> RealProxy) async throws -> RealProxy {
         var failure: (any Error)?
         for _ in 0..<3 {
-            do { return try await start(try HTTPPorts.free()) } catch let error as ProxyDidNotStart { failure = error }
+            do { return try await start(try choose()) } catch let error as ProxyDidNotStart { failure = error }
         }
         throw failure ?? ProxyDidNotStart(executable: "the proxy", port: 0)
     }

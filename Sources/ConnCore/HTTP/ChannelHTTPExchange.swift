@@ -25,17 +25,24 @@ public enum ChannelHTTPExchange {
         case tooLarge
     }
 
-    /// A GET of the URL's path and query, as written (percent-encoding kept). Without
-    /// `keepAlive` it asks the server to close the connection after its answer. `Accept` is
-    /// `*/*` unless `extra` names one.
-    public static func requestHead(for url: URL, headers extra: [(String, String)], keepAlive: Bool = false) -> HTTPRequestHead {
+    /// A GET (or `method`) of the URL's path and query, as written (percent-encoding kept).
+    /// Without `keepAlive` it asks the server to close the connection after its answer. `Accept`
+    /// is `*/*` unless `extra` names one. With `proxy` (an HTTP proxy, a plain-http URL) the
+    /// request line carries the whole URL (absolute form, RFC 9112 §3.2.2) and the proxy's
+    /// credentials go in `Proxy-Authorization`: see `ProxyForwarding`.
+    public static func requestHead(for url: URL, method: HTTPMethod = .GET, headers extra: [(String, String)], keepAlive: Bool = false,
+                                   proxy: ProxyServer? = nil) -> HTTPRequestHead {
         let encodedPath = url.path(percentEncoded: true)
         var path = encodedPath.isEmpty ? "/" : encodedPath
         if let query = url.query(percentEncoded: true) { path += "?" + query }
-        var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: path)
         let defaultPort = url.scheme == "https" ? 443 : 80
         let host = (url.host ?? "").contains(":") ? "[\(url.host!)]" : (url.host ?? "")
-        head.headers.add(name: "Host", value: url.port.map { $0 == defaultPort ? host : "\(host):\($0)" } ?? host)
+        let authority = url.port.map { $0 == defaultPort ? host : "\(host):\($0)" } ?? host
+        var head = HTTPRequestHead(version: .http1_1, method: method, uri: proxy == nil ? path : "\(url.scheme?.lowercased() ?? "http")://\(authority)\(path)")
+        head.headers.add(name: "Host", value: authority)
+        if let proxy, let authorization = ProxyForwarding.authorization(for: proxy) {
+            head.headers.add(name: "Proxy-Authorization", value: authorization)
+        }
         head.headers.add(name: "User-Agent", value: "conn/\(ConnVersion.current)")
         if !extra.contains(where: { $0.0.caseInsensitiveCompare("Accept") == .orderedSame }) {
             head.headers.add(name: "Accept", value: "*/*")
@@ -59,15 +66,29 @@ public enum ChannelHTTPExchange {
     /// Adds the HTTP codec and a collector to a connected (and, for https, secured) channel and
     /// makes one GET on it, asking the server to close afterwards.
     public static func get(_ url: URL, on channel: any Channel, headers extra: [(String, String)], maxBytes: Int,
-                           timeout: Duration) async throws -> Response {
-        let head = requestHead(for: url, headers: extra)
+                           timeout: Duration, proxy: ProxyServer? = nil) async throws -> Response {
+        let head = requestHead(for: url, headers: extra, proxy: proxy)
         let start = ContinuousClock.now
         let connection = Connection(channel: channel, collector: ResponseCollector(maxBytes: maxBytes))
+        if let proxy {
+            connection.collector.headSuffices = { head in
+                ProxyForwarding.proxyFailure(status: Int(head.status.code), headers: head.headers.map { ($0.name, $0.value) }, url: url, proxy: proxy,
+                                             named: "the proxy") != nil
+            }
+        }
+        let sniffer = proxy.map { _ in ProxyForwarding.StatusSniffer() }
         try await channel.eventLoop.submit {
+            if let sniffer { try channel.pipeline.syncOperations.addHandler(sniffer) }
             try channel.pipeline.syncOperations.addHTTPClientHandlers()
             try channel.pipeline.syncOperations.addHandler(connection.collector)
         }.get()
-        return try await channel.eventLoop.flatSubmit { request(head, on: connection, timeout: timeout, from: start) }.get()
+        do {
+            return try await channel.eventLoop.flatSubmit { request(head, on: connection, timeout: timeout, from: start) }.get()
+        } catch {
+            guard let proxy, let unreadable = ProxyForwarding.unreadableAuthentication(error, sniffer: sniffer, url: url, proxy: proxy, named: "the proxy")
+            else { throw error }
+            throw unreadable
+        }
     }
 
     /// Writes the request and waits for its answer, on the channel's event loop (call it there),
@@ -77,7 +98,7 @@ public enum ChannelHTTPExchange {
     /// so the collector, the deadline or this check always completes it (a promise left pending
     /// is a crash in SwiftNIO's debug builds, seen when a server died between the TCP rung and
     /// the request).
-    public static func request(_ head: HTTPRequestHead, on connection: Connection, timeout: Duration,
+    public static func request(_ head: HTTPRequestHead, body: ByteBuffer? = nil, on connection: Connection, timeout: Duration,
                                from start: ContinuousClock.Instant) -> EventLoopFuture<Response> {
         let channel = connection.channel
         guard connection.collector.isReusable, channel.isActive else {
@@ -87,6 +108,7 @@ public enum ChannelHTTPExchange {
         connection.collector.expect(answer)
         let deadline = channel.eventLoop.scheduleTask(in: .nanoseconds(timeout.nanoseconds)) { answer.fail(Failure.timeout) }
         channel.write(HTTPClientRequestPart.head(head), promise: nil)
+        if let body, body.readableBytes > 0 { channel.write(HTTPClientRequestPart.body(.byteBuffer(body)), promise: nil) }
         channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
         return answer.futureResult
             .map { head, body in

@@ -25,7 +25,7 @@ public final class HTTPTransport: Sendable {
     private let clientConfiguration: HTTPClient.Configuration
     /// A client per proxy in use (AsyncHTTPClient takes its proxy per client), made when first needed.
     private let proxiedClients = Mutex<[ProxyServer: HTTPClient]>([:])
-    /// The relays to https:// proxies in use.
+    /// The relays to the proxies in use (one per proxy).
     private let relays = Mutex<[ProxyServer: ProxyRelay]>([:])
 
     public init(timeout: Duration, credentials: Credentials?, insecure: Bool, proxies: ProxySettings = .none, logger: Logger) {
@@ -86,26 +86,16 @@ public final class HTTPTransport: Sendable {
         try await client.shutdown()
     }
 
-    /// The client for a request to `url`: direct, or one through the proxy the settings choose.
-    private func client(for url: URL) async throws -> (HTTPClient, ProxySettings.Decision) {
-        let decision = try proxies.decision(for: url)
-        guard let server = decision.server else { return (client, decision) }
-        let proxy: HTTPClient.Configuration.Proxy
-        switch server.scheme {
-        case .http:
-            proxy = .server(host: server.host, port: server.port,
-                            authorization: server.user.map { .basic(username: $0, password: server.password ?? "") })
-        case .https, .socks5, .socks5h:
-            // The client speaks plain HTTP to a proxy, and its SOCKS5 knows neither credentials
-            // nor resolving here: a relay on loopback makes TLS to the proxy, or the SOCKS5 tunnel.
-            let relay = try await relay(for: server, source: decision.source ?? "the settings")
-            // Through TLS the proxy's own credentials go inside it; for SOCKS5 the relay adds
-            // them, and asks the client for its own secret instead.
-            proxy = .server(host: "127.0.0.1", port: relay.port,
-                            authorization: server.scheme == .https ? server.user.map { .basic(username: $0, password: server.password ?? "") }
-                                : .basic(username: relay.clientUser, password: relay.clientPassword))
-        }
-        let made = proxiedClients.withLock { clients -> HTTPClient in
+    /// The client for a request to `url` that `decision` sends: direct, or through a relay that
+    /// makes the tunnel through the proxy (`ProxyRelay`: AsyncHTTPClient's own proxy support
+    /// cannot speak TLS or SOCKS5 with credentials to a proxy, nor read a refused CONNECT).
+    private func client(for decision: ProxySettings.Decision) async throws -> HTTPClient {
+        guard let server = decision.server else { return client }
+        let relay = try await relay(for: server, source: decision.source ?? "the settings")
+        // The relay adds the proxy's own credentials; the client proves itself with the relay's secret.
+        let proxy = HTTPClient.Configuration.Proxy.server(host: "127.0.0.1", port: relay.port,
+                                                          authorization: .basic(username: relay.clientUser, password: relay.clientPassword))
+        return proxiedClients.withLock { clients -> HTTPClient in
             if let existing = clients[server] { return existing }
             var configuration = clientConfiguration
             configuration.proxy = proxy
@@ -113,10 +103,9 @@ public final class HTTPTransport: Sendable {
             clients[server] = made
             return made
         }
-        return (made, decision)
     }
 
-    /// The relay to an https:// proxy, started when first needed.
+    /// The relay to a proxy, started when first needed.
     private func relay(for server: ProxyServer, source: String) async throws -> ProxyRelay {
         if let running = relays.withLock({ $0[server] }) { return running }
         let started = try await ProxyRelay.start(to: server, through: "the proxy \(server.display) (from \(source))", timeout: defaultTimeout,
@@ -175,13 +164,22 @@ public final class HTTPTransport: Sendable {
         if let body = exchange.body { request.body = .bytes(ByteBuffer(bytes: body)) }
 
         let timeout = exchange.timeout ?? defaultTimeout
-        let (client, route) = try await client(for: url)
+        let route = try proxies.decision(for: url)
+        let forwarded = route.server.map { ProxyForwarding.forwards(url, through: $0) } ?? false
         logger.debug("\(exchange.method.rawValue) \(url.absoluteString)", metadata: [
-            "timeout": "\(timeout)", "authorization": authorization == nil ? "none" : "<redacted>", "proxy": "\(route.server?.display ?? "none") (\(route.reason))",
+            "timeout": "\(timeout)", "authorization": authorization == nil ? "none" : "<redacted>",
+            "proxy": "\(route.server?.display ?? "none") (\(route.reason))\(forwarded ? ", absolute form" : "")",
         ])
         let clock = ContinuousClock()
         let start = clock.now
         do {
+            if let proxy = route.server, forwarded {
+                // The head adds its own User-Agent and Host.
+                let headers = request.headers.filter { $0.name.caseInsensitiveCompare("User-Agent") != .orderedSame }.map { ($0.name, $0.value) }
+                return try await forward(exchange, to: url, headers: headers, through: proxy,
+                                         source: route.source ?? "the settings", timeout: timeout)
+            }
+            let client = try await client(for: route)
             // AsyncHTTPClient's own debug lines (pool scheduling) would drown conn's under -v.
             let response = try await client.execute(request, timeout: .nanoseconds(Int64(timeout.nanoseconds)), logger: Self.silentLogger)
             let body: ByteBuffer
@@ -208,6 +206,10 @@ public final class HTTPTransport: Sendable {
             throw ConnError.dataError(
                 .responseTooLarge,
                 "the answer from \(url.absoluteString) is larger than \(exchange.maxResponseBytes) bytes")
+        } catch ChannelHTTPExchange.Failure.tooLarge {
+            throw ConnError.dataError(
+                .responseTooLarge,
+                "the answer from \(url.absoluteString) is larger than \(exchange.maxResponseBytes) bytes")
         } catch NIOHTTPDecompression.DecompressionError.limit {
             // A compressed answer that inflates past 64 times its size: a decompression bomb, or
             // a broken server; either way, bad data rather than an unreachable host.
@@ -215,6 +217,8 @@ public final class HTTPTransport: Sendable {
                 .decompressionLimit,
                 "the answer from \(url.absoluteString) decompresses to more than 64 times its size; it was not read")
         } catch {
+            // A forwarded request's errors already name the proxy.
+            if forwarded, let described = error as? ConnError { throw described }
             if let proxy = route.server {
                 // Through an https:// proxy, what failed between the relay and the proxy.
                 if let failure = relays.withLock({ $0[proxy] })?.takeFailure() {
@@ -225,6 +229,18 @@ public final class HTTPTransport: Sendable {
             }
             throw Self.describe(error, url: url, timeout: timeout)
         }
+    }
+
+    /// A plain-http request through an HTTP proxy, in absolute form (`ProxyForwarding`).
+    private func forward(_ exchange: HTTPExchangeRequest, to url: URL, headers: [(String, String)], through proxy: ProxyServer, source: String,
+                         timeout: Duration) async throws -> HTTPExchangeResponse {
+        let named = "the proxy \(proxy.display) (from \(source))"
+        let response = try await ProxyForwarding.send(method: exchange.method, url: url, headers: headers, body: exchange.body, through: proxy,
+                                                      named: named, maxBytes: exchange.maxResponseBytes, timeout: timeout,
+                                                      onBody: exchange.onBodyProgress)
+        logger.debug("\(response.status) from \(url.absoluteString) through \(proxy.display) in \(TimeFormatting.duration(response.elapsed))")
+        return HTTPExchangeResponse(status: response.status, headers: response.headers.map { ($0.name, $0.value) },
+                                    body: Data(buffer: response.body), elapsed: response.elapsed, url: url)
     }
 
     /// An error on the way through a proxy: the proxy's failures as such (unreachable, 407, a

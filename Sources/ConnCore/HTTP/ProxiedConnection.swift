@@ -63,6 +63,8 @@ public enum ProxiedConnection {
                                  + (proxy.user == nil ? "" : ", and refused these"),
                              hint: proxy.user == nil ? "Put them in the proxy URL: \(proxy.scheme.rawValue)://USER:PASSWORD@HOST:PORT." : nil,
                              exitStatus: .permission)
+        case .targetFailed(_, let answer):
+            return answer.error(target: target, proxy: name)
         case .refused(_, let statusLine):
             return ConnError(code: .proxyRefused, message: "\(name) refused the tunnel to \(target): \(statusLine)", exitStatus: .unavailable)
         case .failed(_, let why):

@@ -5,24 +5,23 @@ import NIOPosix
 import NIOSSL
 import Synchronization
 
-/// The proxies conn's HTTP client (AsyncHTTPClient) cannot speak to itself — an https:// one
-/// (TLS to the proxy), SOCKS5 with a user and password, socks5:// (names resolved here) — made
-/// from the CONNECT it can: a listener on 127.0.0.1 (a port of the kernel's choosing) that, for
-/// each connection the client makes to it, opens one to the proxy and then passes the bytes both
-/// ways unchanged. For https:// it makes TLS to the proxy (checked as the proxy's `trust` says),
-/// and the client's CONNECT, its `Proxy-Authorization` and the proxy's answers travel inside it;
-/// for SOCKS5 it reads the client's CONNECT, makes the tunnel by SOCKS5's handshake
-/// (`ProxyTunnel.tunnel`, credentials included) and answers 200. The target's TLS runs inside the
-/// tunnel as always.
+/// The tunnels of conn's HTTP client (AsyncHTTPClient), made by conn: a listener on 127.0.0.1 (a
+/// port of the kernel's choosing) that reads the client's CONNECT, opens the way to the target
+/// through the proxy itself — TLS to an https:// proxy (checked as its `trust` says), then CONNECT
+/// with the proxy's credentials, or SOCKS5's handshake (RFC 1929 credentials, socks5:// resolving
+/// names here), `ProxyTunnel.open` — answers 200 and passes the bytes both ways unchanged. The
+/// client's own proxy support cannot speak TLS or SOCKS5 with credentials to a proxy, and reads
+/// nothing of a refused CONNECT but "invalid proxy response": here the proxy's answer is read
+/// (`ProxyAnswer`: squid's 503 for a refused target is the target's failure, not the proxy's)
+/// and kept for the request's error (`takeFailure`). The target's TLS runs inside the tunnel.
 ///
-/// Another local user who connects to the listener gets nothing a direct connection to the
-/// proxy would not give: through TLS no credentials (the client sends them in each request it
-/// makes), and for SOCKS5 not even the tunnel without the relay's secret (`clientPassword`).
+/// Another local user who connects to the listener gets nothing: a CONNECT without the relay's
+/// secret (`clientPassword`) is closed on before the proxy is asked anything.
 public final class ProxyRelay: Sendable {
     public let port: Int
-    /// What the client must send in its CONNECT's `Proxy-Authorization` (Basic) for a SOCKS5
-    /// tunnel: the relay adds the proxy's own credentials, so another local user who connects
-    /// without this is closed on. Random per relay; it never leaves the process but to loopback.
+    /// What the client must send in its CONNECT's `Proxy-Authorization` (Basic): the relay adds
+    /// the proxy's own credentials, so another local user who connects without this is closed
+    /// on. Random per relay; it never leaves the process but to loopback.
     public let clientUser = "conn-relay"
     public let clientPassword = UUID().uuidString
     private let listener: any Channel
@@ -37,22 +36,17 @@ public final class ProxyRelay: Sendable {
     /// proxy and its handshake must finish within `timeout`.
     public static func start(to proxy: ProxyServer, through: String, timeout: Duration, group: any EventLoopGroup) async throws -> ProxyRelay {
         let relay = NIOLockedValueBox<ProxyRelay?>(nil)  // set once bound; nothing connects before
-        let readsHead = proxy.scheme != .https
         let listener = try await ServerBootstrap(group: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            // Through TLS nothing is read from the client until the proxy's side is ready; for
-            // SOCKS5 the CONNECT head is read at once, into the reader set up here (set up in a
-            // task instead, it sometimes came before the channel could read, and the head sat
-            // unread until the client gave up).
-            .childChannelOption(.autoRead, value: readsHead)
+            // The CONNECT head is read at once, into the reader set up here (set up in a task
+            // instead, it sometimes came before the channel could read, and the head sat unread
+            // until the client gave up).
+            .childChannelOption(.autoRead, value: true)
             .childChannelInitializer { inbound in
-                var head: EventLoopFuture<String>?
-                if readsHead {
-                    let promise = inbound.eventLoop.makePromise(of: String.self)
-                    let reader = ProxyTunnel.HeadReader(promise, limit: ProxyTunnel.maxHeadBytes)
-                    do { try inbound.pipeline.syncOperations.addHandler(reader) } catch { return inbound.eventLoop.makeFailedFuture(error) }
-                    head = promise.futureResult.flatMap { text in inbound.pipeline.removeHandler(reader).map { text } }
-                }
+                let promise = inbound.eventLoop.makePromise(of: String.self)
+                let reader = ProxyTunnel.HeadReader(promise, limit: ProxyTunnel.maxHeadBytes)
+                do { try inbound.pipeline.syncOperations.addHandler(reader) } catch { return inbound.eventLoop.makeFailedFuture(error) }
+                let head = promise.futureResult.flatMap { text in inbound.pipeline.removeHandler(reader).map { text } }
                 Task { await relay.withLockedValue { $0 }?.serve(inbound, head: head, proxy: proxy, through: through, timeout: timeout) }
                 return inbound.eventLoop.makeSucceededVoidFuture()
             }
@@ -79,19 +73,15 @@ public final class ProxyRelay: Sendable {
         try? await listener.close()
     }
 
-    private func serve(_ inbound: any Channel, head: EventLoopFuture<String>?, proxy: ProxyServer, through: String, timeout: Duration) async {
+    private func serve(_ inbound: any Channel, head: EventLoopFuture<String>, proxy: ProxyServer, through: String, timeout: Duration) async {
         let clock = ContinuousClock()
         let start = clock.now
         func remaining() -> Duration { max(.zero, timeout - start.duration(to: clock.now)) }
-        // For SOCKS5 the client's CONNECT comes first: one without the relay's secret is closed
-        // on before the proxy is asked anything.
-        var target: (host: String, port: Int)?
-        if let head {
-            guard let connect = await readConnect(head, on: inbound, within: remaining()) else {
-                inbound.close(promise: nil)
-                return
-            }
-            target = connect
+        // The client's CONNECT comes first: one without the relay's secret is closed on before
+        // the proxy is asked anything.
+        guard let target = await readConnect(head, on: inbound, within: remaining()) else {
+            inbound.close(promise: nil)
+            return
         }
         let upstream: any Channel
         do {
@@ -103,24 +93,17 @@ public final class ProxyRelay: Sendable {
                  ?? ConnError.unavailable(.proxyUnreachable, "\(through) cannot be reached: \(error)"))
             return
         }
-        // https://: TLS to the proxy, and the client's CONNECT goes inside it as it is. SOCKS5:
-        // the tunnel made by SOCKS5's handshake, and the client's CONNECT answered here.
-        let outcome: ProxyTunnel.Outcome
-        let opened: String
-        if let target {
-            outcome = await ProxyTunnel.tunnel(on: upstream, to: target.host, port: target.port, through: proxy, timeout: remaining())
-            opened = "\(target.host):\(target.port)"
-        } else {
-            outcome = await ProxyTunnel.securing(upstream, to: proxy, timeout: remaining())
-            opened = through
-        }
-        if let failure = ProxiedConnection.failure(outcome, proxy: proxy, host: target?.host ?? proxy.host, target: opened, named: through) {
+        // TLS to an https:// proxy, then its CONNECT (or SOCKS5's handshake); the client's
+        // CONNECT is answered here.
+        let outcome = await ProxyTunnel.open(on: upstream, to: target.host, port: target.port, through: proxy, timeout: remaining())
+        let opened = "\(target.host):\(target.port)"
+        if let failure = ProxiedConnection.failure(outcome, proxy: proxy, host: target.host, target: opened, named: through) {
             upstream.close(promise: nil)
-            let what = target == nil ? "the TLS handshake with \(through) did not finish" : "\(through) did not open the way to \(opened)"
-            fail(inbound, failure as? ConnError ?? .temporary(.timeout, "\(what) within \(TimeFormatting.duration(timeout))", hint: HTTPTransport.timeoutHint))
+            fail(inbound, failure as? ConnError ?? .temporary(.timeout, "\(through) did not open the way to \(opened) within \(TimeFormatting.duration(timeout))",
+                                                                hint: HTTPTransport.timeoutHint))
             return
         }
-        let answer: String? = target == nil ? nil : "HTTP/1.1 200 Connection established\r\n\r\n"  // written once the glue is in place
+        let answer = "HTTP/1.1 200 Connection established\r\n\r\n"  // written once the glue is in place
         failure.withLock { $0 = nil }
         // Both channels run on the client's event loop: the glue hands bytes across without a hop.
         // The 200 goes out after it is in place: the request that follows it must find the glue.
@@ -128,7 +111,7 @@ public final class ProxyRelay: Sendable {
             let (toClient, toProxy) = RelayGlue.pair()
             try inbound.pipeline.syncOperations.addHandler(toProxy)
             try upstream.pipeline.syncOperations.addHandler(toClient)
-            if let answer { inbound.writeAndFlush(ByteBuffer(string: answer), promise: nil) }
+            inbound.writeAndFlush(ByteBuffer(string: answer), promise: nil)
             inbound.setOption(.autoRead, value: true).whenComplete { _ in }
             inbound.read()
             upstream.read()
@@ -141,7 +124,7 @@ public final class ProxyRelay: Sendable {
 
     /// The client's `CONNECT host:port HTTP/1.1` head (it sends nothing more before the answer)
     /// with the relay's secret; nil for anything else, or nothing in time.
-    private func readConnect(_ head: EventLoopFuture<String>, on inbound: any Channel, within timeout: Duration) async -> (String, Int)? {
+    private func readConnect(_ head: EventLoopFuture<String>, on inbound: any Channel, within timeout: Duration) async -> (host: String, port: Int)? {
         let deadline = inbound.eventLoop.scheduleTask(in: .nanoseconds(timeout.nanoseconds)) { inbound.close(promise: nil) }
         defer { deadline.cancel() }
         do {

@@ -14,6 +14,8 @@ public enum ProxyTunnel {
         case authRequired(Duration, challenge: String?)
         /// Another status: the proxy's status line (sanitised).
         case refused(Duration, statusLine: String)
+        /// The proxy could not reach the target, and said so (`ProxyAnswer`): the target's failure.
+        case targetFailed(Duration, ProxyAnswer)
         /// Closed, garbage, or a head larger than `maxHeadBytes`.
         case failed(Duration, String)
         case timeout
@@ -106,7 +108,17 @@ public enum ProxyTunnel {
                     .map { TerminalSanitizer.sanitize(String($0.dropFirst("proxy-authenticate:".count).trimmingCharacters(in: .whitespaces).prefix(200)), keepNewlines: false) }
                 return .authRequired(elapsed, challenge: challenge)
             default:
-                return .refused(elapsed, statusLine: shown)
+                let headers = lines.dropFirst().compactMap { line -> (String, String)? in
+                    guard let colon = line.firstIndex(of: ":") else { return nil }
+                    return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+                }
+                if let answer = ProxyAnswer.read(status: status, reason: parts.count > 2 ? String(parts[2]) : nil, headers: headers, toConnect: true) {
+                    return .targetFailed(elapsed, answer)
+                }
+                // squid names its rule (`ERR_ACCESS_DENIED`: its stock rules allow CONNECT to 443 only).
+                let squid = headers.first { $0.0.caseInsensitiveCompare("X-Squid-Error") == .orderedSame }
+                    .map { " (" + TerminalSanitizer.sanitize(String($0.1.prefix(80)), keepNewlines: false) + ")" } ?? ""
+                return .refused(elapsed, statusLine: shown + squid)
             }
         } catch ChannelError.connectTimeout {
             return .timeout

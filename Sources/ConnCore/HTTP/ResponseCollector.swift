@@ -23,6 +23,15 @@ public final class ResponseCollector: ChannelInboundHandler, @unchecked Sendable
     private var carriedRequest = false
     /// When the answer's head arrived (the first byte, as curl's time_starttransfer counts it).
     public private(set) var headArrival: ContinuousClock.Instant?
+    /// Told the body's bytes received so far and the announced length, as they arrive (a
+    /// progress line); set before the request, on the event loop.
+    public var onBody: (@Sendable (_ received: Int, _ expected: Int?) -> Void)?
+    private var expectedLength: Int?
+    /// Answers whose head is all that matters (a proxy's 407 or error page): a connection that
+    /// fails after such a head completes the request with the body so far. A proxy that answers
+    /// 407 and closes with the request's body unread makes the kernel send a reset, and the page
+    /// (ended by the close) would otherwise never end. Set before the request, on the event loop.
+    public var headSuffices: (@Sendable (HTTPResponseHead) -> Bool)?
 
     public init(maxBytes: Int) {
         self.maxBytes = maxBytes
@@ -47,6 +56,7 @@ public final class ResponseCollector: ChannelInboundHandler, @unchecked Sendable
         case .head(let responseHead):
             head = responseHead
             headArrival = .now
+            expectedLength = responseHead.headers.first(name: "Content-Length").flatMap { Int($0) }
         case .body(var part):
             if body.readableBytes + part.readableBytes > maxBytes {
                 finish { $0.fail(ChannelHTTPExchange.Failure.tooLarge) }
@@ -55,6 +65,7 @@ public final class ResponseCollector: ChannelInboundHandler, @unchecked Sendable
                 return
             }
             body.writeBuffer(&part)
+            onBody?(body.readableBytes, expectedLength)
         case .end:
             if let head {
                 let answer = (head, body)
@@ -69,12 +80,20 @@ public final class ResponseCollector: ChannelInboundHandler, @unchecked Sendable
     public func errorCaught(context: ChannelHandlerContext, error: any Error) {
         isReusable = false
         if !carriedRequest, failureBeforeFirstRequest == nil { failureBeforeFirstRequest = error }
+        if let head, headSuffices?(head) == true {
+            let answer = (head, body)
+            finish { $0.succeed(answer) }
+        }
         finish { $0.fail(error) }
         context.close(promise: nil)
     }
 
     public func channelInactive(context: ChannelHandlerContext) {
         isReusable = false
+        if let head, headSuffices?(head) == true {
+            let answer = (head, body)
+            finish { $0.succeed(answer) }
+        }
         finish { $0.fail(ChannelHTTPExchange.Failure.closedEarly) }
         context.fireChannelInactive()
     }

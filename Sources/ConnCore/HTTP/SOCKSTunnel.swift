@@ -93,7 +93,10 @@ public enum SOCKSTunnel {
             try await channel.writeAndFlush(ByteBuffer(bytes: request))
             let reply = try await reader.read(4, on: channel)
             guard reply[0] == 0x05 else { return .failed(elapsed(), "the proxy answered CONNECT with something that is not SOCKS5") }
-            guard reply[1] == 0x00 else { return .refused(elapsed(), statusLine: replyText(reply[1])) }
+            guard reply[1] == 0x00 else {
+                if let answer = ProxyAnswer.socks(reply: reply[1]) { return .targetFailed(elapsed(), answer) }
+                return .refused(elapsed(), statusLine: replyText(reply[1]))
+            }
             // The address the proxy bound: read and dropped.
             let rest: Int
             switch reply[3] {

@@ -29,6 +29,9 @@ public enum ReachabilityFailure: String, Sendable, Codable, CaseIterable {
     case proxyAuthRequired
     /// The proxy refused the tunnel to the target (403, 502, …) or answered something else.
     case proxyRefused
+    /// The proxy in between could not reach the target and did not say why (tinyproxy's
+    /// "Unable to connect", a 502 to CONNECT): the target's failure, of no known kind.
+    case unreachable
 
     /// A sentence that explains the verdict to a person.
     public var explanation: String {
@@ -46,6 +49,7 @@ public enum ReachabilityFailure: String, Sendable, Codable, CaseIterable {
         case .proxyUnreachable: "the proxy cannot be reached"
         case .proxyAuthRequired: "the proxy wants credentials (407)"
         case .proxyRefused: "the proxy refused the way to the target"
+        case .unreachable: "the proxy could not reach the target, and did not say why"
         }
     }
 }

@@ -3,12 +3,13 @@
 /// - The device is offline: `noInterface`, `noCarrier`, `noAddress`, `noRoute`.
 /// - A target failed at a layer (its probe verdict): `nxdomain`, `noRoute`, `refused`,
 ///   `timeout`, `tlsError`, `httpStatus`, `unexpectedBody`, `portal`, `redirected`, and through a
-///   proxy `proxyUnreachable`, `proxyAuthRequired`, `proxyRefused`.
+///   proxy `proxyUnreachable`, `proxyAuthRequired`, `proxyRefused`, and `unreachable` (the
+///   proxy could not reach the target and did not say why).
 /// - The internet check found: `portal`, `limited` (a route, no answer), `dnsBroken`.
 public enum StateReason: String, Sendable, Codable, CaseIterable {
     case noInterface, noCarrier, noAddress, noRoute
     case nxdomain, refused, timeout, tlsError, httpStatus, unexpectedBody, portal, redirected
-    case proxyUnreachable, proxyAuthRequired, proxyRefused
+    case proxyUnreachable, proxyAuthRequired, proxyRefused, unreachable
     case limited, dnsBroken
 
     public init(_ offline: OfflineReason) {
