@@ -20,8 +20,11 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting, PrometheusOut
             redirects within one are followed). Through a proxy (--proxy, http_proxy, https_proxy, \
             all_proxy; see --noproxy) DNS, route and TCP are the proxy's, a proxyTls rung follows \
             for an https:// one (TLS to the proxy, see --proxy-cacert), then a proxy rung (CONNECT or \
-            the SOCKS5 handshake), and its verdicts are proxyUnreachable, proxyAuthRequired and \
-            proxyRefused. --interface binds every \
+            the SOCKS5 handshake; an http:// URL through an HTTP proxy is forwarded in absolute form, \
+            as curl sends it), and its verdicts are proxyUnreachable, proxyAuthRequired and \
+            proxyRefused; what the proxy says of the target (squid's 503 ERR_CONNECT_FAIL, a SOCKS5 \
+            reply 5) is the target's verdict (refused, timeout, nxdomain, noRoute, or unreachable \
+            when the proxy does not say why). --interface binds every \
             connection to one interface (or local address), -4/-6 to one family; \
             --each-interface probes over every usable interface at once. The state \
             they add up to — with --internet, what the internet check found too — ends the text \
