@@ -258,7 +258,7 @@ public final class HTTPTransport: Sendable {
                                      : "Put them in the proxy URL: http://USER:PASSWORD@HOST:PORT.",
                                  exitStatus: .permission)
             case .invalidProxyResponse, .httpProxyHandshakeTimeout, .socksHandshakeTimeout:
-                return ConnError(code: .proxyRefused, message: "\(through) did not open the way to \(url.absoluteString) (\(clientError))",
+                return ConnError(code: .proxyRefused, message: "\(through) did not open the way to \(url.absoluteString)",
                                  hint: "The proxy refused the tunnel: wrong credentials, its access rules (this host or port), or not a proxy of this kind.",
                                  exitStatus: .unavailable)
             default:
