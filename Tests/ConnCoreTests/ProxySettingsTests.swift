@@ -42,6 +42,11 @@ struct ProxySettingsTests {
         #expect(try direct("http://[fd00::5]/", "fd00::/8") && direct("http://[::1]:8080/", "[::1]:8080") && !direct("http://[::1]:8081/", "[::1]:8080"))
         #expect(try direct("http://192.168.1.1:3000/", "192.168.1.1:3000") && !direct("http://192.168.1.1/", "192.168.1.1:3000"))
         #expect(try direct("https://anything.example/", "*"))
+        #expect(try direct("https://anything.example/", " * "))
+        // curl's rule: `*` is "everything" only as the whole value; in a list it is ignored.
+        #expect(try !direct("https://anything.example/", "example.com,*"))
+        #expect(try !direct("https://anything.example/", "*, .internal"))
+        #expect(try direct("https://x.internal/", "*, .internal"))
         #expect(try direct("https://API.Example.COM/", "example.com"))
         // --noproxy wins over NO_PROXY; no_proxy before NO_PROXY.
         #expect(try decide("https://a.example/", proxy.merging(["NO_PROXY": "a.example"]) { $1 }, noProxy: "b.example").server != nil)

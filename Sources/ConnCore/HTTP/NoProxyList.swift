@@ -3,7 +3,10 @@ import Foundation
 /// `NO_PROXY` as curl reads it: a comma-separated list of `*` (no proxy at all), host names
 /// that match themselves and their subdomains (`example.com`, `.example.com`), IP addresses,
 /// CIDR ranges (`10.0.0.0/8`, `fd00::/8`), each optionally with `:PORT` (`[::1]:8080` for IPv6).
-/// It matches the host as the URL writes it, before any DNS look-up.
+/// It matches the host as the URL writes it, before any DNS look-up. As in curl, `*` turns the
+/// proxy off only as the whole value: a stray `*` in a long list is ignored, never a bypass of
+/// the proxy for every host. Unlike curl, `*.example.com` means `.example.com` (curl matches it
+/// to nothing; lists written for other tools use it).
 public struct NoProxyList: Sendable, Equatable {
     enum Entry: Sendable, Equatable {
         case everything
@@ -14,7 +17,12 @@ public struct NoProxyList: Sendable, Equatable {
     let entries: [Entry]
 
     public init(_ text: String) {
-        entries = text.split(separator: ",").compactMap { Self.entry($0.trimmingBlanks().lowercased()) }
+        let whole = text.trimmingBlanks()
+        entries = whole == "*" ? [.everything]
+            : whole.split(separator: ",").compactMap { item in
+                let written = item.trimmingBlanks().lowercased()
+                return written == "*" ? nil : Self.entry(written)
+            }
     }
 
     public var isEmpty: Bool { entries.isEmpty }
