@@ -63,6 +63,7 @@ struct ProbeReport: Encodable, TextRenderable, SchemaVersioned {
             }
             var facts: [String] = []
             if let status = result.httpStatus { facts.append("HTTP \(status)") }
+            if let redirects = result.response?.redirects, redirects > 0 { facts.append("after \(redirects) redirect\(redirects == 1 ? "" : "s")") }
             for rung in result.rungs where rung.ok && rung.name != "route" {
                 if let ms = rung.ms, rung.name != "dns" || ms > 0 { facts.append("\(rung.name) \(TimeFormatting.duration(milliseconds: ms))") }
             }

@@ -103,6 +103,7 @@ public struct Prober: Sendable {
             }
             let followed = await walk(ProbeTarget(input: target.input, kind: .url(next), isServer: target.isServer))
             result.rungs += followed.rungs
+            result.reachable = followed.reachable
             result.verdict = followed.verdict
             result.explanation = followed.explanation
             result.httpStatus = followed.httpStatus

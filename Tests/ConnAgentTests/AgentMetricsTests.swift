@@ -181,8 +181,14 @@ struct AgentMetricsTests {
         })
     }
 
-    @Test("GET /probe answers as the blackbox exporter does: the same probe_success for a live server and a closed port, in both modules, and every series it writes")
+    @Test("GET /probe answers as the blackbox exporter does: the same probe_success for a live server, a closed port and a health URL redirecting within its origin (relative and absolute Location: probe_success 1, probe_http_redirects 1), in both modules, and every series it writes")
     func probeLikeTheBlackboxExporter() async throws {
+        let redirecting: [BadServer.Route] = [
+            .redirect("GET", "/health", status: 302, to: "/health/"),
+            .redirect("GET", "/moved", status: 301, to: "http://127.0.0.1:{port}/health/"),
+            .answer("GET", "/health/", status: 200, contentType: "text/plain", body: "ok"),
+        ]
+        try await BadServer.with(redirecting) { redirects in
         try await ServerProcess.with { url in
             let closed = try HTTPPorts.closed()
             let agent = try agent(url)
@@ -192,6 +198,7 @@ struct AgentMetricsTests {
             let cases: [(module: String, target: String, success: Double)] = [
                 ("http_2xx", live, 1), ("http_2xx", dead, 0),
                 ("tcp_connect", "127.0.0.1:\(url.port!)", 1), ("tcp_connect", "127.0.0.1:\(closed)", 0),
+                ("http_2xx", "\(redirects.url.absoluteString)/health", 1), ("http_2xx", "\(redirects.url.absoluteString)/moved", 1),
             ]
             // The blackbox exporter itself, where installed, with the same two modules.
             let blackboxPort = try HTTPPorts.free()
@@ -204,6 +211,9 @@ struct AgentMetricsTests {
                 #expect(answer.status == 200, "\(probe) \(answer.body)")
                 #expect(value("probe_success", in: answer.body) == probe.success, "\(probe): \(answer.body)")
                 #expect(answer.body.contains("conn_probe_verdict{verdict="), "\(answer.body)")
+                if probe.target.hasPrefix(redirects.url.absoluteString) {
+                    #expect(value("probe_http_redirects", in: answer.body) == 1 && value("probe_http_status_code", in: answer.body) == 200, "\(probe): \(answer.body)")
+                }
                 if probe.module == "http_2xx" {
                     let status = value("probe_http_status_code", in: answer.body) ?? -1
                     #expect(probe.success == 1 ? (200..<300).contains(status) : status == 0, "\(answer.body)")  // /health is 204
@@ -231,6 +241,7 @@ struct AgentMetricsTests {
                 }
             }
             #expect(await agent.stop() == 0)
+        }
         }
     }
 

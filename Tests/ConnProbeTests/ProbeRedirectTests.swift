@@ -49,6 +49,29 @@ struct ProbeRedirectTests {
         }
     }
 
+    @Test("the server's health redirecting within its origin (a relative and an absolute Location) ends in its 200: reachable, online, exit 0, 'after 1 redirect' in text; watch reaches online")
+    func serverRedirectedWithinItsOrigin() async throws {
+        let routes: [BadServer.Route] = [
+            .redirect("GET", "/health", status: 302, to: "/health/"),
+            .redirect("GET", "/moved", status: 301, to: "http://127.0.0.1:{port}/health/"),
+            .answer("GET", "/health/", status: 200, contentType: "text/plain", body: "ok"),
+        ]
+        try await BadServer.with(routes) { server in
+            let json = try await conn(["probe", "--json"], server: server)
+            let result = try firstResult(json)
+            #expect(try json.exitCode == 0 && json.json()["state"] as? String == "online", "\(json.standardOutput)")
+            #expect(result["reachable"] as? Bool == true && result["verdict"] as? String == "reachable" && result["httpStatus"] as? Int == 200, "\(result)")
+            #expect((result["response"] as? [String: Any])?["redirects"] as? Int == 1, "\(result)")
+            let text = try await conn(["probe"], server: server)
+            #expect(text.exitCode == 0 && text.standardOutput.contains("✓") && text.standardOutput.contains("after 1 redirect")
+                    && !text.standardOutput.contains("state:"), "\(text.standardOutput)")
+            let absolute = try await conn(["probe", "--json", server.url.absoluteString + "/moved"], server: server)
+            #expect(try absolute.exitCode == 0 && firstResult(absolute)["reachable"] as? Bool == true, "\(absolute.standardOutput)")
+            let watched = try await conn(["watch", "--no-internet", "--no-link", "--until", "online", "--timeout", "20s"], server: server)
+            #expect(watched.exitCode == 0, "\(watched.standardOutput) \(watched.standardError)")
+        }
+    }
+
     @Test("a URL redirected within its origin is followed and the last answer judged; to another origin it is redirected; a loop ends after 5")
     func urlTargets() async throws {
         try await BadServer.with([.answer(nil, "*", status: 200, contentType: "text/plain", body: "elsewhere")], host: "127.0.0.2") { other in
@@ -64,8 +87,10 @@ struct ProbeRedirectTests {
             ]
             try await BadServer.with(routes) { server in
                 let base = server.url.absoluteString
-                let followed = try firstResult(try await conn(["probe", "--json", base + "/old"], server: server))
-                #expect(followed["verdict"] as? String == "reachable" && followed["httpStatus"] as? Int == 200, "\(followed)")
+                let followedRun = try await conn(["probe", "--json", base + "/old"], server: server)
+                let followed = try firstResult(followedRun)
+                #expect(followed["verdict"] as? String == "reachable" && followed["reachable"] as? Bool == true && followed["httpStatus"] as? Int == 200, "\(followed)")
+                #expect(followedRun.exitCode == 0, "\(followedRun.standardOutput)")
                 #expect(followed["location"] as? String == base + "/new")
                 // The answer judged is the second: one redirect before it, its body and version.
                 let response = try #require(followed["response"] as? [String: Any], "\(followed)")
