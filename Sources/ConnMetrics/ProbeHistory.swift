@@ -1,3 +1,4 @@
+import ConnCore
 import ConnProbe
 import Foundation
 import Prometheus
@@ -33,14 +34,34 @@ public final class ProbeHistory: Sendable {
                     labels: [("target", target), ("phase", phase)], buckets: buckets
                 ).record(.nanoseconds(Int64((ms * 1e6).rounded())))
             }
-            if !result.reachable {
-                registry.makeCounter(
-                    descriptor: MetricNameDescriptor(namespace: "conn", subsystem: "probe", metricName: "failures", unitName: "total",
-                                                     helpText: "Failed probes of a target since conn started, by reason (its verdict)."),
-                    labels: [("target", target), ("reason", result.verdict)]
-                ).increment()
+            // Every reason the target's verdict can take is there from its first look, at 0:
+            // increase() and rate() see a reason's first failure only when the series existed before it.
+            for reason in Self.possibleReasons(result) {
+                let counter = registry.makeCounter(descriptor: Self.failures, labels: [("target", target), ("reason", reason.rawValue)])
+                if !result.reachable, reason.rawValue == result.verdict { counter.increment() }
+            }
+            if !result.reachable, ReachabilityFailure(rawValue: result.verdict) == nil {
+                registry.makeCounter(descriptor: Self.failures, labels: [("target", target), ("reason", result.verdict)]).increment()
             }
         }
+    }
+
+    private static var failures: MetricNameDescriptor { MetricNameDescriptor(namespace: "conn", subsystem: "probe", metricName: "failures", unitName: "total",
+                                                       helpText: "Failed probes of a target since conn started, by reason (its verdict).") }
+
+    /// The verdicts a target like this one can come to: the ladder's for any target, the HTTP
+    /// ones for a URL (portal for the configured server's), tlsError over TLS, and a proxy's
+    /// when one carried the look.
+    static func possibleReasons(_ result: ProbeResult) -> [ReachabilityFailure] {
+        var reasons: [ReachabilityFailure] = [.nxdomain, .noRoute, .noCarrier, .refused, .timeout]
+        let isURL = result.kind != "hostPort"
+        if isURL { reasons += [.httpStatus, .unexpectedBody, .redirected] }
+        if result.kind == "server" { reasons.append(.portal) }
+        if result.url?.lowercased().hasPrefix("https:") == true { reasons.append(.tlsError) }
+        if result.rungs.contains(where: { $0.name == "proxy" || $0.name == "proxyTls" }) || result.verdict.hasPrefix("proxy") {
+            reasons += [.proxyUnreachable, .proxyAuthRequired, .proxyRefused, .unreachable]
+        }
+        return reasons
     }
 
     /// The phases of one look that ran to an answer, in milliseconds, by the blackbox exporter's

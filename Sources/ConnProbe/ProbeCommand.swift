@@ -72,7 +72,7 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting, PrometheusOut
     @Option(help: "How many targets to probe at once.")
     var concurrency = 32
 
-    @Option(help: ArgumentHelp("Probe this many rounds and sum each target up as ping does (loss, min/avg/median/p95/max, jitter); 0: until Ctrl-C.", valueName: "n"))
+    @Option(help: ArgumentHelp("Probe this many rounds and sum each target up as ping does (loss, min/avg/median/p95/max, stddev, jitter as mtr reports it); 0: until Ctrl-C.", valueName: "n"))
     var count: Int?
 
     @Option(help: ArgumentHelp("How often --count starts a round: 1s, 500ms, or seconds; 0: each round as soon as the last ends. Under 10ms needs --flood.", valueName: "duration"))

@@ -5,7 +5,8 @@ import Histogram
 
 /// One target's attempts under `probe --count`, summed up as ping and httping do: sent, ok,
 /// loss, the spread of the times of the attempts that succeeded (min, average, median, 95th
-/// percentile, max, standard deviation: the jitter), each rung's median and p95, and the
+/// percentile, max, standard deviation, and the jitter as mtr and RFC 3550 mean it: the mean
+/// absolute difference between consecutive times), each rung's median and p95, and the
 /// verdicts seen with their counts. Memory stays bounded however many rounds run (`--count 0`
 /// for a week): times go into HDR histograms (`TimeSamples`), not a list.
 struct ProbeStatistics: Encodable, Sendable {
@@ -73,7 +74,7 @@ struct ProbeStatistics: Encodable, Sendable {
     var footprintBytes: Int { times.footprintBytes + rungTimes.values.reduce(0) { $0 + $1.footprintBytes } }
 
     private enum CodingKeys: String, CodingKey {
-        case target, sent, ok, lossPercent, minMs, avgMs, medianMs, p95Ms, maxMs, stddevMs, rungs, verdicts
+        case target, sent, ok, lossPercent, minMs, avgMs, medianMs, p95Ms, maxMs, stddevMs, jitterMs, rungs, verdicts
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -89,6 +90,7 @@ struct ProbeStatistics: Encodable, Sendable {
         try container.encode(spread?.p95Ms, forKey: .p95Ms)
         try container.encode(spread?.maxMs, forKey: .maxMs)
         try container.encode(spread?.stddevMs, forKey: .stddevMs)
+        try container.encode(spread == nil ? nil : times.jitterMs, forKey: .jitterMs)
         try container.encode(rungOrder.compactMap { name in rungTimes[name].flatMap(Spread.init).map { (name, $0) } }
             .reduce(into: [String: Spread]()) { $0[$1.0] = $1.1 }, forKey: .rungs)
         try container.encode(verdicts, forKey: .verdicts)
@@ -98,7 +100,7 @@ struct ProbeStatistics: Encodable, Sendable {
     /// ```
     /// --- https://api.example.com/health ---
     /// 10 sent, 9 ok, 10% loss; verdicts: reachable 9, timeout 1
-    /// min/avg/median/p95/max/stddev = 11.2/12.0/11.9/14.1/14.1/0.8 ms
+    /// min/avg/median/p95/max/stddev/jitter = 11.2/12.0/11.9/14.1/14.1/0.8/0.6 ms
     /// rungs (median/p95): dns 0.4/0.6 ms, tcp 3.1/3.5 ms, http 7.9/9.9 ms
     /// ```
     func renderText(style: TextStyle) -> String {
@@ -109,8 +111,8 @@ struct ProbeStatistics: Encodable, Sendable {
         let lossText = "\(loss)% loss"
         text += "\(sent) sent, \(ok) ok, \(ok == sent ? lossText : style.red(lossText)); verdicts: \(seen.joined(separator: ", "))\n"
         if let spread {
-            let values = [spread.minMs, spread.avgMs, spread.medianMs, spread.p95Ms, spread.maxMs, spread.stddevMs].map(number)
-            text += "min/avg/median/p95/max/stddev = \(values.joined(separator: "/")) ms\n"
+            let values = [spread.minMs, spread.avgMs, spread.medianMs, spread.p95Ms, spread.maxMs, spread.stddevMs, times.jitterMs].map(number)
+            text += "min/avg/median/p95/max/stddev/jitter = \(values.joined(separator: "/")) ms\n"
             // A rung that took no time at all (the DNS of an IP literal) says nothing.
             let rungs = rungOrder.compactMap { name in
                 rungTimes[name].flatMap(Spread.init).flatMap { $0.maxMs > 0 ? "\(name) \(number($0.medianMs))/\(number($0.p95Ms)) ms" : nil }

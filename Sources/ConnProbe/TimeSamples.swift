@@ -18,6 +18,10 @@ struct TimeSamples: Sendable {
     private(set) var meanMs = 0.0
     /// The sum of squared differences from the mean (Welford).
     private var squares = 0.0
+    /// The last time added, and the sum of the absolute differences between consecutive times:
+    /// the jitter as mtr and RFC 3550 mean it (how much one time differs from the one before).
+    private var previousMs: Double?
+    private var consecutiveDifferences = 0.0
 
     /// The longest time kept in the histogram: a day (a longer time counts as a day there).
     static let ceilingMicroseconds: UInt64 = 86_400_000_000
@@ -35,12 +39,17 @@ struct TimeSamples: Sendable {
         let delta = ms - meanMs
         meanMs += delta / Double(count)
         squares += delta * (ms - meanMs)
+        if let previousMs { consecutiveDifferences += abs(ms - previousMs) }
+        previousMs = ms
         let microseconds = ms * 1000 >= Double(Self.ceilingMicroseconds) ? Self.ceilingMicroseconds : UInt64((ms * 1000).rounded())
         _ = histogram.record(microseconds)
     }
 
-    /// The population's standard deviation (the jitter).
+    /// The population's standard deviation.
     var deviationMs: Double { count == 0 ? 0 : (squares / Double(count)).squareRoot() }
+
+    /// The mean absolute difference between consecutive times (mtr's Javg; 0 with fewer than two).
+    var jitterMs: Double { count < 2 ? 0 : consecutiveDifferences / Double(count - 1) }
 
     /// The nearest-rank percentile, from the histogram, kept within the min and max seen.
     func percentileMs(_ percent: Double) -> Double {

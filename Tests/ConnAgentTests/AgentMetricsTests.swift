@@ -365,6 +365,15 @@ struct AgentMetricsTests {
             #expect(value(#"conn_probe_duration_seconds_count{target="\#(live)",phase="transfer"}"#, in: body)
                     == value(#"conn_probe_duration_seconds_count{target="\#(live)",phase="processing"}"#, in: body))
             #expect(body.contains("# TYPE conn_probe_duration_seconds histogram") && body.contains("# TYPE conn_probe_last_duration_seconds gauge"))
+            // Every reason a target can fail for is there from its first look, at 0 until it happens:
+            // the live URL's (it never failed), the host:port's other ones; none a host:port cannot have.
+            for reason in ["nxdomain", "noRoute", "noCarrier", "refused", "timeout", "httpStatus", "unexpectedBody", "redirected"] {
+                #expect(value(#"conn_probe_failures_total{target="\#(live)",reason="\#(reason)"}"#, in: body) == 0, "\(reason): \(body)")
+            }
+            for reason in ["nxdomain", "noRoute", "noCarrier", "timeout"] {
+                #expect(value(#"conn_probe_failures_total{target="\#(closed)",reason="\#(reason)"}"#, in: body) == 0, "\(reason): \(body)")
+            }
+            #expect(!body.contains(#"conn_probe_failures_total{target="\#(closed)",reason="httpStatus"}"#), "\(body)")
             if let promtool = Self.promtool {
                 let checked = try await ConnProcess.run(promtool, ["check", "metrics"], environment: [:], input: body)
                 #expect(checked.exitCode == 0, "\(checked.standardOutput) \(checked.standardError)")

@@ -25,6 +25,23 @@ struct ProbeCountTests {
         #expect(ProbeStatistics.Spread([Double]()) == nil)
     }
 
+    @Test("jitter is the mean absolute difference of consecutive times (mtr's Javg), not the deviation: 10, 20, 10, 20 → 10 (stddev 5); steady times → 0; one time → 0")
+    func jitter() {
+        var alternating = TimeSamples()
+        for ms in [10.0, 20, 10, 20] { alternating.add(ms) }
+        #expect(alternating.jitterMs == 10 && alternating.deviationMs == 5)
+        // The same values in another order: the deviation is the same, the jitter is not.
+        var climbing = TimeSamples()
+        for ms in [10.0, 10, 20, 20] { climbing.add(ms) }
+        #expect(abs(climbing.jitterMs - 10.0 / 3) < 1e-9 && climbing.deviationMs == 5)
+        var steady = TimeSamples()
+        for _ in 0..<5 { steady.add(7) }
+        #expect(steady.jitterMs == 0)
+        var one = TimeSamples()
+        one.add(3)
+        #expect(one.jitterMs == 0)
+    }
+
     @Test("a million attempts keep memory bounded: the samples' footprint after 10⁶ is what it was after 10³")
     func boundedMemory() {
         var statistics = ProbeStatistics(target: "t")
@@ -79,7 +96,7 @@ struct ProbeCountTests {
             #expect(text.exitCode == 0, "\(text.standardError)")
             #expect(text.standardOutput.contains("(round 1)") && text.standardOutput.contains("(round 2)"), "\(text.standardOutput)")
             #expect(text.standardOutput.contains("2 sent, 2 ok, 0% loss; verdicts: reachable 2"), "\(text.standardOutput)")
-            #expect(text.standardOutput.contains("min/avg/median/p95/max/stddev = "), "\(text.standardOutput)")
+            #expect(text.standardOutput.contains("min/avg/median/p95/max/stddev/jitter = "), "\(text.standardOutput)")
         }
     }
 
