@@ -57,6 +57,9 @@ public struct ConfigGetCommand: ConnCommand {
         case "insecure": return configuration.insecure ? "true" : "false"
         case "utc": return configuration.utc ? "true" : "false"
         case "pluginsWithToken": return configuration.pluginsWithToken.isEmpty ? nil : configuration.pluginsWithToken.joined(separator: ",")
+        case "internetCheck":
+            let endpoints = configuration.internetCheck ?? ConnConfiguration.defaultInternetCheck
+            return endpoints.isEmpty ? "off" : endpoints.map(URLUserinfo.redacted).joined(separator: ",")
         default: return nil
         }
     }

@@ -46,6 +46,8 @@ struct ConfigReport: Encodable, TextRenderable {
     let outboxKeepSentSeconds: Double
     /// The plugins that get the token in CONN_TOKEN.
     let pluginsWithToken: [String]
+    /// The internet check's endpoints the monitors use (conn's own when none is set; empty: off).
+    let internetCheck: [String]
     let databaseFile: String
     let sources: [String: Source]
     /// The proxy requests to the server take, and why (nil without a server).
@@ -104,6 +106,7 @@ struct ConfigReport: Encodable, TextRenderable {
         outboxExpirySeconds = configuration.outboxExpiry.seconds
         outboxKeepSentSeconds = configuration.outboxKeepSent.seconds
         pluginsWithToken = configuration.pluginsWithToken
+        internetCheck = configuration.internetCheck.map { $0.map(URLUserinfo.redacted) } ?? ConnConfiguration.defaultInternetCheck
         databaseFile = configuration.paths.databaseFile
         sources = configuration.sources.mapValues { Source(kind: $0.kind, detail: $0.description) }
         proxy = configuration.backEnd.map { backEnd in
@@ -147,6 +150,7 @@ struct ConfigReport: Encodable, TextRenderable {
             ("outboxExpiry", TimeFormatting.duration(seconds: outboxExpirySeconds), sources["outboxExpiry"]?.detail),
             ("outboxKeepSent", TimeFormatting.duration(seconds: outboxKeepSentSeconds), sources["outboxKeepSent"]?.detail),
             ("pluginsWithToken", pluginsWithToken.isEmpty ? "(none)" : pluginsWithToken.joined(separator: ", "), sources["pluginsWithToken"]?.detail),
+            ("internetCheck", internetCheck.isEmpty ? "off" : internetCheck.joined(separator: ", "), sources["internetCheck"]?.detail),
         ]
         if let proxy {
             rows.append(("proxy", proxy.problem.map { "(unusable: \($0))" } ?? proxy.url ?? "(none: direct)", proxy.problem == nil ? proxy.reason : nil))

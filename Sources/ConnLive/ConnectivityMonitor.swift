@@ -89,11 +89,17 @@ public final class ConnectivityMonitor: Sendable {
                     }
                 }
             }
+            let settledTask = source.internetSettled.map { settled in
+                Task {
+                    for await _ in settled { triggers.yield(.input(.internetSettled)) }
+                }
+            }
             defer {
                 timer?.cancel()
                 linkTask?.cancel()
                 lookTask?.cancel()
                 netlinkTask?.cancel()
+                settledTask?.cancel()
                 refreshes.forEach { $0.resume() }
             }
             func perform(_ actions: [MonitorMachine.Action]) {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ConnCore
 import ConnProbe
 
 /// Whether a monitor also checks the internet, and against which endpoints: the options
@@ -19,10 +20,20 @@ public struct InternetCheckOptions: ParsableArguments {
     /// decides the state too, not only the targets.
     public var requested: Bool { !noInternet && (internet || !internetURLs.isEmpty) }
 
-    /// The endpoints to check: none with --no-internet; else those given (or the defaults) when
-    /// asked for with --internet or --internet-url, or when `byDefault`.
-    public func endpoints(byDefault: Bool) throws -> [InternetEndpoint] {
+    /// The endpoints to check: none with --no-internet; else those given (or the configured
+    /// ones: `internetCheck`, conn's own when unset) when asked for with --internet or
+    /// --internet-url, or when `byDefault` and `internetCheck` is not `off`.
+    public func endpoints(byDefault: Bool, configuration: ConnConfiguration) throws -> [InternetEndpoint] {
         guard !noInternet, internet || !internetURLs.isEmpty || byDefault else { return [] }
-        return internetURLs.isEmpty ? ConnectivityCheck.defaultInternetEndpoints : try internetURLs.map(InternetEndpoint.parse)
+        if !internetURLs.isEmpty { return try internetURLs.map(InternetEndpoint.parse) }
+        let configured = configuration.internetCheck ?? ConnConfiguration.defaultInternetCheck
+        // `off`: no check unless --internet asks for one (conn's own then).
+        if configured.isEmpty { return internet ? ConnectivityCheck.defaultInternetEndpoints : [] }
+        let source = configuration.sources["internetCheck"]?.description ?? "the default"
+        return try configured.map { entry in
+            do { return try InternetEndpoint.parse(entry) } catch let error as ConnError {
+                throw ConnError.configuration("internetCheck (from \(source)): \(error.message)", hint: error.hint)
+            }
+        }
     }
 }

@@ -19,6 +19,8 @@ public struct MonitorMachine: Sendable {
         case wayOut(interface: InterfaceSummary?, path: NetworkPath, at: Date)
         /// A person asked for a look now (`refresh` in the REPL).
         case refreshRequested
+        /// An internet check the last look did not wait for has ended: a look shows it.
+        case internetSettled
         /// A look that `.look` asked for has finished.
         case looked(WatchObservation, at: Date)
         /// The link started by `.startLink(generation)` reports a state.
@@ -70,7 +72,7 @@ public struct MonitorMachine: Sendable {
             return (linkEnabled ? [startLink(initializing: true)] : []) + [.look]
         case .timerFired(let generation):
             return generation == timerGeneration ? [.look] : []
-        case .kernelChanged, .refreshRequested:
+        case .kernelChanged, .refreshRequested, .internetSettled:
             return [.look]
         case .wayOut(let interface, let path, let now):
             guard let event = engine.observeWayOut(interface: interface, path: path, at: now) else { return [] }

@@ -35,7 +35,7 @@ public struct MonitorOptions: ParsableArguments {
         if probeTargets.isEmpty, let backEnd = configuration.backEnd {
             probeTargets = [.server(backEnd)]
         }
-        let endpoints = try internetChecks.endpoints(byDefault: targets.isEmpty)
+        let endpoints = try internetChecks.endpoints(byDefault: targets.isEmpty, configuration: configuration)
         guard !probeTargets.isEmpty || !endpoints.isEmpty else {
             throw ConnError.usage("nothing to watch: give a target, configure a server, or leave out --no-internet")
         }

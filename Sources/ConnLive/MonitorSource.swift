@@ -9,17 +9,23 @@ public struct MonitorSource: Sendable {
     public var wayOut: @Sendable (ConnectivityCheck.Snapshot) -> (interface: ProbeInterface?, path: NetworkPath)
     /// The kernel's notifications, a burst per event; nil where there are none (the monitor polls).
     public var kernelEvents: AsyncStream<NetlinkMonitor.Event>?
+    /// An internet check that a look did not wait for has ended: look again to show it.
+    public var internetSettled: AsyncStream<Void>?
 
     public init(look: @escaping @Sendable () async -> ConnectivityCheck.Snapshot,
                 wayOut: @escaping @Sendable (ConnectivityCheck.Snapshot) -> (interface: ProbeInterface?, path: NetworkPath),
-                kernelEvents: AsyncStream<NetlinkMonitor.Event>?) {
+                kernelEvents: AsyncStream<NetlinkMonitor.Event>?, internetSettled: AsyncStream<Void>? = nil) {
         self.look = look
         self.wayOut = wayOut
         self.kernelEvents = kernelEvents
+        self.internetSettled = internetSettled
     }
 
-    /// The check, and rtnetlink where the socket can be opened.
+    /// The check, and rtnetlink where the socket can be opened. The targets' verdict does not
+    /// wait for the internet check (`ConnectivityCheck.run(onInternetSettled:)`).
     public static func live(_ check: ConnectivityCheck) -> MonitorSource {
-        MonitorSource(look: { await check.run() }, wayOut: { check.wayOut(after: $0) }, kernelEvents: NetlinkMonitor()?.events())
+        let (settled, settles) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        return MonitorSource(look: { await check.run(onInternetSettled: { settles.yield() }) }, wayOut: { check.wayOut(after: $0) },
+                             kernelEvents: NetlinkMonitor()?.events(), internetSettled: settled)
     }
 }

@@ -11,6 +11,8 @@ public struct ConnectivityCheck: Sendable {
     /// adds what it found (a portal, the address families).
     public let internetRequired: Bool
     let runner: ProbeRunner
+    /// The internet check of a monitor's looks, shared by them (see `run(onInternetSettled:)`).
+    private let lookout = InternetLookout()
 
     public init(targets: [ProbeTarget], internetEndpoints: [InternetEndpoint], internetRequired: Bool? = nil, timeout: Duration, insecure: Bool,
                 credentials: Credentials?, concurrency: Int = 32, proxies: ProxySettings = .none, egress: Egress = .any) {
@@ -66,6 +68,9 @@ public struct ConnectivityCheck: Sendable {
         public var path: NetworkPath?
         /// Whether the internet check decides too (see `ConnectivityCheck.internetRequired`).
         public var internetRequired: Bool
+        /// The internet check had not answered when the targets were judged (a monitor's look:
+        /// `internet` is nil, and the next look shows what it found).
+        public var internetPending = false
 
         public var allTargetsReachable: Bool { results.allSatisfy(\.reachable) }
         /// The interface the first reachable target went out through; else the first target's;
@@ -73,11 +78,29 @@ public struct ConnectivityCheck: Sendable {
         public var interface: ProbeInterface? { results.first { $0.reachable }?.interface ?? results.first?.interface ?? path?.interface }
     }
 
-    public func run() async -> Snapshot {
-        async let internet = internetEndpoints.isEmpty ? nil : InternetCheck(prober: runner.prober).run(internetEndpoints).0
+    /// One look. With `onInternetSettled` (a monitor's looks) and targets that decide the state
+    /// themselves, the targets' verdict never waits for the internet check: a check that has not
+    /// answered when they are judged goes on (`internetPending`), and `onInternetSettled` is
+    /// called when it ends, for a look that shows what it found (`InternetLookout`). Without
+    /// it (`probe`), or when the internet decides the state, the look waits for both.
+    public func run(onInternetSettled: (@Sendable () -> Void)? = nil) async -> Snapshot {
+        let endpoints = internetEndpoints
+        guard let onInternetSettled, !endpoints.isEmpty, !internetRequired, !targets.isEmpty else {
+            async let internet = endpoints.isEmpty ? nil : InternetCheck(prober: runner.prober).run(endpoints).0
+            let results = await runner.probeAll(targets)
+            let verdict = await internet
+            return Snapshot(judging: results, internet: verdict, classifier: runner.prober.classifier, internetRequired: internetRequired)
+        }
+        let prober = runner.prober
+        if let taken = lookout.begin({ await InternetCheck(prober: prober).run(endpoints).0 }) {
+            let results = await runner.probeAll(targets)
+            return Snapshot(judging: results, internet: taken, classifier: prober.classifier, internetRequired: internetRequired)
+        }
         let results = await runner.probeAll(targets)
-        let verdict = await internet
-        return Snapshot(judging: results, internet: verdict, classifier: runner.prober.classifier, internetRequired: internetRequired)
+        let reading = lookout.end(onSettled: onInternetSettled)
+        var snapshot = Snapshot(judging: results, internet: reading.verdict, classifier: prober.classifier, internetRequired: internetRequired)
+        snapshot.internetPending = reading.pending
+        return snapshot
     }
 
     /// The way out now, read from the routing table alone (a few syscalls, no packet): the

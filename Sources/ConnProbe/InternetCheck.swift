@@ -48,11 +48,7 @@ public struct InternetEndpoint: Sendable, Equatable {
     /// Answer-checked endpoints used when none are configured: one by name, and one IP literal
     /// of each family — a DNS failure shows as dnsBroken rather than offline, and IPv4 and IPv6
     /// are each known to work (or not) instead of guessed.
-    public static let defaults: [InternetEndpoint] = [
-        InternetEndpoint(url: URL(string: "http://connectivitycheck.gstatic.com/generate_204")!, status: 204),
-        InternetEndpoint(url: URL(string: "http://1.1.1.1/cdn-cgi/trace")!, status: 200, bodyContains: "ip="),
-        InternetEndpoint(url: URL(string: "http://[2606:4700:4700::1111]/cdn-cgi/trace")!, status: 200, bodyContains: "ip="),
-    ]
+    public static let defaults: [InternetEndpoint] = ConnConfiguration.defaultInternetCheck.map { try! parse($0) }
 }
 
 /// The internet check's conclusion.

@@ -58,7 +58,7 @@ public struct ReplCommand: ConnCommand {
             link = BackEndLink(backEnd, configuration: configuration, logger: context.logger)
         }
         // Without a server, the internet stands in for it (unless --no-internet).
-        let endpoints = try internetChecks.endpoints(byDefault: targets.isEmpty)
+        let endpoints = try internetChecks.endpoints(byDefault: targets.isEmpty, configuration: configuration)
         guard !targets.isEmpty || !endpoints.isEmpty else {
             throw ConnError.usage("nothing to check: no server is configured and --no-internet was given",
                                   hint: "Give --server URL (or set CONN_SERVER), or leave out --no-internet.")

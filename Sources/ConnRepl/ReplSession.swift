@@ -206,7 +206,7 @@ final class ReplSession: Sendable {
     }
 
     private func banner(for status: ReplStatus) -> String {
-        let text = status.state?.banner ?? "Not connected to the server."
+        let text = status.network?.banner ?? "Not connected to the server."
         return style.red(style.bold("▌ " + text)) + style.dim("  (`ack` hides this, `status` tells more)")
     }
 

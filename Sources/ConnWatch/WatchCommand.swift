@@ -185,7 +185,7 @@ public struct WatchCommand: ConnCommand {
     func emit(_ event: WatchEvent, context: CommandContext) throws {
         try context.printer.emitLine(event)
         guard context.configuration.format == .text, context.terminal.standardOutputIsTerminal, event.type == .baseline || event.type == .change else { return }
-        if let banner = event.state?.state.banner {
+        if let banner = event.state?.banner {
             context.printer.write(context.printer.outputStyle.red(context.printer.outputStyle.bold("▌ " + banner)))
         }
     }

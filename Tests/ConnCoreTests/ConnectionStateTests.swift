@@ -65,6 +65,18 @@ struct ConnectionStateTests {
 
 @Suite("Network status and connectivity models")
 struct StatusModelTests {
+    @Test("the banner says the network works only when something answered: a refusal, a wrong answer, a proxy's no — not a timeout, an unknown name, no route, or an internet check's silence")
+    func bannerClaimsOnlyWhatWasSeen() {
+        func banner(_ reason: StateReason?) -> String? { NetworkState(state: .serverUnreachable, reason: reason).banner }
+        for answered in [StateReason.refused, .tlsError, .httpStatus, .unexpectedBody, .redirected, .proxyAuthRequired, .proxyRefused] {
+            #expect(banner(answered)?.contains("Your network works") == true, "\(answered)")
+        }
+        for silent in [StateReason.timeout, .nxdomain, .noRoute, .unreachable, .limited, .dnsBroken, .proxyUnreachable, nil] {
+            #expect(banner(silent) == "Can't reach the server; conn keeps trying.", "\(String(describing: silent))")
+        }
+        #expect(NetworkState(state: .online).banner == nil && NetworkState(state: .offline, reason: .noCarrier).banner == NetworkStatus.offline.banner)
+    }
+
     @Test("each state but online has its own banner; each its own details; the raw values are the JSON words")
     func eachOfflineStateHasItsOwnBanner() {
         #expect(NetworkStatus.online.banner == nil)

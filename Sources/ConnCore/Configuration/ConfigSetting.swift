@@ -32,6 +32,17 @@ public struct ConfigSetting: Sendable {
         .text("email", \.email, help: "your address, the sender of what you send", emptyIsUnset: false),
         .text("token", \.token, help: "the bearer token, sent to the configured server's origin only", emptyIsUnset: true),
         .list("pluginsWithToken", \.pluginsWithToken, help: "the plugins that get the token (comma-separated names)"),
+        ConfigSetting(key: "internetCheck", help: "the internet check's endpoints, comma-separated URL[=STATUS[:TEXT]] (as --internet-url), or off") { text, source, configuration in
+            let written = text.trimmingBlanks()
+            if written.lowercased() == "off" { configuration.internetCheck = []; return }
+            let entries = written.split(separator: ",").map { $0.trimmingBlanks() }.filter { !$0.isEmpty }
+            guard !entries.isEmpty else { configuration.internetCheck = nil; return }
+            for entry in entries where !entry.lowercased().hasPrefix("http://") {
+                throw ConnError.configuration("internetCheck '\(URLUserinfo.redacted(entry))' (from \(source)) is not a plain http:// URL",
+                                              hint: "The internet check needs plain HTTP (a captive portal can only answer that): http://HOST/PATH[=STATUS[:TEXT]], comma-separated, or off.")
+            }
+            configuration.internetCheck = entries
+        },
         ConfigSetting(key: "proxy", help: "the proxy for every request, '' for none (as --proxy; else http_proxy, https_proxy, all_proxy)") { text, source, configuration in
             if !text.trimmingBlanks().isEmpty, case .failure(let problem) = ProxyServer.read(text) {
                 throw ConnError.configuration("proxy '\(URLUserinfo.redacted(text))' (from \(source)) \(problem.why)", hint: ProxyServer.hint)

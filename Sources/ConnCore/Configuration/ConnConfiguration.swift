@@ -36,6 +36,18 @@ public struct ConnConfiguration: Sendable {
     public var outboxKeepSent: Duration = .seconds(7 * 24 * 3600)
     /// The plugins (by name, as in `conn NAME`) that get the token in `CONN_TOKEN`; others never do.
     public var pluginsWithToken: [String] = []
+    /// The internet check's endpoints (`internetCheck`), each `URL[=STATUS[:TEXT]]` as
+    /// `--internet-url` takes them: nil for conn's own (connectivitycheck.gstatic.com, 1.1.1.1,
+    /// 2606:4700:4700::1111), empty for none (`off`). Where a network drops those (many corporate
+    /// and hotel networks do), a check of its own that answers is truer than one that never does.
+    public var internetCheck: [String]?
+    /// conn's own internet check, as `internetCheck` would write it: one endpoint by name and one
+    /// IP literal of each family, each answer-checked.
+    public static let defaultInternetCheck = [
+        "http://connectivitycheck.gstatic.com/generate_204=204",
+        "http://1.1.1.1/cdn-cgi/trace=200:ip=",
+        "http://[2606:4700:4700::1111]/cdn-cgi/trace=200:ip=",
+    ]
     /// Which proxy each request takes (`proxy`, `noProxy`, and the environment's variables).
     public var proxy = ProxySettings()
     /// Which way out connections take (`--interface`, `-4`, `-6` of probe, watch, the agent, top

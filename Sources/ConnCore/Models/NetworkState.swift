@@ -66,6 +66,17 @@ public struct NetworkState: Sendable, Equatable, Codable {
         state.rawValue + (cause.map { " (\($0))" } ?? "")
     }
 
+    /// The one-line banner (`NetworkStatus.banner`), which says "Your network works" only when
+    /// something on the way answered — the server refused, or answered wrongly; a proxy said no —
+    /// never on a silence (a timeout, a name that did not resolve, no route, an internet check
+    /// that did not answer). nil while online.
+    public var banner: String? {
+        guard state == .serverUnreachable else { return state.banner }
+        let answered: Set<StateReason> = [.refused, .tlsError, .httpStatus, .unexpectedBody, .redirected, .proxyAuthRequired, .proxyRefused]
+        if let reason, answered.contains(reason) { return state.banner }
+        return "Can't reach the server; conn keeps trying."
+    }
+
     /// `refused: http://…/health` (the reason, the failing target), sanitised; nil while online.
     public var cause: String? {
         let parts = [reason?.rawValue, failingTarget.map { TerminalSanitizer.sanitize($0, keepNewlines: false) }].compactMap { $0 }
