@@ -32,7 +32,7 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     @Option(help: ArgumentHelp("The proxy for every request: http://HOST:PORT, https:// (TLS to the proxy), socks5://, socks5h://, with user:password@ if it wants them; '' for none (overrides the proxy variables).", valueName: "url"))
     public var proxy: String?
 
-    @Option(name: .customLong("noproxy"), help: ArgumentHelp("Hosts to reach without the proxy: comma-separated names (and their subdomains), addresses, CIDR ranges, :PORT; * for all (overrides NO_PROXY).", valueName: "list"))
+    @Option(name: .customLong("noproxy"), help: ArgumentHelp("Hosts to reach without the proxy: comma-separated names (and their subdomains), addresses, CIDR ranges, :PORT; * alone for all (overrides NO_PROXY).", valueName: "list"))
     public var noProxy: String?
 
     @Option(name: .customLong("proxy-cacert"), help: ArgumentHelp("A PEM file of the certificates an https:// proxy's certificate may be signed by, instead of the system's.", valueName: "file"), completion: .file())

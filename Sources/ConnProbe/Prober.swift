@@ -170,8 +170,12 @@ public struct Prober: Sendable {
             }
         }
 
-        // -4 / -6: the addresses of that family only.
-        let addresses = resolved.filter { egress.allows(family: $0.family) }
+        // -4 / -6: the addresses of that family only. Then, as curl picks them, the ones the
+        // way out has a route to: a name with both families, asked over an IPv4-only interface
+        // (--interface), goes by IPv4 rather than failing on its IPv6 address.
+        let allowed = resolved.filter { egress.allows(family: $0.family) }
+        let routable = allowed.filter { if case .success = routes.route(to: $0) { true } else { false } }
+        let addresses = routable.isEmpty ? allowed : routable
         result.resolvedAddress = addresses.first?.ip
         if addresses.isEmpty, let family = egress.family {
             let others = resolved.map(\.ip).joined(separator: ", ")
@@ -201,8 +205,16 @@ public struct Prober: Sendable {
             }
             result.rungs.append(ProbeRung(name: "route", ok: true, ms: 0, detail: via))
         case .failure(.noRoute):
-            result.rungs.append(ProbeRung(name: "route", ok: false, ms: 0, detail: "no route to \(first.ip)"))
+            // Bound to an interface that is down or has no carrier: that is why, said so.
+            if let name = egress.interface, let bound = LocalInterface.current().first(where: { $0.name == name }), !bound.up || !bound.running {
+                let why = bound.up ? "\(name) (--interface) has no carrier" : "\(name) (--interface) is down"
+                result.rungs.append(ProbeRung(name: "route", ok: false, ms: 0, detail: "no route to \(first.ip): \(why)"))
+                if let through { return finish(.proxyUnreachable, "there is no route to \(through) at \(first.ip): \(why)") }
+                return finish(bound.up ? .noCarrier : .noRoute, "there is no route to \(first.ip): the interface \(why)")
+            }
+            result.rungs.append(ProbeRung(name: "route", ok: false, ms: 0, detail: "no route to \(first.ip)" + (egress.interface.map { " by \($0) (--interface)" } ?? "")))
             if let through { return finish(.proxyUnreachable, "there is no route to \(through) at \(first.ip)") }
+            if let name = egress.interface { return finish(.noRoute, "there is no route to \(first.ip) by \(name) (--interface)") }
             return finish(.noRoute, "there is no route to \(first.ip): this host has no network path to it")
         case .failure(.other(let why)):
             result.rungs.append(ProbeRung(name: "route", ok: false, ms: 0, detail: why))

@@ -20,6 +20,36 @@ struct InterfaceChoiceTests {
         try #require(try outcome.json()["results"] as? [[String: Any]], "\(outcome.standardOutput) \(outcome.standardError)")
     }
 
+    @Test("a name with both families, over an interface that has IPv4 only, goes by IPv4 as curl does (its IPv6 address is routable, by the other interface); bound to an interface that is down, the verdict names it and says so")
+    func familiesTheInterfaceCanReach() async throws {
+        let ways = try await TwoWaysOut()
+        // IPv6 by the second way only.
+        try await ways.client.exec(["ip", "-6", "addr", "add", "fd78::1/64", "dev", ways.second, "nodad"])
+        try await ways.serverSide.exec(["ip", "-6", "addr", "add", "fd78::2/64", "dev", ways.secondPeer, "nodad"])
+        try await ways.serverSide.exec(["ip", "-6", "addr", "add", "fd79::9/128", "dev", "lo"])
+        try await ways.client.exec(["ip", "-6", "route", "add", "default", "via", "fd78::2", "dev", ways.second])
+        // The name's addresses, for processes in the client namespace (`ip netns exec` mounts
+        // /etc/netns/NAME/hosts on /etc/hosts): IPv6 sorts first, as both are routable.
+        let etc = "/etc/netns/\(ways.client.name)"
+        try FileManager.default.createDirectory(atPath: etc, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: etc) }
+        try "127.0.0.1 localhost\nfd79::9 dual.conn.test\n10.79.0.9 dual.conn.test\n".write(toFile: etc + "/hosts", atomically: true, encoding: .utf8)
+        let port = ways.server.url.port!
+
+        let outcome = try await conn(ways, ["probe", "--json", "--interface", ways.first, "http://dual.conn.test:\(port)/health"])
+        let result = try #require(try results(outcome).first)
+        let dns = (result["rungs"] as? [[String: Any]])?.first { $0["name"] as? String == "dns" }
+        #expect((dns?["detail"] as? String ?? "").contains("fd79::9"), "the name has both families: \(String(describing: dns))")
+        #expect(outcome.exitCode == 0 && result["address"] as? String == "10.79.0.9", "\(result)")
+
+        try await ways.client.exec(["ip", "link", "set", ways.first, "down"])
+        let down = try await conn(ways, ["probe", "--json", "--interface", ways.first, "http://10.79.0.9:\(port)/health"])
+        let downResult = try #require(try results(down).first)
+        let explanation = downResult["explanation"] as? String ?? ""
+        #expect(down.exitCode == 69 && downResult["verdict"] as? String == "noRoute" && explanation.contains("\(ways.first) (--interface) is down"),
+                "\(downResult)")
+    }
+
     @Test("probe bound to each interface in turn, then over both at once: a table of both ways; the first's carrier lost → it fails, the second still works and the state is online; watch and clock-offset follow --interface; bad input is 64")
     func waysOut() async throws {
         let ways = try await TwoWaysOut()
