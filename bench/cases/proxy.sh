@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# conn probe through a proxy against curl through the same one (issue 38), whole process,
-# release builds, conn-server on loopback, each proxy on loopback:
-#   tinyproxy and squid (CONNECT for both; squid also as an https:// proxy, TLS to it):
-#     `conn probe --proxy P URL` vs `curl -p -x P -fsS -o /dev/null URL`   (goal ≤ 1.2x curl)
+# conn probe through a proxy against curl through the same one, whole process, release builds,
+# conn-server on loopback, each proxy on loopback, and both without a proxy for the hop's cost:
+#   tinyproxy and squid, an http:// URL: the request in absolute form, as both send it
+#     `conn probe --proxy P URL` vs `curl -x P -fsS -o /dev/null URL`
+#   squid as an https:// proxy (TLS to it), the same request inside that TLS
+#   tinyproxy, a CONNECT tunnel (conn probe of an https:// target is a tunnel; curl -p forces one)
 #   dante (SOCKS5): `conn probe --proxy socks5://P URL` vs `curl --socks5 P …`
-# (-p: curl tunnels through CONNECT as conn does; without it curl sends the request to the proxy
-# in absolute form, a different exchange.)
+# The hop's cost is each tool's time through the proxy less its time without it.
 set -euo pipefail
 for tool in tinyproxy squid danted; do
     command -v "$tool" >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tinyproxy squid dante-server; break; }
@@ -66,11 +67,16 @@ ca="$work/proxy-cert.pem"
 socks="127.0.0.1:$dante_port"
 
 hyperfine -N --warmup 10 --runs 100 --export-markdown "$RESULTS/proxy.md" \
-    -n 'curl -p -x PROXY -fsS -o /dev/null URL' "curl -p -x $proxy -fsS -o /dev/null $url/health" \
+    -n 'curl -fsS -o /dev/null URL (no proxy)' "curl -fsS -o /dev/null $url/health" \
+    -n 'conn probe URL (no proxy)' "$CONN probe $url/health" \
+    -n 'curl -x PROXY -fsS -o /dev/null URL' "curl -x $proxy -fsS -o /dev/null $url/health" \
     -n 'conn probe --proxy PROXY URL' "$CONN probe --proxy $proxy $url/health" \
-    -n 'curl -p -x SQUID -fsS -o /dev/null URL' "curl -p -x $squid -fsS -o /dev/null $url/health" \
+    -n 'curl -x SQUID -fsS -o /dev/null URL' "curl -x $squid -fsS -o /dev/null $url/health" \
     -n 'conn probe --proxy SQUID URL' "$CONN probe --proxy $squid $url/health" \
-    -n 'curl -p -x https://SQUID --proxy-cacert CA -fsS -o /dev/null URL' "curl -p -x $squid_tls --proxy-cacert $ca -fsS -o /dev/null $url/health" \
+    -n 'curl -x https://SQUID --proxy-cacert CA -fsS -o /dev/null URL' "curl -x $squid_tls --proxy-cacert $ca -fsS -o /dev/null $url/health" \
     -n 'conn probe --proxy https://SQUID --proxy-cacert CA URL' "$CONN probe --proxy $squid_tls --proxy-cacert $ca $url/health" \
+    -n 'curl -p -x PROXY -fsS -o /dev/null URL (CONNECT)' "curl -p -x $proxy -fsS -o /dev/null $url/health" \
+    -n 'conn inbox fetch --proxy PROXY (absolute form, HTTP client)' "$CONN inbox fetch --proxy $proxy --server $url" \
+    -n 'conn inbox fetch (no proxy)' "$CONN inbox fetch --server $url" \
     -n 'curl --socks5 DANTE -fsS -o /dev/null URL' "curl --socks5 $socks -fsS -o /dev/null $url/health" \
     -n 'conn probe --proxy socks5://DANTE URL' "$CONN probe --proxy socks5://$socks $url/health"
