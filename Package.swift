@@ -331,6 +331,7 @@ let package = Package(
             name: "ConnCoreTests",
             dependencies: [
                 "ConnCore", "ConnTestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

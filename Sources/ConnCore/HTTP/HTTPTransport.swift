@@ -317,9 +317,24 @@ public final class HTTPTransport: Sendable {
         if text.localizedCaseInsensitiveContains("ssl") || text.localizedCaseInsensitiveContains("tls")
             || text.localizedCaseInsensitiveContains("certificate")
         {
-            return .unavailable(.tlsError, "\(target): TLS handshake failed (\(text))", hint: "For a test server with a self-signed certificate, use --insecure.")
+            return .unavailable(.tlsError, "\(target): TLS handshake failed: \(TLSHandshake.describe(error))",
+                                hint: "For a test server with a self-signed certificate, use --insecure.")
         }
-        return .unavailable(.unreachable, "cannot reach \(target): \(text)")
+        // The system's words for a failed read or write, not the library's type and call.
+        if let io = error as? IOError {
+            return .unavailable(.unreachable, "cannot reach \(target): the connection failed: \(String(cString: strerror(io.errnoCode)).lowercased())")
+        }
+        return .unavailable(.unreachable, "cannot reach \(target): \(Self.plainWords(text))")
+    }
+
+    /// An error's description without the library's type names (`HTTPClientError.x`,
+    /// `NIOCore.IOError(...)`): what is left is the part a person can read.
+    static func plainWords(_ text: String) -> String {
+        var words = text
+        for prefix in ["HTTPClientError.", "NIOCore.", "NIOPosix.", "NIOSSL.", "AsyncHTTPClient."] {
+            words = words.replacingOccurrences(of: prefix, with: "")
+        }
+        return words
     }
 }
 
