@@ -171,7 +171,7 @@ _conn() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(--version -h --help --insecure --json --no-pager --proxy-insecure --quiet --utc --verbose -q -v)
     local -a repeating_options=()
-    local -a non_repeating_options=(--color --config --format --noproxy --profile --proxy --proxy-cacert --server --timeout)
+    local -a non_repeating_options=(--cacert --color --config --format --noproxy --profile --proxy --proxy-cacert --server --timeout)
     __conn_offer_flags_options 0
 
     # Offer subcommand / subcommand argument completions
@@ -194,7 +194,7 @@ _conn_probe() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --internet --flood --all-attempts -4 --ipv4 -6 --ipv6 --each-interface --version -h --help)
     repeating_options=(--internet-url --expect-status)
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert --file --wait --concurrency --count --interval --expect-body --interface)
+    non_repeating_options=(--server --profile --config --format --timeout --color --cacert --proxy --noproxy --proxy-cacert --file --wait --concurrency --count --interval --expect-body --interface)
     __conn_offer_flags_options -1
 
     # Offer option value completions
@@ -219,6 +219,10 @@ _conn_probe() {
         ;;
     '--color')
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--cacert')
+        __conn_add_completions -f
         return
         ;;
     '--proxy')
@@ -267,7 +271,7 @@ _conn_watch() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --internet --no-internet --no-link -4 --ipv4 -6 --ipv6 --details --flush-outbox --version -h --help)
     repeating_options=(--internet-url --probe-allow)
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert --interval --grace --interface --metrics-listen --metrics-buckets --web-config-file --exec --until)
+    non_repeating_options=(--server --profile --config --format --timeout --color --cacert --proxy --noproxy --proxy-cacert --interval --grace --interface --metrics-listen --metrics-buckets --web-config-file --exec --until)
     __conn_offer_flags_options -1
 
     # Offer option value completions
@@ -292,6 +296,10 @@ _conn_watch() {
         ;;
     '--color')
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--cacert')
+        __conn_add_completions -f
         return
         ;;
     '--proxy')
@@ -344,7 +352,7 @@ _conn_top() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --internet --no-internet --no-link -4 --ipv4 -6 --ipv6 --no-agent --version -h --help)
     repeating_options=(--internet-url)
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert --interval --grace --interface)
+    non_repeating_options=(--server --profile --config --format --timeout --color --cacert --proxy --noproxy --proxy-cacert --interval --grace --interface)
     __conn_offer_flags_options -1
 
     # Offer option value completions
@@ -369,6 +377,10 @@ _conn_top() {
         ;;
     '--color')
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--cacert')
+        __conn_add_completions -f
         return
         ;;
     '--proxy')
@@ -401,7 +413,7 @@ _conn_clock-offset() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q -4 --ipv4 -6 --ipv6 --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert --method --samples --interval --url --ntp-server --precision --max-uncertainty --interface --convert)
+    non_repeating_options=(--server --profile --config --format --timeout --color --cacert --proxy --noproxy --proxy-cacert --method --samples --interval --url --ntp-server --precision --max-uncertainty --interface --convert)
     __conn_offer_flags_options 0
 
     # Offer option value completions
@@ -426,6 +438,10 @@ _conn_clock-offset() {
         ;;
     '--color')
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--cacert')
+        __conn_add_completions -f
         return
         ;;
     '--proxy')
@@ -497,7 +513,7 @@ _conn_inbox_fetch() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --force --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert)
+    non_repeating_options=(--server --profile --config --format --timeout --color --cacert --proxy --noproxy --proxy-cacert)
     __conn_offer_flags_options 0
 
     # Offer option value completions
@@ -524,6 +540,10 @@ _conn_inbox_fetch() {
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
+    '--cacert')
+        __conn_add_completions -f
+        return
+        ;;
     '--proxy')
         return
         ;;
@@ -541,7 +561,7 @@ _conn_inbox_list() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --all --ascii --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert --limit --offset --from --search --since --until)
+    non_repeating_options=(--server --profile --config --format --timeout --color --cacert --proxy --noproxy --proxy-cacert --limit --offset --from --search --since --until)
     __conn_offer_flags_options 0
 
     # Offer option value completions
@@ -566,6 +586,10 @@ _conn_inbox_list() {
         ;;
     '--color')
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--cacert')
+        __conn_add_completions -f
         return
         ;;
     '--proxy')
@@ -603,7 +627,7 @@ _conn_inbox_thread() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --ascii --flat --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert --max-depth)
+    non_repeating_options=(--server --profile --config --format --timeout --color --cacert --proxy --noproxy --proxy-cacert --max-depth)
     __conn_offer_flags_options 1
 
     # Offer option value completions
@@ -628,6 +652,10 @@ _conn_inbox_thread() {
         ;;
     '--color')
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--cacert')
+        __conn_add_completions -f
         return
         ;;
     '--proxy')
@@ -658,7 +686,7 @@ _conn_inbox_sources() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert)
+    non_repeating_options=(--server --profile --config --format --timeout --color --cacert --proxy --noproxy --proxy-cacert)
     __conn_offer_flags_options 0
 
     # Offer option value completions
@@ -685,6 +713,10 @@ _conn_inbox_sources() {
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
+    '--cacert')
+        __conn_add_completions -f
+        return
+        ;;
     '--proxy')
         return
         ;;
@@ -702,7 +734,7 @@ _conn_send() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
     repeating_options=(--to)
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert --subject --text --file --reply-to --wait)
+    non_repeating_options=(--server --profile --config --format --timeout --color --cacert --proxy --noproxy --proxy-cacert --subject --text --file --reply-to --wait)
     __conn_offer_flags_options 0
 
     # Offer option value completions
@@ -727,6 +759,10 @@ _conn_send() {
         ;;
     '--color')
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--cacert')
+        __conn_add_completions -f
         return
         ;;
     '--proxy')
@@ -789,7 +825,7 @@ _conn_outbox_list() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --all --version -h --help)
     repeating_options=(--state)
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert)
+    non_repeating_options=(--server --profile --config --format --timeout --color --cacert --proxy --noproxy --proxy-cacert)
     __conn_offer_flags_options 0
 
     # Offer option value completions
@@ -816,6 +852,10 @@ _conn_outbox_list() {
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
+    '--cacert')
+        __conn_add_completions -f
+        return
+        ;;
     '--proxy')
         return
         ;;
@@ -837,7 +877,7 @@ _conn_outbox_show() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert)
+    non_repeating_options=(--server --profile --config --format --timeout --color --cacert --proxy --noproxy --proxy-cacert)
     __conn_offer_flags_options 1
 
     # Offer option value completions
@@ -862,6 +902,10 @@ _conn_outbox_show() {
         ;;
     '--color')
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--cacert')
+        __conn_add_completions -f
         return
         ;;
     '--proxy')
@@ -889,7 +933,7 @@ _conn_outbox_flush() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert --wait --concurrency)
+    non_repeating_options=(--server --profile --config --format --timeout --color --cacert --proxy --noproxy --proxy-cacert --wait --concurrency)
     __conn_offer_flags_options 0
 
     # Offer option value completions
@@ -916,6 +960,10 @@ _conn_outbox_flush() {
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
+    '--cacert')
+        __conn_add_completions -f
+        return
+        ;;
     '--proxy')
         return
         ;;
@@ -939,7 +987,7 @@ _conn_outbox_resend() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --failed --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert)
+    non_repeating_options=(--server --profile --config --format --timeout --color --cacert --proxy --noproxy --proxy-cacert)
     __conn_offer_flags_options -1
 
     # Offer option value completions
@@ -964,6 +1012,10 @@ _conn_outbox_resend() {
         ;;
     '--color')
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--cacert')
+        __conn_add_completions -f
         return
         ;;
     '--proxy')
@@ -991,7 +1043,7 @@ _conn_outbox_retarget() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert)
+    non_repeating_options=(--server --profile --config --format --timeout --color --cacert --proxy --noproxy --proxy-cacert)
     __conn_offer_flags_options -1
 
     # Offer option value completions
@@ -1016,6 +1068,10 @@ _conn_outbox_retarget() {
         ;;
     '--color')
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--cacert')
+        __conn_add_completions -f
         return
         ;;
     '--proxy')
@@ -1043,7 +1099,7 @@ _conn_outbox_delete() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --failed --yes -y --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert)
+    non_repeating_options=(--server --profile --config --format --timeout --color --cacert --proxy --noproxy --proxy-cacert)
     __conn_offer_flags_options -1
 
     # Offer option value completions
@@ -1068,6 +1124,10 @@ _conn_outbox_delete() {
         ;;
     '--color')
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--cacert')
+        __conn_add_completions -f
         return
         ;;
     '--proxy')
@@ -1095,7 +1155,7 @@ _conn_repl() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --no-link --internet --no-internet --version -h --help)
     repeating_options=(--internet-url)
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert --interval)
+    non_repeating_options=(--server --profile --config --format --timeout --color --cacert --proxy --noproxy --proxy-cacert --interval)
     __conn_offer_flags_options 0
 
     # Offer option value completions
@@ -1120,6 +1180,10 @@ _conn_repl() {
         ;;
     '--color')
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--cacert')
+        __conn_add_completions -f
         return
         ;;
     '--proxy')
@@ -1168,7 +1232,7 @@ _conn_agent_run() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --internet --no-internet --no-link -4 --ipv4 -6 --ipv6 --version -h --help)
     repeating_options=(--internet-url --probe-allow)
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert --interval --grace --interface --sync-interval --metrics-listen --metrics-buckets --web-config-file)
+    non_repeating_options=(--server --profile --config --format --timeout --color --cacert --proxy --noproxy --proxy-cacert --interval --grace --interface --sync-interval --metrics-listen --metrics-buckets --web-config-file)
     __conn_offer_flags_options -1
 
     # Offer option value completions
@@ -1193,6 +1257,10 @@ _conn_agent_run() {
         ;;
     '--color')
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--cacert')
+        __conn_add_completions -f
         return
         ;;
     '--proxy')
@@ -1241,7 +1309,7 @@ _conn_agent_status() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert)
+    non_repeating_options=(--server --profile --config --format --timeout --color --cacert --proxy --noproxy --proxy-cacert)
     __conn_offer_flags_options 0
 
     # Offer option value completions
@@ -1268,6 +1336,10 @@ _conn_agent_status() {
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
+    '--cacert')
+        __conn_add_completions -f
+        return
+        ;;
     '--proxy')
         return
         ;;
@@ -1285,7 +1357,7 @@ _conn_login() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --password-stdin --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert --email)
+    non_repeating_options=(--server --profile --config --format --timeout --color --cacert --proxy --noproxy --proxy-cacert --email)
     __conn_offer_flags_options 0
 
     # Offer option value completions
@@ -1312,6 +1384,10 @@ _conn_login() {
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
+    '--cacert')
+        __conn_add_completions -f
+        return
+        ;;
     '--proxy')
         return
         ;;
@@ -1332,7 +1408,7 @@ _conn_logout() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert)
+    non_repeating_options=(--server --profile --config --format --timeout --color --cacert --proxy --noproxy --proxy-cacert)
     __conn_offer_flags_options 0
 
     # Offer option value completions
@@ -1357,6 +1433,10 @@ _conn_logout() {
         ;;
     '--color')
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--cacert')
+        __conn_add_completions -f
         return
         ;;
     '--proxy')
@@ -1399,7 +1479,7 @@ _conn_config_show() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert)
+    non_repeating_options=(--server --profile --config --format --timeout --color --cacert --proxy --noproxy --proxy-cacert)
     __conn_offer_flags_options 0
 
     # Offer option value completions
@@ -1426,6 +1506,10 @@ _conn_config_show() {
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
+    '--cacert')
+        __conn_add_completions -f
+        return
+        ;;
     '--proxy')
         return
         ;;
@@ -1443,7 +1527,7 @@ _conn_config_get() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert)
+    non_repeating_options=(--server --profile --config --format --timeout --color --cacert --proxy --noproxy --proxy-cacert)
     __conn_offer_flags_options 1
 
     # Offer option value completions
@@ -1470,6 +1554,10 @@ _conn_config_get() {
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
+    '--cacert')
+        __conn_add_completions -f
+        return
+        ;;
     '--proxy')
         return
         ;;
@@ -1485,7 +1573,7 @@ _conn_config_get() {
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __conn_add_completions -W 'server'$'\n''format'$'\n''color'$'\n''timeout'$'\n''outboxExpiry'$'\n''outboxKeepSent'$'\n''insecure'$'\n''utc'$'\n''email'$'\n''token'$'\n''pluginsWithToken'$'\n''internetCheck'$'\n''proxy'$'\n''noProxy'$'\n''proxyInsecure'$'\n''proxyCaCert'$'\n''profile'$'\n''resources.health'$'\n''resources.inbox'$'\n''resources.messages'$'\n''resources.time'$'\n''resources.ws'$'\n''resources.session'
+        __conn_add_completions -W 'server'$'\n''format'$'\n''color'$'\n''timeout'$'\n''outboxExpiry'$'\n''outboxKeepSent'$'\n''insecure'$'\n''caCert'$'\n''utc'$'\n''email'$'\n''token'$'\n''pluginsWithToken'$'\n''internetCheck'$'\n''proxy'$'\n''noProxy'$'\n''proxyInsecure'$'\n''proxyCaCert'$'\n''profile'$'\n''resources.health'$'\n''resources.inbox'$'\n''resources.messages'$'\n''resources.time'$'\n''resources.ws'$'\n''resources.session'
         return
         ;;
     esac
@@ -1495,7 +1583,7 @@ _conn_config_set() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert)
+    non_repeating_options=(--server --profile --config --format --timeout --color --cacert --proxy --noproxy --proxy-cacert)
     __conn_offer_flags_options 2
 
     # Offer option value completions
@@ -1522,6 +1610,10 @@ _conn_config_set() {
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
+    '--cacert')
+        __conn_add_completions -f
+        return
+        ;;
     '--proxy')
         return
         ;;
@@ -1537,7 +1629,7 @@ _conn_config_set() {
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __conn_add_completions -W 'server'$'\n''format'$'\n''color'$'\n''timeout'$'\n''outboxExpiry'$'\n''outboxKeepSent'$'\n''insecure'$'\n''utc'$'\n''email'$'\n''token'$'\n''pluginsWithToken'$'\n''internetCheck'$'\n''proxy'$'\n''noProxy'$'\n''proxyInsecure'$'\n''proxyCaCert'$'\n''profile'$'\n''resources.health'$'\n''resources.inbox'$'\n''resources.messages'$'\n''resources.time'$'\n''resources.ws'$'\n''resources.session'
+        __conn_add_completions -W 'server'$'\n''format'$'\n''color'$'\n''timeout'$'\n''outboxExpiry'$'\n''outboxKeepSent'$'\n''insecure'$'\n''caCert'$'\n''utc'$'\n''email'$'\n''token'$'\n''pluginsWithToken'$'\n''internetCheck'$'\n''proxy'$'\n''noProxy'$'\n''proxyInsecure'$'\n''proxyCaCert'$'\n''profile'$'\n''resources.health'$'\n''resources.inbox'$'\n''resources.messages'$'\n''resources.time'$'\n''resources.ws'$'\n''resources.session'
         return
         ;;
     esac
@@ -1547,7 +1639,7 @@ _conn_config_init() {
     repeating_flags=()
     non_repeating_flags=(--force --json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--email --server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert)
+    non_repeating_options=(--email --server --profile --config --format --timeout --color --cacert --proxy --noproxy --proxy-cacert)
     __conn_offer_flags_options 0
 
     # Offer option value completions
@@ -1577,6 +1669,10 @@ _conn_config_init() {
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
+    '--cacert')
+        __conn_add_completions -f
+        return
+        ;;
     '--proxy')
         return
         ;;
@@ -1594,7 +1690,7 @@ _conn_config_edit() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert)
+    non_repeating_options=(--server --profile --config --format --timeout --color --cacert --proxy --noproxy --proxy-cacert)
     __conn_offer_flags_options 0
 
     # Offer option value completions
@@ -1621,6 +1717,10 @@ _conn_config_edit() {
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
+    '--cacert')
+        __conn_add_completions -f
+        return
+        ;;
     '--proxy')
         return
         ;;
@@ -1638,7 +1738,7 @@ _conn_config_profiles() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert)
+    non_repeating_options=(--server --profile --config --format --timeout --color --cacert --proxy --noproxy --proxy-cacert)
     __conn_offer_flags_options 0
 
     # Offer option value completions
@@ -1665,6 +1765,10 @@ _conn_config_profiles() {
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
+    '--cacert')
+        __conn_add_completions -f
+        return
+        ;;
     '--proxy')
         return
         ;;
@@ -1682,7 +1786,7 @@ _conn_config_path() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert)
+    non_repeating_options=(--server --profile --config --format --timeout --color --cacert --proxy --noproxy --proxy-cacert)
     __conn_offer_flags_options 0
 
     # Offer option value completions
@@ -1707,6 +1811,10 @@ _conn_config_path() {
         ;;
     '--color')
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--cacert')
+        __conn_add_completions -f
         return
         ;;
     '--proxy')
@@ -1749,7 +1857,7 @@ _conn_plugins_list() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --names --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color --proxy --noproxy --proxy-cacert)
+    non_repeating_options=(--server --profile --config --format --timeout --color --cacert --proxy --noproxy --proxy-cacert)
     __conn_offer_flags_options 0
 
     # Offer option value completions
@@ -1774,6 +1882,10 @@ _conn_plugins_list() {
         ;;
     '--color')
         __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--cacert')
+        __conn_add_completions -f
         return
         ;;
     '--proxy')

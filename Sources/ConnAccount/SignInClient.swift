@@ -14,7 +14,7 @@ struct SignInClient {
         let url = backEnd.url(for: .session)
         let body = try JSONEncoder().encode(SessionRequest(email: email, password: password))
         // No configured token travels with a sign-in: the request is its own credentials.
-        let answer = try await HTTPTransport.with(timeout: configuration.timeout, credentials: nil, insecure: configuration.insecure,
+        let answer = try await HTTPTransport.with(timeout: configuration.timeout, credentials: nil, trust: configuration.serverTrust,
                                                   proxies: configuration.proxy, logger: logger) {
             try await $0.send(HTTPExchangeRequest(
                 method: .POST, url: url, headers: [("Content-Type", "application/json")], body: body, maxResponseBytes: 64 * 1024))
@@ -50,7 +50,7 @@ struct SignInClient {
         guard let server = URL(string: signIn.server) else { return false }
         // The token goes to the origin that granted it, and nowhere else.
         let answer = try await HTTPTransport.with(timeout: configuration.timeout, credentials: Credentials(token: signIn.token, server: server),
-                                                  insecure: configuration.insecure, proxies: configuration.proxy, logger: logger) {
+                                                  trust: configuration.serverTrust, proxies: configuration.proxy, logger: logger) {
             try await $0.send(HTTPExchangeRequest(method: .DELETE, url: sessionURL, maxResponseBytes: 64 * 1024))
         }
         return (200...299).contains(answer.status)

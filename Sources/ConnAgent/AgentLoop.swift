@@ -59,7 +59,7 @@ struct AgentLoop {
         var resources: [URL]
         var token: String?
         var timeout: Duration
-        var insecure: Bool
+        var trust: ServerTrust
         var outboxExpiry: Duration
         var databaseFile: String
     }
@@ -118,7 +118,7 @@ struct AgentLoop {
     var sessionKey: SessionKey {
         let configuration = context.configuration
         return SessionKey(resources: BackEndResource.allCases.map { backEnd.url(for: $0) }, token: configuration.token,
-                          timeout: configuration.timeout, insecure: configuration.insecure, outboxExpiry: configuration.outboxExpiry,
+                          timeout: configuration.timeout, trust: configuration.serverTrust, outboxExpiry: configuration.outboxExpiry,
                           databaseFile: place.databaseFile)
     }
 

@@ -40,7 +40,7 @@ struct ClockOffsetMeasurement {
             let backEnd = try context.requireBackEnd()
             let wsURL = backEnd.url(for: .ws)
             let taken = try await WebSocketTimeSampler(url: wsURL, credentials: configuration.credentials, clock: clock, timeout: configuration.timeout,
-                                                       insecure: configuration.insecure, egress: configuration.egress, proxy: try proxy(for: wsURL),
+                                                       trust: configuration.serverTrust, egress: configuration.egress, proxy: try proxy(for: wsURL),
                                                        logger: context.logger)
                 .samples(samples, interval: interval)
             return try finish(taken, method: .ws, source: wsURL.absoluteString, resolution: WireTime.resolutionMS(of: taken.flatMap { [$0.t2, $0.t3] }))
@@ -52,7 +52,7 @@ struct ClockOffsetMeasurement {
         case .json, .auto:
             let timeURL = try context.requireBackEnd().url(for: .time)
             do {
-                let taken = try await JSONTimeSampler(url: timeURL, credentials: configuration.credentials, insecure: configuration.insecure,
+                let taken = try await JSONTimeSampler(url: timeURL, credentials: configuration.credentials, trust: configuration.serverTrust,
                                                       timeout: configuration.timeout, clock: clock, egress: configuration.egress,
                                                       proxy: try proxy(for: timeURL))
                     .samples(samples, interval: interval)

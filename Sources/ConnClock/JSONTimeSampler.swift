@@ -9,7 +9,7 @@ import NIOHTTP1
 struct JSONTimeSampler {
     let url: URL
     let credentials: Credentials?
-    let insecure: Bool
+    let trust: ServerTrust
     let timeout: Duration
     let clock: SampleClock
     var egress = Egress.any
@@ -87,7 +87,7 @@ struct JSONTimeSampler {
                     throw HTTPTransport.describe(error, url: url, timeout: sampler.timeout)
                 }
             }
-            let opened = try await TimeConnection.open(to: url, insecure: sampler.insecure, timeout: sampler.timeout,
+            let opened = try await TimeConnection.open(to: url, trust: sampler.trust, timeout: sampler.timeout,
                                                        maxBytes: JSONTimeSampler.maxAnswerBytes, clock: sampler.clock, egress: sampler.egress,
                                                        proxy: sampler.proxy)
             connection = opened

@@ -42,12 +42,12 @@ final class TimeConnection: Sendable {
 
     /// Connects to `url`'s origin (TLS for https, as every connection of conn's: `ClientTLS`,
     /// whose `serverName(for:)` sends no SNI for an IP literal).
-    static func open(to url: URL, insecure: Bool, timeout: Duration, maxBytes: Int, clock: SampleClock, egress: Egress = .any,
+    static func open(to url: URL, trust: ServerTrust, timeout: Duration, maxBytes: Int, clock: SampleClock, egress: Egress = .any,
                      proxy: ProxyServer? = nil) async throws -> TimeConnection {
         guard let origin = Origin(url) else {
             throw ConnError.configuration("\(url.absoluteString) is not an http or https URL with a host")
         }
-        let sslContext = origin.scheme == "https" ? try NIOSSLContext(configuration: ClientTLS.configuration(insecure: insecure)) : nil
+        let sslContext = origin.scheme == "https" ? try NIOSSLContext(configuration: ClientTLS.configuration(trust)) : nil
         let serverName = ClientTLS.serverName(for: origin.host)
         let stamp = ArrivalStamp(clock: clock)
         let collector = ResponseCollector(maxBytes: maxBytes)

@@ -12,7 +12,7 @@ struct WebSocketTimeSampler {
     let credentials: Credentials?
     let clock: SampleClock
     let timeout: Duration
-    let insecure: Bool
+    let trust: ServerTrust
     var egress = Egress.any
     /// The proxy the settings give for `url` (nil: direct).
     var proxy: ProxyServer?
@@ -23,7 +23,7 @@ struct WebSocketTimeSampler {
         let headers = credentials?.authorization(for: url).map { [("Authorization", $0)] } ?? []
         let clock = self.clock
         let work = Task {
-            try await WebSocketConnector.connect(to: url, headers: headers, tls: ClientTLS.configuration(insecure: insecure),
+            try await WebSocketConnector.connect(to: url, headers: headers, tls: try ClientTLS.configuration(trust),
                                                  timeout: timeout, proxy: proxy, egress: egress, logger: logger) { inbound, outbound in
                 var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
                 func nextEvent() async throws -> WebSocketEvent? {

@@ -29,6 +29,9 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     @Flag(help: "Accept TLS certificates that do not verify, for HTTP and WebSocket alike (self-signed test servers only).")
     public var insecure = false
 
+    @Option(name: .customLong("cacert"), help: ArgumentHelp("A PEM file of the CA certificates a server's certificate may be signed by, instead of the system's (a back end signed by a company CA).", valueName: "file"), completion: .file())
+    public var caCert: String?
+
     @Option(help: ArgumentHelp("The proxy for every request: http://HOST:PORT, https:// (TLS to the proxy), socks5://, socks5h://, with user:password@ if it wants them; '' for none (overrides the proxy variables).", valueName: "url"))
     public var proxy: String?
 
@@ -65,6 +68,9 @@ public struct GlobalOptions: ParsableArguments, Sendable {
         if let proxy, !proxy.trimmingBlanks().isEmpty, case .failure(let problem) = ProxyServer.read(proxy) {
             throw ValidationError("--proxy '\(URLUserinfo.redacted(proxy))' \(problem.why). \(ProxyServer.hint)")
         }
+        if let caCert, case .failure(let problem) = ServerTrust.certificates(in: caCert) {
+            throw ValidationError("--cacert: \(problem.message). \(ServerTrust.hint)")
+        }
         if let proxyCaCert, case .failure(let problem) = ProxyTrust.certificates(in: proxyCaCert) {
             throw ValidationError("--proxy-cacert: \(problem.message). \(ProxyTrust.hint)")
         }
@@ -81,6 +87,7 @@ public struct GlobalOptions: ParsableArguments, Sendable {
             format: json ? OutputFormat.json.rawValue : format?.rawValue,
             timeout: timeout?.description, color: color?.rawValue)
         if insecure { overrides.insecure = "true" }
+        overrides.caCert = caCert
         if utc { overrides.utc = "true" }
         overrides.proxy = proxy
         overrides.noProxy = noProxy
@@ -142,7 +149,8 @@ public struct GlobalOptions: ParsableArguments, Sendable {
 
     /// The names of the options that take a value, for code that must skip them in a raw argument
     /// list before ArgumentParser runs (plugin dispatch). Kept in step by a test.
-    public static let optionsTakingValues: Set<String> = ["--server", "--profile", "--config", "--format", "--timeout", "--color", "--proxy", "--noproxy", "--proxy-cacert"]
+    public static let optionsTakingValues: Set<String> = ["--server", "--profile", "--config", "--format", "--timeout", "--color", "--proxy", "--noproxy", "--proxy-cacert",
+                                                          "--cacert"]
     /// Options without a value.
     public static let flags: Set<String> = ["--json", "--insecure", "--proxy-insecure", "--utc", "--no-pager", "--verbose", "-v", "--quiet", "-q"]
 }

@@ -18,7 +18,7 @@ enum ConfigFileTemplate {
         var lines = ["# Every setting, with its default:"]
         let examples: [String: String] = [
             "format": "text", "color": "auto", "timeout": "10s", "outboxExpiry": "24h", "outboxKeepSent": "7d", "insecure": "false",
-            "utc": "false", "pluginsWithToken": "name,other", "internetCheck": "http://check.example/204=204",
+            "utc": "false", "pluginsWithToken": "name,other", "internetCheck": "http://check.example/204=204", "caCert": "/etc/ssl/company-ca.pem",
         ]
         for setting in ConfigSetting.all where setting.key != "email" && setting.key != "token" {
             let example = "# \(setting.key): \(examples[setting.key] ?? "…")"

@@ -55,6 +55,7 @@ public struct ConfigGetCommand: ConnCommand {
         case "outboxExpiry": return DurationParser.text(for: configuration.outboxExpiry)
         case "outboxKeepSent": return DurationParser.text(for: configuration.outboxKeepSent)
         case "insecure": return configuration.insecure ? "true" : "false"
+        case "caCert": return configuration.caCert
         case "utc": return configuration.utc ? "true" : "false"
         case "pluginsWithToken": return configuration.pluginsWithToken.isEmpty ? nil : configuration.pluginsWithToken.joined(separator: ",")
         case "internetCheck":

@@ -41,6 +41,8 @@ struct ConfigReport: Encodable, TextRenderable {
     let color: String
     let timeoutSeconds: Double
     let insecure: Bool
+    /// `caCert`: the PEM file servers' certificates are checked against (nil: the system's store).
+    let caCert: String?
     let utc: Bool
     let outboxExpirySeconds: Double
     let outboxKeepSentSeconds: Double
@@ -102,6 +104,7 @@ struct ConfigReport: Encodable, TextRenderable {
         color = configuration.color.rawValue
         timeoutSeconds = configuration.timeoutSeconds
         insecure = configuration.insecure
+        caCert = configuration.caCert
         utc = configuration.utc
         outboxExpirySeconds = configuration.outboxExpiry.seconds
         outboxKeepSentSeconds = configuration.outboxKeepSent.seconds
@@ -146,6 +149,7 @@ struct ConfigReport: Encodable, TextRenderable {
             ("color", color, sources["color"]?.detail),
             ("timeout", TimeFormatting.duration(seconds: timeoutSeconds), sources["timeout"]?.detail),
             ("insecure", insecure ? "true" : "false", sources["insecure"]?.detail),
+            ("caCert", caCert ?? "(none: the system's trust store)", sources["caCert"]?.detail),
             ("utc", utc ? "true" : "false", sources["utc"]?.detail),
             ("outboxExpiry", TimeFormatting.duration(seconds: outboxExpirySeconds), sources["outboxExpiry"]?.detail),
             ("outboxKeepSent", TimeFormatting.duration(seconds: outboxKeepSentSeconds), sources["outboxKeepSent"]?.detail),

@@ -11,8 +11,8 @@ import WSCore
 public struct BackEndLink: Sendable {
     public let url: URL
     let credentials: Credentials?
-    /// Accept certificates that do not verify (the configuration's `insecure`, as for HTTP).
-    let insecure: Bool
+    /// How the server's certificate is checked (`insecure`, `caCert`, as for HTTP).
+    let trust: ServerTrust
     let pingInterval: Duration
     /// How long connecting, TLS and the upgrade may take together.
     let handshakeTimeout: Duration
@@ -26,11 +26,11 @@ public struct BackEndLink: Sendable {
     /// agent stores it for `clock-offset --convert`; both serve it as a metric).
     public var onSample: (@Sendable (ClockEstimate) -> Void)?
 
-    public init(url: URL, credentials: Credentials?, insecure: Bool = false, pingInterval: Duration,
+    public init(url: URL, credentials: Credentials?, trust: ServerTrust = .system, pingInterval: Duration,
                 handshakeTimeout: Duration = .seconds(10), logger: Logger) {
         self.url = url
         self.credentials = credentials
-        self.insecure = insecure
+        self.trust = trust
         self.pingInterval = pingInterval
         self.handshakeTimeout = handshakeTimeout
         self.logger = logger
@@ -39,7 +39,7 @@ public struct BackEndLink: Sendable {
     /// The link to the configured server's `ws` resource, with its token, pinging every 10 s;
     /// opening it takes at most the configured timeout.
     public init(_ backEnd: BackEndEndpoint, configuration: ConnConfiguration, logger: Logger) {
-        self.init(url: backEnd.url(for: .ws), credentials: configuration.credentials, insecure: configuration.insecure,
+        self.init(url: backEnd.url(for: .ws), credentials: configuration.credentials, trust: configuration.serverTrust,
                   pingInterval: .seconds(10), handshakeTimeout: configuration.timeout, logger: logger)
         // As the looks do (ConnectivityCheck refuses the kinds they cannot use before a link starts).
         if let server = (try? configuration.proxy.decision(for: url))?.server, server.scheme != .https { proxy = server }
@@ -100,7 +100,7 @@ public struct BackEndLink: Sendable {
         // Sub-millisecond local stamps, immune to a wall-clock step while connected.
         let clock = SampleClock()
         do {
-            try await WebSocketConnector.connect(to: url, headers: headers, tls: ClientTLS.configuration(insecure: insecure),
+            try await WebSocketConnector.connect(to: url, headers: headers, tls: try ClientTLS.configuration(trust),
                                                  timeout: handshakeTimeout, proxy: proxy, egress: egress, logger: logger) { inbound, outbound in
                 let pinger = Task {
                     var sent = 0

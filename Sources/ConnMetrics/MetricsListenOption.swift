@@ -49,7 +49,7 @@ public struct MetricsListenOption: ParsableArguments {
         var named = Set(targets)
         if let host = configuration.backEnd?.url(for: .health).host { named.insert(host) }
         let policy = ProbePolicy(allowList: ProbeAllowList(patterns: probeAllow), namedHosts: named, closed: probeClosed(access: access))
-        return ProbeEndpoint(policy: policy, insecure: configuration.insecure, ceiling: configuration.timeout, proxies: configuration.proxy)
+        return ProbeEndpoint(policy: policy, trust: configuration.serverTrust, ceiling: configuration.timeout, proxies: configuration.proxy)
     }
 
     /// Whether the listener can be reached from other machines (not a loopback address).

@@ -14,16 +14,16 @@ public struct ProbeEndpoint: Sendable {
     public static let modules = ["http_2xx", "tcp_connect"]
 
     let policy: ProbePolicy
-    let insecure: Bool
+    let trust: ServerTrust
     /// The longest a probe may take, whatever the scrape allows.
     let ceiling: Duration
     /// The proxies of conn's configuration (the blackbox exporter's `proxy_url`): a URL target
     /// goes through the one its settings give, as every probe of conn's does.
     let proxies: ProxySettings
 
-    public init(policy: ProbePolicy, insecure: Bool, ceiling: Duration, proxies: ProxySettings = .none) {
+    public init(policy: ProbePolicy, trust: ServerTrust, ceiling: Duration, proxies: ProxySettings = .none) {
         self.policy = policy
-        self.insecure = insecure
+        self.trust = trust
         self.ceiling = ceiling
         self.proxies = proxies
     }
@@ -51,7 +51,7 @@ public struct ProbeEndpoint: Sendable {
         }
         let timeout = Self.timeout(scrapeTimeout: request.headers.first(name: "X-Prometheus-Scrape-Timeout-Seconds"), ceiling: ceiling)
         let expectation = module == "http_2xx" ? Prober.Expectation(statuses: Set(200...299)) : Prober.Expectation()
-        let result = await Prober(timeout: timeout, insecure: insecure, expectation: expectation, credentials: nil, proxies: proxies).probe(target)
+        let result = await Prober(timeout: timeout, trust: trust, expectation: expectation, credentials: nil, proxies: proxies).probe(target)
         return .init(status: .ok, contentType: MetricsExposition.contentType, body: Self.render(result, module: module))
     }
 

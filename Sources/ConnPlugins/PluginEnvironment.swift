@@ -19,6 +19,7 @@ public enum PluginEnvironment {
         environment["CONN_CONFIG"] = configuration.configFileExists ? configuration.configFile : nil
         environment["CONN_VERBOSITY"] = verbosity
         environment["CONN_INSECURE"] = configuration.insecure ? "true" : nil
+        environment["CONN_CA_CERT"] = configuration.caCert
         if let backEnd = configuration.backEnd {
             environment["CONN_SERVER"] = backEnd.baseURL.absoluteString
             for resource in BackEndResource.allCases {

@@ -60,8 +60,10 @@ enum ConnectionProber {
 
     /// Runs a TLS handshake on a connected channel (or inside a proxy's tunnel on it) and reads
     /// the peer's certificate.
-    static func handshake(on channel: any Channel, serverName: String?, insecure: Bool, timeout: Duration) async -> TLSResult {
-        switch await TLSHandshake.run(on: channel, configuration: ClientTLS.configuration(insecure: insecure), serverName: serverName, timeout: timeout) {
+    static func handshake(on channel: any Channel, serverName: String?, trust: ServerTrust, timeout: Duration) async -> TLSResult {
+        let configuration: TLSConfiguration
+        do { configuration = try ClientTLS.configuration(trust) } catch { return .failed(TLSHandshake.describe(error), .zero) }
+        switch await TLSHandshake.run(on: channel, configuration: configuration, serverName: serverName, timeout: timeout) {
         case .established(let elapsed, let certificate, let version):
             return .established(elapsed, certificate.map { var summary = summary($0); summary.tlsVersion = version.map(TLSHandshake.name); return summary })
         case .failed(let why, let elapsed):

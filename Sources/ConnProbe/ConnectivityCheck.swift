@@ -14,12 +14,12 @@ public struct ConnectivityCheck: Sendable {
     /// The internet check of a monitor's looks, shared by them (see `run(onInternetSettled:)`).
     private let lookout = InternetLookout()
 
-    public init(targets: [ProbeTarget], internetEndpoints: [InternetEndpoint], internetRequired: Bool? = nil, timeout: Duration, insecure: Bool,
+    public init(targets: [ProbeTarget], internetEndpoints: [InternetEndpoint], internetRequired: Bool? = nil, timeout: Duration, trust: ServerTrust,
                 credentials: Credentials?, concurrency: Int = 32, proxies: ProxySettings = .none, egress: Egress = .any) {
         self.targets = targets
         self.internetEndpoints = internetEndpoints
         self.internetRequired = !internetEndpoints.isEmpty && (internetRequired ?? targets.isEmpty)
-        let prober = Prober(timeout: timeout, insecure: insecure, expectation: .init(), credentials: credentials, proxies: proxies, egress: egress)
+        let prober = Prober(timeout: timeout, trust: trust, expectation: .init(), credentials: credentials, proxies: proxies, egress: egress)
         runner = ProbeRunner(prober: prober, concurrency: concurrency)
     }
 
@@ -29,7 +29,7 @@ public struct ConnectivityCheck: Sendable {
     public init(targets: [ProbeTarget], internetEndpoints: [InternetEndpoint], internetRequired: Bool? = nil, configuration: ConnConfiguration) throws {
         try Self.checkProxies(configuration.proxy, for: targets + internetEndpoints.map(\.target))
         self.init(targets: targets, internetEndpoints: internetEndpoints, internetRequired: internetRequired, timeout: min(configuration.timeout, .seconds(5)),
-                  insecure: configuration.insecure, credentials: configuration.credentials, proxies: configuration.proxy,
+                  trust: configuration.serverTrust, credentials: configuration.credentials, proxies: configuration.proxy,
                   egress: configuration.egress)
     }
 

@@ -30,7 +30,7 @@ struct EachInterfaceProbe {
         let rows = await withTaskGroup(of: (Int, [ProbeResult]).self) { group in
             for (index, interface) in interfaces.enumerated() {
                 group.addTask {
-                    let prober = Prober(timeout: configuration.timeout, insecure: configuration.insecure, expectation: expectation,
+                    let prober = Prober(timeout: configuration.timeout, trust: configuration.serverTrust, expectation: expectation,
                                         credentials: configuration.credentials, classifier: classifier, proxies: configuration.proxy,
                                         egress: Egress(interface: interface.name, family: family))
                     let results = await ProbeRunner(prober: prober, concurrency: concurrency).probeAll(targets)

@@ -170,7 +170,7 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting, PrometheusOut
             return try await EachInterfaceProbe(targets: probeTargets, configuration: configuration, expectation: expectation,
                                                 concurrency: concurrency).run(in: context)
         }
-        let prober = Prober(timeout: configuration.timeout, insecure: configuration.insecure,
+        let prober = Prober(timeout: configuration.timeout, trust: configuration.serverTrust,
                             expectation: expectation, credentials: configuration.credentials, proxies: configuration.proxy,
                             egress: configuration.egress)
         let runner = ProbeRunner(prober: prober, concurrency: concurrency)

@@ -21,7 +21,9 @@ public struct Prober: Sendable {
     }
 
     public let timeout: Duration
-    public let insecure: Bool
+    /// How the targets' certificates are checked (`--insecure`, `--cacert`).
+    public let trust: ServerTrust
+    public var insecure: Bool { trust.insecure }
     public let expectation: Expectation
     /// The bearer token goes to the configured server's origin only, never to other targets.
     public let credentials: Credentials?
@@ -36,17 +38,17 @@ public struct Prober: Sendable {
     /// The way out (`--interface`, `-4`, `-6`): every connection of the ladder is bound to it.
     public let egress: Egress
 
-    public init(timeout: Duration, insecure: Bool, expectation: Expectation, credentials: Credentials? = nil,
+    public init(timeout: Duration, trust: ServerTrust, expectation: Expectation, credentials: Credentials? = nil,
                 classifier: InterfaceClassifier = InterfaceClassifier(), proxies: ProxySettings = .none, egress: Egress = .any) {
-        self.init(timeout: timeout, insecure: insecure, expectation: expectation, credentials: credentials,
+        self.init(timeout: timeout, trust: trust, expectation: expectation, credentials: credentials,
                   classifier: classifier, routes: RouteCache(classifier: classifier, egress: egress), connections: nil, proxies: proxies,
                   egress: egress)
     }
 
-    init(timeout: Duration, insecure: Bool, expectation: Expectation, credentials: Credentials?, classifier: InterfaceClassifier,
+    init(timeout: Duration, trust: ServerTrust, expectation: Expectation, credentials: Credentials?, classifier: InterfaceClassifier,
          routes: RouteCache, connections: ConnectionPool?, proxies: ProxySettings = .none, egress: Egress = .any) {
         self.timeout = timeout
-        self.insecure = insecure
+        self.trust = trust
         self.expectation = expectation
         self.credentials = credentials
         self.classifier = classifier
@@ -61,7 +63,7 @@ public struct Prober: Sendable {
     /// the run's plain-http targets share kept-alive connections per origin; the run closes it.
     /// `routes`: a cache to go on with instead (`probe --count`, while nothing changed).
     func forNewRun(connections: ConnectionPool? = nil, routes: RouteCache? = nil) -> Prober {
-        Prober(timeout: timeout, insecure: insecure, expectation: expectation, credentials: credentials, classifier: classifier,
+        Prober(timeout: timeout, trust: trust, expectation: expectation, credentials: credentials, classifier: classifier,
                routes: routes ?? newRouteCache(), connections: connections, proxies: proxies, egress: egress)
     }
 
@@ -72,7 +74,7 @@ public struct Prober: Sendable {
 
     /// The same prober with another expectation (the internet check's endpoints each have theirs).
     func expecting(_ expectation: Expectation) -> Prober {
-        Prober(timeout: timeout, insecure: insecure, expectation: expectation, credentials: nil, classifier: classifier, routes: routes,
+        Prober(timeout: timeout, trust: trust, expectation: expectation, credentials: nil, classifier: classifier, routes: routes,
                connections: connections, proxies: proxies, egress: egress)
     }
 
@@ -392,7 +394,7 @@ public struct Prober: Sendable {
         // TLS
         if target.usesTLS {
             let serverName = ClientTLS.serverName(for: target.host)
-            switch await ConnectionProber.handshake(on: channel, serverName: serverName, insecure: insecure, timeout: timeout) {
+            switch await ConnectionProber.handshake(on: channel, serverName: serverName, trust: trust, timeout: timeout) {
             case .established(let elapsed, let certificate):
                 if let certificate {
                     result.certificate = ProbeCertificate(commonName: certificate.commonName, subject: certificate.subject,
@@ -402,9 +404,19 @@ public struct Prober: Sendable {
                 let subject = certificate?.subject.map { ", subject \($0)" } ?? ""
                 let expiry = subject + (certificate.map { ", valid until \(JSONOutput.timestamp($0.notValidAfter).prefix(10))" } ?? "")
                 result.rungs.append(ProbeRung(name: "tls", ok: true, ms: elapsed.milliseconds,
-                                              detail: (insecure ? "handshake done, certificate NOT verified (--insecure)" : "certificate verified") + expiry))
-            case .failed(let why, let elapsed):
+                                              detail: (insecure ? "handshake done, certificate NOT verified (--insecure)"
+                                                      : "certificate verified" + (trust.caFile.map { " against \($0) (--cacert)" } ?? "")) + expiry))
+            case .failed(var why, let elapsed):
                 try? await channel.close()
+                // "Verify failed" is all BoringSSL says: which check, read from the certificate
+                // (directly reached servers; through a proxy the generic words stay).
+                let verification = why.hasPrefix("certificate verification failed") || why.hasPrefix("the certificate is not valid for this host name")
+                if verification, proxy == nil, let ip = result.address,
+                    let diagnosis = await CertificateDiagnosis.explain(address: ResolvedAddress(family: ip.contains(":") ? 6 : 4, ip: ip, port: target.port),
+                                                                       host: target.host, trust: trust, timeout: timeout, egress: egress)
+                {
+                    why = "certificate verification failed: \(diagnosis)"
+                }
                 result.rungs.append(ProbeRung(name: "tls", ok: false, ms: elapsed.milliseconds, detail: why))
                 return finish(.tlsError, "the TLS handshake with \(target.host) failed: \(why)")
             case .timeout:

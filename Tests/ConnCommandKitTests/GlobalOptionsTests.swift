@@ -47,7 +47,7 @@ struct GlobalOptionsTests {
     @Test func optionTablesMatchTheParser() throws {
         let sampleValues = ["--server": "http://a.example", "--profile": "p", "--config": "/c", "--format": "json",
                             "--timeout": "1", "--color": "never", "--proxy": "http://proxy.example:3128", "--noproxy": ".internal",
-                            "--proxy-cacert": "/etc/ssl/certs/ca-certificates.crt"]
+                            "--proxy-cacert": "/etc/ssl/certs/ca-certificates.crt", "--cacert": "/etc/ssl/certs/ca-certificates.crt"]
         for name in GlobalOptions.optionsTakingValues {
             let value = try #require(sampleValues[name], "no sample value for \(name)")
             #expect(throws: Never.self) { try GlobalOptions.parse([name, value]) }

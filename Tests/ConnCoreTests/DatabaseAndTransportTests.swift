@@ -110,7 +110,7 @@ struct HTTPTransportTests {
         let port = try Self.closedPort()
         // A deadline far above the bound: on a loaded CI machine the suite's threads were seen
         // busy for 18 s, so the bound only proves the deadline was not waited for.
-        let transport = HTTPTransport(timeout: .seconds(90), credentials: nil, insecure: false, logger: logger)
+        let transport = HTTPTransport(timeout: .seconds(90), credentials: nil, trust: .system, logger: logger)
         let clock = ContinuousClock()
         let start = clock.now
         let error = await #expect(throws: ConnError.self) {
@@ -124,7 +124,7 @@ struct HTTPTransportTests {
 
     @Test("a name that does not resolve is nxdomain, not 'offline'")
     func unresolvableName() async throws {
-        let transport = HTTPTransport(timeout: .seconds(10), credentials: nil, insecure: false, logger: logger)
+        let transport = HTTPTransport(timeout: .seconds(10), credentials: nil, trust: .system, logger: logger)
         let error = await #expect(throws: ConnError.self) {
             // .invalid is reserved (RFC 2606): it never resolves.
             try await transport.send(HTTPExchangeRequest(url: URL(string: "http://no-such-host.invalid/health")!))
@@ -137,7 +137,7 @@ struct HTTPTransportTests {
     func silentServerTimesOut() async throws {
         let listener = try LoopbackListener()  // listens; the kernel accepts, nobody answers
         defer { listener.close() }
-        let transport = HTTPTransport(timeout: .milliseconds(300), credentials: nil, insecure: false, logger: logger)
+        let transport = HTTPTransport(timeout: .milliseconds(300), credentials: nil, trust: .system, logger: logger)
         let clock = ContinuousClock()
         let start = clock.now
         let error = await #expect(throws: ConnError.self) {

@@ -16,7 +16,7 @@ struct InternetLookoutTests {
             defer { silent.close() }
             let endpoint = try InternetEndpoint.parse("http://127.0.0.1:\(silent.port)/generate_204=204")
             let check = ConnectivityCheck(targets: [try ProbeTarget.parse("\(url.absoluteString)/health")], internetEndpoints: [endpoint],
-                                          internetRequired: false, timeout: .milliseconds(800), insecure: false, credentials: nil)
+                                          internetRequired: false, timeout: .milliseconds(800), trust: .system, credentials: nil)
             let (settled, settles) = AsyncStream<Void>.makeStream()
             let first = await check.run(onInternetSettled: { settles.yield() })
             // Judged without the check: the server's answer, the internet not known yet.

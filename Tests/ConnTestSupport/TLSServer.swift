@@ -18,6 +18,11 @@ public enum TLSServer {
                         "-subj", "/CN=conn-test", "-days", "1"],
             output: .discarded, error: .discarded)
         guard made.terminationStatus.isSuccess else { throw ServerProcess.StartFailure(description: "openssl req failed") }
+        return try await with(certificate: certificate, key: key, body)
+    }
+
+    /// The same with a certificate and key of the test's own (`TestCertificates`).
+    public static func with<Result: Sendable>(certificate: String, key: String, _ body: (Int) async throws -> Result) async throws -> Result {
         // Below the automatic range: while openssl starts, a port-0 bind elsewhere in the run
         // could take a port that was only free (seen: a plain-HTTP server answering here).
         let port = try HTTPPorts.outsideAutomaticRange()

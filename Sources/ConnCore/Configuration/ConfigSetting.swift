@@ -28,6 +28,13 @@ public struct ConfigSetting: Sendable {
         .duration("outboxKeepSent", \.outboxKeepSent, help: "how long a sent message stays in the outbox before it is pruned (7d)",
                   hint: "Use a unit: 30m, 24h, 7d."),
         .flag("insecure", \.insecure, help: "true: accept TLS certificates that do not verify (as --insecure)"),
+        ConfigSetting(key: "caCert", help: "a PEM file of the CA certificates a server's may be signed by, instead of the system's (as --cacert)") { text, source, configuration in
+            guard !text.isEmpty else { configuration.caCert = nil; return }
+            if case .failure(let problem) = ServerTrust.certificates(in: text) {
+                throw ConnError.configuration("caCert '\(text)' (from \(source)): \(problem.message)", hint: ServerTrust.hint)
+            }
+            configuration.caCert = text
+        },
         .flag("utc", \.utc, help: "true: times in text in UTC, not local time (as --utc; JSON is always UTC)"),
         .text("email", \.email, help: "your address, the sender of what you send", emptyIsUnset: false),
         .text("token", \.token, help: "the bearer token, sent to the configured server's origin only", emptyIsUnset: true),

@@ -11,6 +11,8 @@ public struct ConfigurationOverrides: Sendable, Equatable {
     public var color: String?
     /// `--insecure`: "true" when given.
     public var insecure: String?
+    /// `--cacert`.
+    public var caCert: String?
     /// `--utc`: "true" when given.
     public var utc: String?
     /// `--proxy` ("" for none) and `--noproxy`.
@@ -44,6 +46,7 @@ public struct ConfigurationOverrides: Sendable, Equatable {
         case "noProxy": "--noproxy"
         case "proxyInsecure": "--proxy-insecure"
         case "proxyCaCert": "--proxy-cacert"
+        case "caCert": "--cacert"
         default: "--" + key
         }
     }
@@ -56,6 +59,7 @@ public struct ConfigurationOverrides: Sendable, Equatable {
         values["timeout"] = timeout
         values["color"] = color
         values["insecure"] = insecure
+        values["caCert"] = caCert
         values["utc"] = utc
         values["proxy"] = proxy
         values["noProxy"] = noProxy

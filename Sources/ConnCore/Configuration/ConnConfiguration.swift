@@ -28,6 +28,11 @@ public struct ConnConfiguration: Sendable {
     public var timeout: Duration = .seconds(10)
     /// Accept TLS certificates that do not verify (self-signed test servers). Off unless asked for.
     public var insecure = false
+    /// `--cacert` / `caCert`: a PEM file of the CA certificates a server's may be signed by,
+    /// instead of the system's.
+    public var caCert: String?
+    /// How servers' certificates are checked (`insecure`, `caCert`).
+    public var serverTrust: ServerTrust { ServerTrust(insecure: insecure, caFile: caCert) }
     /// Text shows moments in UTC rather than the local zone (`--utc`).
     public var utc = false
     /// How long the outbox keeps retrying a message before marking it failed(expired).

@@ -1,10 +1,15 @@
 import NIOSSL
 
-/// The TLS client configuration of every connection conn makes — HTTP, the WebSocket link and
-/// clock method, probe's handshake — from the one `insecure` setting: `--insecure` (or
-/// `insecure: true`) must not accept a self-signed certificate on one path and refuse it on another.
+/// The TLS client configuration of every connection conn makes to a server — HTTP, the
+/// WebSocket link and clock method, probe's handshake — from the one `ServerTrust` (`--insecure`,
+/// `--cacert`): a certificate must not be accepted on one path and refused on another.
 public enum ClientTLS {
-    /// Full verification, or none when `insecure`.
+    /// Full verification against the system's store or `--cacert`'s, or none when `insecure`.
+    public static func configuration(_ trust: ServerTrust) throws -> TLSConfiguration {
+        try trust.tlsConfiguration()
+    }
+
+    /// Full verification against the system's store, or none when `insecure`.
     public static func configuration(insecure: Bool) -> TLSConfiguration {
         var configuration = TLSConfiguration.makeClientConfiguration()
         if insecure { configuration.certificateVerification = .none }

@@ -28,9 +28,10 @@ public final class HTTPTransport: Sendable {
     /// The relays to the proxies in use (one per proxy).
     private let relays = Mutex<[ProxyServer: ProxyRelay]>([:])
 
-    public init(timeout: Duration, credentials: Credentials?, insecure: Bool, proxies: ProxySettings = .none, logger: Logger) {
+    public init(timeout: Duration, credentials: Credentials?, trust: ServerTrust, proxies: ProxySettings = .none, logger: Logger) {
         var configuration = HTTPClient.Configuration()
-        if insecure { configuration.tlsConfiguration = ClientTLS.configuration(insecure: true) }
+        // A CA file that cannot be read here was refused when it was given; the system's store then.
+        if trust != .system { configuration.tlsConfiguration = (try? ClientTLS.configuration(trust)) ?? ClientTLS.configuration(insecure: trust.insecure) }
         configuration.timeout = .init(connect: .nanoseconds(Int64(timeout.nanoseconds)), read: .nanoseconds(Int64(timeout.nanoseconds)))
         configuration.decompression = .enabled(limit: .ratio(64))
         // A refused connection is an answer ("nothing listens there"), not a reason to keep
@@ -49,7 +50,7 @@ public final class HTTPTransport: Sendable {
 
     /// A transport set up from the resolved configuration.
     public convenience init(configuration: ConnConfiguration, logger: Logger) {
-        self.init(timeout: configuration.timeout, credentials: configuration.credentials, insecure: configuration.insecure,
+        self.init(timeout: configuration.timeout, credentials: configuration.credentials, trust: configuration.serverTrust,
                   proxies: configuration.proxy, logger: logger)
     }
 
@@ -58,16 +59,16 @@ public final class HTTPTransport: Sendable {
         configuration: ConnConfiguration, logger: Logger,
         _ body: (HTTPTransport) async throws -> Result
     ) async throws -> Result {
-        try await with(timeout: configuration.timeout, credentials: configuration.credentials, insecure: configuration.insecure,
+        try await with(timeout: configuration.timeout, credentials: configuration.credentials, trust: configuration.serverTrust,
                        proxies: configuration.proxy, logger: logger, body)
     }
 
     /// The same with credentials of the caller's own (a sign-in's token, or none at all).
     public static func with<Result: Sendable>(
-        timeout: Duration, credentials: Credentials?, insecure: Bool, proxies: ProxySettings = .none, logger: Logger,
+        timeout: Duration, credentials: Credentials?, trust: ServerTrust, proxies: ProxySettings = .none, logger: Logger,
         _ body: (HTTPTransport) async throws -> Result
     ) async throws -> Result {
-        let transport = HTTPTransport(timeout: timeout, credentials: credentials, insecure: insecure, proxies: proxies, logger: logger)
+        let transport = HTTPTransport(timeout: timeout, credentials: credentials, trust: trust, proxies: proxies, logger: logger)
         do {
             let result = try await body(transport)
             try? await transport.shutdown()

@@ -44,7 +44,7 @@ public enum TLSHandshake {
         if text.contains("CERTIFICATE_VERIFY_FAILED") || text.localizedCaseInsensitiveContains("certificate verify failed") {
             return "certificate verification failed (self-signed, expired, or for another name)"
         }
-        if let validation = error as? NIOSSLExtraError, String(describing: validation).contains("hostname") {
+        if text.contains("failedToValidateHostname") || (error as? NIOSSLExtraError).map({ String(describing: $0).contains("hostname") }) == true {
             return "the certificate is not valid for this host name"
         }
         if case ChannelError.eof = error { return "the peer closed the connection during the handshake" }
