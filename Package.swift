@@ -77,6 +77,7 @@ let package = Package(
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "WSCore", package: "swift-websocket"),
+                .product(name: "X509", package: "swift-certificates"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Configuration", package: "swift-configuration"),

@@ -410,10 +410,9 @@ public struct Prober: Sendable {
                 try? await channel.close()
                 // "Verify failed" is all BoringSSL says: which check, read from the certificate
                 // (directly reached servers; through a proxy the generic words stay).
-                let verification = why.hasPrefix("certificate verification failed") || why.hasPrefix("the certificate is not valid for this host name")
-                if verification, proxy == nil, let ip = result.address,
-                    let diagnosis = await CertificateDiagnosis.explain(address: ResolvedAddress(family: ip.contains(":") ? 6 : 4, ip: ip, port: target.port),
-                                                                       host: target.host, trust: trust, timeout: timeout, egress: egress)
+                if CertificateDiagnosis.isVerificationFailure(why), proxy == nil, let ip = result.address,
+                    let diagnosis = await CertificateDiagnosis.explain(host: target.host, address: ip, port: target.port, trust: trust,
+                                                                       timeout: timeout, egress: egress)
                 {
                     why = "certificate verification failed: \(diagnosis)"
                 }

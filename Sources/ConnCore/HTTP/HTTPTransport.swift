@@ -21,6 +21,8 @@ public final class HTTPTransport: Sendable {
     private let defaultTimeout: Duration
     private let logger: Logger
     private let proxies: ProxySettings
+    /// How servers' certificates are checked: a refusal is explained against it.
+    private let trust: ServerTrust
     /// The client's configuration, for the clients made per proxy.
     private let clientConfiguration: HTTPClient.Configuration
     /// A client per proxy in use (AsyncHTTPClient takes its proxy per client), made when first needed.
@@ -43,6 +45,7 @@ public final class HTTPTransport: Sendable {
         self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         self.clientConfiguration = configuration
         self.proxies = proxies
+        self.trust = trust
         self.credentials = credentials
         self.defaultTimeout = timeout
         self.logger = logger
@@ -228,7 +231,15 @@ public final class HTTPTransport: Sendable {
                 }
                 throw Self.describe(error, url: url, proxy: proxy, source: route.source ?? "", timeout: timeout)
             }
-            throw Self.describe(error, url: url, timeout: timeout)
+            var described = Self.describe(error, url: url, timeout: timeout)
+            // A refused certificate: which check failed, read from it (directly reached servers).
+            if described.code == .tlsError, CertificateDiagnosis.isVerificationFailure(described.message), let host = url.host,
+                let why = await CertificateDiagnosis.explain(host: host, port: url.port ?? 443, trust: trust, timeout: timeout)
+            {
+                described.message = "\(url.absoluteString): TLS handshake failed: certificate verification failed: \(why)"
+                if trust.caFile == nil { described.hint = "For a server signed by a CA of its own, --cacert FILE with that CA; for a test server, --insecure." }
+            }
+            throw described
         }
     }
 

@@ -1,6 +1,6 @@
-import ConnCore
 import Foundation
 import NIOCore
+import NIOPosix
 import NIOSSL
 import X509
 
@@ -8,12 +8,13 @@ import X509
 /// date), not yet valid, for other names (with the names it holds), or signed by an issuer the
 /// trust in use does not hold. BoringSSL says only "certificate verify failed"; the certificate
 /// is read again over a second handshake that checks nothing, and judged here.
-enum CertificateDiagnosis {
-    /// Why the certificate of `host` at `address` was refused; nil when it cannot be read again
-    /// (the server went away meanwhile).
-    static func explain(address: ResolvedAddress, host: String, trust: ServerTrust, timeout: Duration, egress: Egress,
-                        now: Date = Date()) async -> String? {
-        guard case .connected(let channel, _) = await ConnectionProber.connect(to: address, timeout: timeout, egress: egress) else { return nil }
+public enum CertificateDiagnosis {
+    /// Why the certificate of `host`, reached at `address` (an IP, or the name itself) and
+    /// `port`, was refused; nil when it cannot be read again (the server went away meanwhile).
+    public static func explain(host: String, address: String? = nil, port: Int, trust: ServerTrust, timeout: Duration, egress: Egress = .any,
+                               now: Date = Date()) async -> String? {
+        let bootstrap = egress.applied(to: ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connectTimeout(.nanoseconds(timeout.nanoseconds)))
+        guard let channel = try? await egress.dial(bootstrap, host: address ?? host, port: port, timeout: timeout) else { return nil }
         defer { channel.close(promise: nil) }
         let outcome = await TLSHandshake.run(on: channel, configuration: ClientTLS.configuration(insecure: true),
                                              serverName: ClientTLS.serverName(for: host), timeout: timeout)
@@ -23,8 +24,13 @@ enum CertificateDiagnosis {
         return explain(certificate, host: host, trust: trust, now: now)
     }
 
+    /// Whether a TLS failure's words are a refused certificate (what `explain` can say more of).
+    public static func isVerificationFailure(_ words: String) -> Bool {
+        words.contains("certificate verification failed") || words.contains("the certificate is not valid for this host name")
+    }
+
     /// The first check `certificate` fails for `host`, in that order: its dates, its names, its issuer.
-    static func explain(_ certificate: Certificate, host: String, trust: ServerTrust, now: Date) -> String {
+    public static func explain(_ certificate: Certificate, host: String, trust: ServerTrust, now: Date) -> String {
         let day = { (date: Date) in String(JSONOutput.timestamp(date).prefix(10)) }
         if now > certificate.notValidAfter {
             return "the certificate expired on \(day(certificate.notValidAfter)) (valid from \(day(certificate.notValidBefore)))"
