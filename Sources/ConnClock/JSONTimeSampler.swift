@@ -94,7 +94,10 @@ struct JSONTimeSampler {
             do {
                 return try await opened.exchange(head, timeout: sampler.timeout)
             } catch {
-                throw HTTPTransport.describe(error, url: url, timeout: sampler.timeout)
+                // The handshake runs with the first request: a refused certificate is known here.
+                let described = HTTPTransport.describe(error, url: url, timeout: sampler.timeout)
+                throw sampler.proxy == nil ? await HTTPTransport.explainingCertificate(described, url: url, trust: sampler.trust, timeout: sampler.timeout,
+                                                                                       egress: sampler.egress) : described
             }
         }
 

@@ -231,15 +231,7 @@ public final class HTTPTransport: Sendable {
                 }
                 throw Self.describe(error, url: url, proxy: proxy, source: route.source ?? "", timeout: timeout)
             }
-            var described = Self.describe(error, url: url, timeout: timeout)
-            // A refused certificate: which check failed, read from it (directly reached servers).
-            if described.code == .tlsError, CertificateDiagnosis.isVerificationFailure(described.message), let host = url.host,
-                let why = await CertificateDiagnosis.explain(host: host, port: url.port ?? 443, trust: trust, timeout: timeout)
-            {
-                described.message = "\(url.absoluteString): TLS handshake failed: certificate verification failed: \(why)"
-                if trust.caFile == nil { described.hint = "For a server signed by a CA of its own, --cacert FILE with that CA; for a test server, --insecure." }
-            }
-            throw described
+            throw await Self.explainingCertificate(Self.describe(error, url: url, timeout: timeout), url: url, trust: trust, timeout: timeout)
         }
     }
 
@@ -285,6 +277,19 @@ public final class HTTPTransport: Sendable {
                              hint: unreachable.hint, exitStatus: unreachable.exitStatus)
         }
         return ConnError(code: described.code, message: described.message + " (through \(through))", hint: described.hint, exitStatus: described.exitStatus)
+    }
+
+    /// A refused certificate's error, saying which check failed, read from the certificate
+    /// (`CertificateDiagnosis`; a server reached directly); any other error as it is.
+    public static func explainingCertificate(_ described: ConnError, url: URL, trust: ServerTrust, timeout: Duration,
+                                             egress: Egress = .any) async -> ConnError {
+        guard described.code == .tlsError, CertificateDiagnosis.isVerificationFailure(described.message), let host = url.host,
+            let why = await CertificateDiagnosis.explain(host: host, port: url.port ?? 443, trust: trust, timeout: timeout, egress: egress)
+        else { return described }
+        var explained = described
+        explained.message = "\(url.absoluteString): TLS handshake failed: certificate verification failed: \(why)"
+        if trust.caFile == nil { explained.hint = "For a server signed by a CA of its own, --cacert FILE with that CA; for a test server, --insecure." }
+        return explained
     }
 
     /// What to do about a deadline that passed, wherever conn reports one.
