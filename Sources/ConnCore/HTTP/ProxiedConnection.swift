@@ -17,19 +17,25 @@ public enum ProxiedConnection {
                             egress: Egress, timeout: Duration) async throws -> any Channel {
         let clock = ContinuousClock()
         let start = clock.now
-        let channel: any Channel
-        do {
-            channel = try await egress.dial(bootstrap.channelInitializer { egress.prepare($0) }, host: proxy.host, port: proxy.port, timeout: timeout)
-        } catch {
-            guard let unreachable = unreachable(error, proxy: proxy) else { throw error }
-            throw ConnError(code: unreachable.code, message: unreachable.message + " (on the way to \(url.absoluteString))", hint: unreachable.hint,
-                            exitStatus: unreachable.exitStatus)
-        }
+        let channel = try await dial(proxy, for: url, named: nil, bootstrap: bootstrap, egress: egress, timeout: timeout)
         let remaining = max(.zero, timeout - start.duration(to: clock.now))
         let outcome = await ProxyTunnel.open(on: channel, to: host, port: port, through: proxy, timeout: remaining)
         guard let failure = failure(outcome, proxy: proxy, host: host, target: url.absoluteString) else { return channel }
         try? await channel.close()
         throw failure
+    }
+
+    /// A connection to the proxy itself; one that cannot be made is the proxy's failure, saying
+    /// where the request was going (`named`: how messages call the proxy, its URL by default).
+    public static func dial(_ proxy: ProxyServer, for url: URL, named: String?, bootstrap: ClientBootstrap, egress: Egress,
+                            timeout: Duration) async throws -> any Channel {
+        do {
+            return try await egress.dial(bootstrap.channelInitializer { egress.prepare($0) }, host: proxy.host, port: proxy.port, timeout: timeout)
+        } catch {
+            guard let unreachable = unreachable(error, proxy: proxy, named: named) else { throw error }
+            throw ConnError(code: unreachable.code, message: unreachable.message + " (on the way to \(url.absoluteString))", hint: unreachable.hint,
+                            exitStatus: unreachable.exitStatus)
+        }
     }
 
     /// A connection to the proxy that failed, as the proxy's failure (the target was never

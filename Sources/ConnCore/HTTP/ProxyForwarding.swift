@@ -33,14 +33,7 @@ public enum ProxyForwarding {
                                timeout: Duration) async throws -> any Channel {
         let clock = ContinuousClock()
         let start = clock.now
-        let channel: any Channel
-        do {
-            channel = try await egress.dial(bootstrap.channelInitializer { egress.prepare($0) }, host: proxy.host, port: proxy.port, timeout: timeout)
-        } catch {
-            guard let unreachable = ProxiedConnection.unreachable(error, proxy: proxy, named: named) else { throw error }
-            throw ConnError(code: unreachable.code, message: unreachable.message + " (on the way to \(url.absoluteString))", hint: unreachable.hint,
-                            exitStatus: unreachable.exitStatus)
-        }
+        let channel = try await ProxiedConnection.dial(proxy, for: url, named: named, bootstrap: bootstrap, egress: egress, timeout: timeout)
         guard proxy.scheme == .https else { return channel }
         let outcome = await ProxyTunnel.securing(channel, to: proxy, timeout: max(.zero, timeout - start.duration(to: clock.now)))
         guard let failure = ProxiedConnection.failure(outcome, proxy: proxy, host: proxy.host, target: url.absoluteString, named: named) else {

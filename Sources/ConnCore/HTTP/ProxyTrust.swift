@@ -20,28 +20,14 @@ public struct ProxyTrust: Sendable, Hashable {
     /// The certificates of a PEM file, or why it cannot be used (for the option's and the
     /// setting's checks, which name where the path came from).
     public static func certificates(in path: String) -> Result<[NIOSSLCertificate], ConnError> {
-        do {
-            let certificates = try NIOSSLCertificate.fromPEMFile(path)
-            guard !certificates.isEmpty else {
-                return .failure(.usage("the proxy CA file \(path) holds no PEM certificate", hint: ProxyTrust.hint))
-            }
-            return .success(certificates)
-        } catch {
-            return .failure(.usage("the proxy CA file \(path) cannot be read as PEM certificates (\(error))", hint: ProxyTrust.hint))
-        }
+        PEMTrust.certificates(in: path, named: "the proxy CA file", hint: hint)
     }
 
     public static let hint = "Give a PEM file with the certificate (or its CA's) that the proxy shows, or --proxy-insecure not to check it."
 
     /// The TLS client configuration for a connection to the proxy.
     public func tlsConfiguration() throws -> TLSConfiguration {
-        var configuration = TLSConfiguration.makeClientConfiguration()
-        if insecure {
-            configuration.certificateVerification = .none
-        } else if let caFile {
-            configuration.trustRoots = .certificates(try Self.certificates(in: caFile).get())
-        }
-        return configuration
+        try PEMTrust.configuration(insecure: insecure, roots: caFile.map { try Self.certificates(in: $0).get() })
     }
 
     /// What `config show` and -v say of it.

@@ -22,30 +22,44 @@ public struct ServerTrust: Sendable, Hashable {
     /// The certificates of a PEM file, or why it cannot be used (the option's and the setting's
     /// checks name where the path came from).
     public static func certificates(in path: String) -> Result<[NIOSSLCertificate], ConnError> {
-        do {
-            let certificates = try NIOSSLCertificate.fromPEMFile(path)
-            guard !certificates.isEmpty else { return .failure(.usage("the CA file \(path) holds no PEM certificate", hint: hint)) }
-            return .success(certificates)
-        } catch {
-            return .failure(.usage("the CA file \(path) cannot be read as PEM certificates", hint: hint))
-        }
+        PEMTrust.certificates(in: path, named: "the CA file", hint: hint)
     }
 
     public static let hint = "Give a PEM file with the CA certificate that signed the server's (curl's --cacert), or --insecure not to check it."
 
     /// The TLS client configuration for a connection to a server.
     public func tlsConfiguration() throws -> TLSConfiguration {
-        var configuration = TLSConfiguration.makeClientConfiguration()
-        if insecure {
-            configuration.certificateVerification = .none
-        } else if let caFile {
-            configuration.trustRoots = .certificates(try Self.certificates(in: caFile).get())
-        }
-        return configuration
+        try PEMTrust.configuration(insecure: insecure, roots: caFile.map { try Self.certificates(in: $0).get() })
     }
 
     /// What `config show` and messages say of it.
     public var description: String {
         insecure ? "not checked (insecure)" : caFile.map { "signed by a certificate in \($0) (caCert)" } ?? "the system's trust store"
+    }
+}
+
+/// What `ServerTrust` and `ProxyTrust` share: a PEM file read as certificates (or why not, in
+/// the caller's words), and a client configuration that checks against them, the system's
+/// store, or nothing.
+enum PEMTrust {
+    static func certificates(in path: String, named what: String, hint: String) -> Result<[NIOSSLCertificate], ConnError> {
+        do {
+            let certificates = try NIOSSLCertificate.fromPEMFile(path)
+            guard !certificates.isEmpty else { return .failure(.usage("\(what) \(path) holds no PEM certificate", hint: hint)) }
+            return .success(certificates)
+        } catch {
+            return .failure(.usage("\(what) \(path) cannot be read as PEM certificates", hint: hint))
+        }
+    }
+
+    /// Full verification against `roots` (nil: the system's store), or none when `insecure`.
+    static func configuration(insecure: Bool, roots: [NIOSSLCertificate]?) -> TLSConfiguration {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        if insecure {
+            configuration.certificateVerification = .none
+        } else if let roots {
+            configuration.trustRoots = .certificates(roots)
+        }
+        return configuration
     }
 }
