@@ -66,7 +66,13 @@ struct WebSocketTimeSampler {
             throw ConnError.temporary(.timeout, "\(target) did not complete the WebSocket upgrade within \(TimeFormatting.duration(limit))",
                                       hint: HTTPTransport.timeoutHint)
         } catch {
-            throw ConnError.unavailable(.webSocketFailed, "the WebSocket at \(url.absoluteString) failed: \(error)",
+            // A refused certificate says which check failed, as everywhere; the rest in plain words.
+            let described = HTTPTransport.describe(error, url: url, timeout: timeout)
+            if described.code == .tlsError {
+                throw proxy == nil ? await HTTPTransport.explainingCertificate(described, url: url, trust: trust, timeout: timeout, egress: egress)
+                    : described
+            }
+            throw ConnError.unavailable(.webSocketFailed, "the WebSocket at \(url.absoluteString) failed: \(HTTPTransport.plainWords(String(describing: error)))",
                                         hint: "Try --method json.")
         }
         let samples = collected.values

@@ -346,7 +346,7 @@ public final class HTTPTransport: Sendable {
 
     /// An error's description without the library's type names (`HTTPClientError.x`,
     /// `NIOCore.IOError(...)`): what is left is the part a person can read.
-    static func plainWords(_ text: String) -> String {
+    public static func plainWords(_ text: String) -> String {
         var words = text
         for prefix in ["HTTPClientError.", "NIOCore.", "NIOPosix.", "NIOSSL.", "AsyncHTTPClient."] {
             words = words.replacingOccurrences(of: prefix, with: "")
