@@ -74,7 +74,7 @@ public struct ConfigSetCommand: ConnCommand, ConfigFileWritingCommand {
         }
         try context.printer.emit(ConfigSetReport(
             configFile: access.path, profile: section, key: key.dotted,
-            value: key.dotted == "token" ? "<redacted>" : newValue, fileCreated: existing == nil))
+            value: key.dotted == "token" ? "<redacted>" : URLUserinfo.redacted(newValue), fileCreated: existing == nil))
     }
 
     /// One line of standard input, without its newline; an empty input is refused.
@@ -112,7 +112,7 @@ struct ConfigSetReport: Encodable, TextRenderable, SchemaVersioned {
     /// The profile whose section was changed; nil: the top level.
     let profile: String?
     let key: String
-    /// The value written (`<redacted>` for the token).
+    /// The value written (`<redacted>` for the token; a URL's `user:password@` as `***@`).
     let value: String
     let fileCreated: Bool
 

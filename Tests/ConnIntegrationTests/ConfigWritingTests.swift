@@ -87,6 +87,14 @@ struct ConfigWritingTests {
         #expect(mode?.intValue == 0o600)
         #expect(fileText.contains("\ntoken: s3cret-token\nprofiles:"), "\(fileText)")
         #expect(try await home.conn(["config", "get", "token"]).standardOutput == "s3cret-token\n")
+
+        // A proxy's password is written to the file, and never echoed: text and JSON.
+        for arguments in [["config", "set", "proxy", "http://u:pw-s3cret@127.0.0.1:3128"], ["config", "set", "--json", "proxy", "http://u:pw-s3cret@127.0.0.1:3128"]] {
+            let proxy = try await home.conn(arguments)
+            #expect(proxy.exitCode == 0 && !proxy.standardOutput.contains("pw-s3cret") && !proxy.standardError.contains("pw-s3cret")
+                    && proxy.standardOutput.contains("http://***@127.0.0.1:3128"), "\(proxy.standardOutput) \(proxy.standardError)")
+        }
+        #expect(fileText.contains("proxy: http://u:pw-s3cret@127.0.0.1:3128"), "\(fileText)")
     }
 
     @Test("a symbolic link to the file stays a link; its target is edited")
