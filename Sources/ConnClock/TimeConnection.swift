@@ -51,7 +51,8 @@ final class TimeConnection: Sendable {
         let serverName = ClientTLS.serverName(for: origin.host)
         let stamp = ArrivalStamp(clock: clock)
         let collector = ResponseCollector(maxBytes: maxBytes)
-        let sniffer = forwards(url, through: proxy).map { _ in ProxyForwarding.StatusSniffer() }
+        let forwarded = forwards(url, through: proxy)
+        let sniffer = forwarded.map { ProxyForwarding.guardAnswers(of: collector, url: url, proxy: $0) }
         @Sendable func addHandlers(_ channel: any Channel) throws {
             let pipeline = channel.pipeline.syncOperations
             if let sniffer { try pipeline.addHandler(sniffer) }
@@ -67,7 +68,7 @@ final class TimeConnection: Sendable {
                 .connectTimeout(.nanoseconds(timeout.nanoseconds))
                 .channelOption(.socketOption(.tcp_nodelay), value: 1)
             let channel: any Channel
-            if let proxy, let forwarded = forwards(url, through: proxy) {
+            if let forwarded {
                 // A plain-http URL: a connection to the proxy, each request in absolute form.
                 channel = try await ProxyForwarding.connect(to: forwarded, for: url, named: "the proxy \(forwarded.display)", bootstrap: bootstrap,
                                                             egress: egress, timeout: timeout)
@@ -84,7 +85,7 @@ final class TimeConnection: Sendable {
                 channel = try await egress.dial(dialling, host: origin.host, port: origin.port, timeout: timeout)
             }
             return TimeConnection(connection: .init(channel: channel, collector: collector), stamp: stamp, clock: clock,
-                                  forwarding: forwards(url, through: proxy).map { ($0, url, sniffer) })
+                                  forwarding: forwarded.map { ($0, url, sniffer) })
         } catch is ProxiedConnection.TunnelTimeout {
             throw ConnError.temporary(.timeout, "the proxy \(proxy?.display ?? "") did not open the way to \(url.absoluteString) within \(TimeFormatting.duration(timeout))")
         } catch {

@@ -326,17 +326,17 @@ public struct Prober: Sendable {
                 answer = .failure(error)
             }
             try? await channel.close()
-            if case .success(let response) = answer, let verdict = forwardingVerdict(response, through: through, proxy: proxy.server, target: target) {
+            if case .success(let response) = answer, let verdict = forwardingVerdict(response, url: url, through: through, proxy: proxy.server, target: target) {
                 // The status is the proxy's, not the target's: no httpStatus.
                 result.rungs.append(verdict.rung)
                 return finish(verdict.failure, verdict.explanation)
             }
-            // What every proxy turns into an answer of its own (a 502) when the target does it:
-            // a close, garbage, a head past the decoder's limit, from the proxy itself.
             if case .failure(let error) = answer, let refused = error as? ConnError, refused.code == .proxyAuthRequired {
                 result.rungs.append(ProbeRung(name: "proxy", ok: false, ms: nil, detail: "407, its Proxy-Authenticate header malformed"))
                 return finish(.proxyAuthRequired, "\(through) wants credentials (407; its Proxy-Authenticate header is malformed)")
             }
+            // What every proxy turns into an answer of its own (a 502) when the target does it:
+            // a close, garbage, a head past the decoder's limit, from the proxy itself.
             if case .failure(let error) = answer, let why = Self.forwardingFailure(error) {
                 result.rungs.append(ProbeRung(name: "proxy", ok: false, ms: nil, detail: why))
                 return finish(.proxyRefused, "\(through): \(why)")
@@ -368,7 +368,7 @@ public struct Prober: Sendable {
                               + (proxy.server.user == nil ? ": put them in the proxy URL, \(format)" : ", and refused these"))
             case .targetFailed(let elapsed, let answer):
                 try? await channel.close()
-                let asked = "\(target.host):\(target.port)"
+                let asked = authority(target)
                 result.rungs.append(ProbeRung(name: "proxy", ok: false, ms: elapsed.milliseconds, detail: "\(through) could not reach \(asked): \(answer.said)"))
                 return finish(answer.failure, answer.sentence(target: asked, proxy: through))
             case .refused(let elapsed, let statusLine):
@@ -455,17 +455,16 @@ public struct Prober: Sendable {
     /// What an HTTP proxy's answer to a forwarded request says of itself, as the proxy rung's
     /// verdict: 407, the target's failure it reports (`ProxyAnswer`), its own rules (squid's
     /// `X-Squid-Error` on a 4xx/5xx); nil when the answer is the target's.
-    private func forwardingVerdict(_ response: ChannelHTTPExchange.Response, through: String, proxy: ProxyServer,
+    private func forwardingVerdict(_ response: ChannelHTTPExchange.Response, url: URL, through: String, proxy: ProxyServer,
                                    target: ProbeTarget) -> (rung: ProbeRung, failure: ReachabilityFailure, explanation: String)? {
         let headers = response.headers.map { ($0.name, $0.value) }
         let ms = response.untilHead.milliseconds
-        let asked = "\(target.host):\(target.port)"
+        let asked = authority(target)
         if let answer = ProxyAnswer.read(status: response.status, reason: nil, headers: headers, toConnect: false) {
             return (ProbeRung(name: "proxy", ok: false, ms: ms, detail: "\(through) could not reach \(asked): \(answer.said)"), answer.failure,
                     answer.sentence(target: asked, proxy: through))
         }
-        guard let failure = ProxyForwarding.proxyFailure(status: response.status, headers: headers, url: URL(string: "http://\(asked)/")!,
-                                                         proxy: proxy, named: through)
+        guard let failure = ProxyForwarding.proxyFailure(status: response.status, headers: headers, url: url, proxy: proxy, named: through)
         else { return nil }
         if failure.code == .proxyAuthRequired {
             let challenge = response.headers.first(name: "Proxy-Authenticate").map { TerminalSanitizer.sanitize(String($0.prefix(200)), keepNewlines: false) }
@@ -559,4 +558,7 @@ public struct Prober: Sendable {
     }
 
     private func bracketed(_ address: ResolvedAddress) -> String { address.family == 6 ? "[\(address.ip)]" : address.ip }
+
+    /// `host:port` as a URL writes it (`[::1]:8080`), for what a proxy said of the target.
+    private func authority(_ target: ProbeTarget) -> String { (target.host.contains(":") ? "[\(target.host)]" : target.host) + ":\(target.port)" }
 }

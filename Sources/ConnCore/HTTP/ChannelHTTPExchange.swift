@@ -70,13 +70,7 @@ public enum ChannelHTTPExchange {
         let head = requestHead(for: url, headers: extra, proxy: proxy)
         let start = ContinuousClock.now
         let connection = Connection(channel: channel, collector: ResponseCollector(maxBytes: maxBytes))
-        if let proxy {
-            connection.collector.headSuffices = { head in
-                ProxyForwarding.proxyFailure(status: Int(head.status.code), headers: head.headers.map { ($0.name, $0.value) }, url: url, proxy: proxy,
-                                             named: "the proxy") != nil
-            }
-        }
-        let sniffer = proxy.map { _ in ProxyForwarding.StatusSniffer() }
+        let sniffer = proxy.map { ProxyForwarding.guardAnswers(of: connection.collector, url: url, proxy: $0) }
         try await channel.eventLoop.submit {
             if let sniffer { try channel.pipeline.syncOperations.addHandler(sniffer) }
             try channel.pipeline.syncOperations.addHTTPClientHandlers()

@@ -11,9 +11,7 @@ public enum ClientTLS {
 
     /// Full verification against the system's store, or none when `insecure`.
     public static func configuration(insecure: Bool) -> TLSConfiguration {
-        var configuration = TLSConfiguration.makeClientConfiguration()
-        if insecure { configuration.certificateVerification = .none }
-        return configuration
+        PEMTrust.configuration(insecure: insecure, roots: nil)
     }
 
     /// The name sent as SNI and checked against the certificate: the host, except for an IP

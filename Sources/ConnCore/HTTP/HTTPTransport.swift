@@ -206,11 +206,7 @@ public final class HTTPTransport: Sendable {
                 status: Int(response.status.code),
                 headers: response.headers.map { ($0.name, $0.value) },
                 body: Data(buffer: body), elapsed: elapsed, url: url)
-        } catch is NIOTooManyBytesError {
-            throw ConnError.dataError(
-                .responseTooLarge,
-                "the answer from \(url.absoluteString) is larger than \(exchange.maxResponseBytes) bytes")
-        } catch ChannelHTTPExchange.Failure.tooLarge {
+        } catch is NIOTooManyBytesError, ChannelHTTPExchange.Failure.tooLarge {
             throw ConnError.dataError(
                 .responseTooLarge,
                 "the answer from \(url.absoluteString) is larger than \(exchange.maxResponseBytes) bytes")
@@ -252,16 +248,10 @@ public final class HTTPTransport: Sendable {
     static func describe(_ error: any Error, url: URL, proxy: ProxyServer, source: String, timeout: Duration) -> ConnError {
         let through = "the proxy \(proxy.display) (from \(source))"
         if let clientError = error as? HTTPClientError {
+            // The client only ever speaks to conn's relay, which reads the proxy's answers itself
+            // (a 407 among them: `takeFailure`) and closes: what is left is a tunnel that did not open.
             switch clientError {
-            case .proxyAuthenticationRequired:
-                // With credentials in the URL, the 407 means the proxy refused them.
-                let given = proxy.user != nil
-                return ConnError(code: .proxyAuthRequired,
-                                 message: "\(through) wants credentials (407) to reach \(url.absoluteString)" + (given ? ", and refused these" : ""),
-                                 hint: given ? "Check the user and password in the proxy URL (and where they came from: \(source))."
-                                     : "Put them in the proxy URL: http://USER:PASSWORD@HOST:PORT.",
-                                 exitStatus: .permission)
-            case .invalidProxyResponse, .httpProxyHandshakeTimeout, .socksHandshakeTimeout:
+            case .invalidProxyResponse, .httpProxyHandshakeTimeout:
                 return ConnError(code: .proxyRefused, message: "\(through) did not open the way to \(url.absoluteString)",
                                  hint: "The proxy refused the tunnel: wrong credentials, its access rules (this host or port), or not a proxy of this kind.",
                                  exitStatus: .unavailable)

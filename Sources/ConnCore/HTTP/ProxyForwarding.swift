@@ -91,10 +91,7 @@ public enum ProxyForwarding {
         defer { channel.close(promise: nil) }
         let collector = ResponseCollector(maxBytes: maxBytes)
         collector.onBody = onBody
-        collector.headSuffices = { head in
-            proxyFailure(status: Int(head.status.code), headers: head.headers.map { ($0.name, $0.value) }, url: url, proxy: proxy, named: named) != nil
-        }
-        let sniffer = StatusSniffer()
+        let sniffer = guardAnswers(of: collector, url: url, proxy: proxy)
         try await channel.eventLoop.submit {
             try channel.pipeline.syncOperations.addHandler(sniffer)
             try channel.pipeline.syncOperations.addHTTPClientHandlers()
@@ -146,6 +143,17 @@ extension ProxyForwarding {
             }
             context.fireChannelRead(data)
         }
+    }
+
+    /// What every exchange with a forwarding proxy sets up before its request: the collector
+    /// completes on the head of the proxy's own answer (`ResponseCollector.headSuffices`), and
+    /// the sniffer returned, put in the pipeline ahead of the HTTP decoder, sees a 407 the
+    /// decoder refuses (`unreadableAuthentication`).
+    public static func guardAnswers(of collector: ResponseCollector, url: URL, proxy: ProxyServer) -> StatusSniffer {
+        collector.headSuffices = { head in
+            proxyFailure(status: Int(head.status.code), headers: head.headers.map { ($0.name, $0.value) }, url: url, proxy: proxy, named: "the proxy") != nil
+        }
+        return StatusSniffer()
     }
 
     /// An answer the decoder refused, when the sniffer saw a 407 at its start: the proxy wants

@@ -76,10 +76,7 @@ public enum ProxyTunnel {
         let start = clock.now
         let authority = (host.contains(":") ? "[\(host)]" : host) + ":\(port)"
         var request = "CONNECT \(authority) HTTP/1.1\r\nHost: \(authority)\r\nUser-Agent: conn/\(ConnVersion.current)\r\n"
-        if let user = proxy.user {
-            let credentials = Data("\(user):\(proxy.password ?? "")".utf8).base64EncodedString()
-            request += "Proxy-Authorization: Basic \(credentials)\r\n"
-        }
+        if let authorization = ProxyForwarding.authorization(for: proxy) { request += "Proxy-Authorization: \(authorization)\r\n" }
         request += "\r\n"
         let head = channel.eventLoop.makePromise(of: String.self)
         // Completed on every way out (a pending promise is a crash in SwiftNIO's debug builds).
