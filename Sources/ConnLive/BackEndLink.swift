@@ -17,7 +17,7 @@ public struct BackEndLink: Sendable {
     /// How long connecting, TLS and the upgrade may take together.
     let handshakeTimeout: Duration
     let logger: Logger
-    /// The http:// proxy the link tunnels through (CONNECT), if the settings give one for its URL.
+    /// The proxy the link tunnels through (CONNECT, or SOCKS5's), if the settings give one for its URL.
     var proxy: ProxyServer?
     /// The way out the link's connection is bound to (`--interface`, `-4`, `-6`).
     var egress = Egress.any
@@ -41,8 +41,8 @@ public struct BackEndLink: Sendable {
     public init(_ backEnd: BackEndEndpoint, configuration: ConnConfiguration, logger: Logger) {
         self.init(url: backEnd.url(for: .ws), credentials: configuration.credentials, trust: configuration.serverTrust,
                   pingInterval: .seconds(10), handshakeTimeout: configuration.timeout, logger: logger)
-        // As the looks do (ConnectivityCheck refuses the kinds they cannot use before a link starts).
-        if let server = (try? configuration.proxy.decision(for: url))?.server, server.scheme != .https { proxy = server }
+        // A proxy setting that cannot be read is refused by the looks before a link starts.
+        proxy = (try? configuration.proxy.decision(for: url))?.server
         egress = configuration.egress
     }
 

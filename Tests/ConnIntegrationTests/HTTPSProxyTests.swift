@@ -111,8 +111,11 @@ struct HTTPSProxyTests {
             let connected = try await watch.await { ($0["connectionState"] as? [String: Any])?["status"] as? String == "connected" }
             #expect(online != nil && connected != nil, "\(watch.events) \(watch.errorOutput)")
             #expect(await watch.stop() == 143)
-            // The look went through it, forwarded (absolute form) under alice.
+            // The look went through it, forwarded (absolute form) under alice; the link tunnelled.
             #expect(squid.log.contains("GET http://127.0.0.1:\(url.port!)/health alice"), "\(squid.log)")
+            // squid logs a tunnel when it ends, which the watch's end has set going.
+            let tunnelled = await poll(for: 20, every: .milliseconds(50)) { squid.log.contains("CONNECT 127.0.0.1:\(url.port!) alice") ? true : nil }
+            #expect(tunnelled == true, "the link went around the proxy: \(squid.log)")
             await squid.stop()
 
             let notPEM = try home.write("not-a-certificate.pem", "hello\n")

@@ -55,7 +55,8 @@ public enum WebSocketConnector {
         @Sendable func upgrading(_ channel: any Channel) throws -> EventLoopFuture<Upgrade> {
             if let sslContext {
                 let tlsHandler = try NIOSSLClientHandler(context: sslContext, serverHostname: serverName)
-                try channel.pipeline.syncOperations.addHandler(tlsHandler, position: .first)
+                // Last: through an https:// proxy the proxy's own TLS is already there, nearer the wire.
+                try channel.pipeline.syncOperations.addHandler(tlsHandler, position: .last)
             }
             let upgraded = try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(
                 configuration: request.pipelineConfiguration(maxFrameSize: maxFrameSize))
