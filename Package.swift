@@ -393,7 +393,7 @@ let package = Package(
         // The live runtime's machines and session in-process, with an injected clock and network source.
         .testTarget(
             name: "ConnLiveTests",
-            dependencies: ["conn-server", "ConnLive", "ConnCore", "ConnProbe", "ConnOutbox", "ConnInbox", "ConnClock", "ConnTestSupport",
+            dependencies: ["conn-server", "ConnLive", "ConnCore", "ConnCommandKit", "ConnProbe", "ConnOutbox", "ConnInbox", "ConnClock", "ConnTestSupport",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSwift
         ),

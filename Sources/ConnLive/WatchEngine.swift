@@ -13,7 +13,9 @@ import Foundation
 ///   route, or the server's socket closed) confirms it by itself, so it is reported on its
 ///   first look: a look again would read the same kernel state, and would only add latency.
 /// - Nothing is reported while the state stays the same, except a change of the way out (the
-///   interface, the default routes): a `path` event, as NWPathMonitor reports every path update.
+///   interface, the default routes): a `path` event, as NWPathMonitor reports every path update;
+///   and what the internet check found, when it differs from what was last said (an `internet`
+///   event; the check's end never holds the targets' verdict, so it may come after it).
 public struct WatchEngine: Sendable {
     public var interval: Duration
     public var grace: Duration
@@ -27,6 +29,8 @@ public struct WatchEngine: Sendable {
     private var failedRechecks = 0
     /// The way out as of the last reported state or path event.
     private var lastPath: WatchObservation.PathKey?
+    /// What the internet check found, as every event since says (nil: no check runs).
+    public private(set) var internet: InternetReading?
 
     public init(interval: Duration, grace: Duration) {
         self.interval = interval
@@ -40,6 +44,20 @@ public struct WatchEngine: Sendable {
     }
 
     public mutating func observe(_ observation: WatchObservation, at now: Date) -> Decision {
+        var internetMoved = false
+        if let reading = observation.internet, reading.isNews(after: internet) {
+            internetMoved = internet != nil
+            internet = reading
+        }
+        var decision = decide(observation, at: now)
+        if decision.event == nil, internetMoved, let reported {
+            decision.event = WatchEvent(type: .internet, at: now, from: nil, state: reported, downtimeMs: nil)
+        }
+        decision.event?.internet = internet
+        return decision
+    }
+
+    private mutating func decide(_ observation: WatchObservation, at now: Date) -> Decision {
         guard let previous = reported else {
             let state = report(observation, since: now)
             if state.state != .online { downSince = now }
@@ -98,7 +116,9 @@ public struct WatchEngine: Sendable {
         if !path.ipv4Route { state.ipv4 = false }
         if !path.ipv6Route { state.ipv6 = false }
         reported = state
-        return WatchEvent(type: .path, at: now, from: nil, state: state, downtimeMs: nil)
+        var event = WatchEvent(type: .path, at: now, from: nil, state: state, downtimeMs: nil)
+        event.internet = internet
+        return event
     }
 
     private mutating func report(_ observation: WatchObservation, since: Date) -> NetworkState {

@@ -17,6 +17,9 @@ public struct WatchEvent: Sendable, Equatable, Encodable, SchemaVersioned {
         case path
         /// The live link to the back end changed (its ConnectionState).
         case connectionState
+        /// The internet check found something other than it last did (its first verdict after
+        /// `pending`, or a new state) while the state stayed.
+        case internet
         /// A background outbox pass ran (--flush-outbox).
         case outbox
         /// The watch ended (signal, --until, --timeout).
@@ -34,6 +37,8 @@ public struct WatchEvent: Sendable, Equatable, Encodable, SchemaVersioned {
     /// How long the state was not online, on recovery.
     public var downtimeMs: Double?
     public var connectionState: ConnectionState?
+    /// What the internet check found (nil when the watch runs none).
+    public var internet: InternetReading?
     /// The fuller description (with --details).
     public var details: String?
     /// What an outbox pass did (type `outbox`).
@@ -58,7 +63,7 @@ public struct WatchEvent: Sendable, Equatable, Encodable, SchemaVersioned {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case type, at, from, downtimeMs, connectionState, details, outbox, stopReason
+        case type, at, from, downtimeMs, connectionState, internet, details, outbox, stopReason
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -69,6 +74,7 @@ public struct WatchEvent: Sendable, Equatable, Encodable, SchemaVersioned {
         try container.encode(from, forKey: .from)  // Optionals: an explicit null when absent
         try container.encode(downtimeMs, forKey: .downtimeMs)
         try container.encode(connectionState, forKey: .connectionState)
+        try container.encode(internet, forKey: .internet)
         try container.encode(details, forKey: .details)
         try container.encode(outbox, forKey: .outbox)
         try container.encode(stopReason, forKey: .stopReason)
@@ -93,6 +99,7 @@ public struct WatchEvent: Sendable, Equatable, Encodable, SchemaVersioned {
             variables["CONN_EVENT_CONNECTION"] = connectionState.isConnected ? "connected" : "disconnected"
             if let offset = connectionState.backEndTimeOffsetMs { variables["CONN_EVENT_OFFSET_MS"] = String(offset) }
         }
+        if let internet { variables["CONN_EVENT_INTERNET"] = internet.stateName }
         return variables
     }
 }
@@ -117,6 +124,8 @@ extension WatchEvent: TextRenderable {
             line = "\(time)  " + pathSummary(style: style)
         case .connectionState:
             line = "\(time)  link: \(connectionState.map { "\($0)" } ?? "off")"
+        case .internet:
+            line = "\(time)  internet: \(clean(internet?.text ?? "?"))"
         case .outbox:
             let summary = outbox.map { clean($0.text) + ($0.error.map { "  (\(clean($0)))" } ?? "") } ?? ""
             line = "\(time)  outbox: \(summary)"

@@ -10,6 +10,8 @@ public struct WatchObservation: Sendable, Equatable {
     public var definitive: Bool
     /// The routing table's way out at the look (nil when not read).
     public var path: NetworkPath?
+    /// What the look shows of the internet check (nil: none runs, or nothing new).
+    public var internet: InternetReading?
 
     public var status: NetworkStatus { state.state }
 
@@ -28,6 +30,7 @@ public struct WatchObservation: Sendable, Equatable {
         let state = snapshot.networkState
         self.init(state: state, definitive: state.state == .offline)
         path = snapshot.path
+        internet = InternetReading(snapshot)
     }
 
     /// What makes the way out: the interface the state was seen through and the routing

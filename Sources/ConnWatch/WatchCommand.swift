@@ -24,7 +24,9 @@ public struct WatchCommand: ConnCommand {
             interface, a default route gained, lost or moved) is a `path` line. Each line carries the \
             state as probe reports it: state, reason, failingTarget, since, interface. With a \
             server, holds a WebSocket to it and reports its ConnectionState. Targets as in `conn \
-            probe` (default: the configured server, plus the internet check). --until STATE exits \
+            probe` (default: the configured server, plus the internet check, which never holds \
+            the server's state: each line's `internet` says what it found, `pending` until it \
+            answers, and an `internet` line says when that changes). --until STATE exits \
             0 when the state is reached; with --until, --timeout bounds the wait (75). \
             --flush-outbox delivers the outbox in the background whenever the state is online \
             (at once, ignoring conn's own backoff, when it becomes online; then as messages fall \
@@ -133,12 +135,14 @@ public struct WatchCommand: ConnCommand {
 
         func follow() async throws {
             var reported: NetworkState?
+            var internet: InternetReading?
             var linkState: ConnectionState?
             for await trigger in triggers {
                 switch trigger {
                 case .live(.looked(let decision, let state)):
                     reported = state
                     guard let event = decision.event else { continue }
+                    internet = event.internet
                     if try show(event) { return }
                 case .live(.path(let event, let state)):
                     reported = state
@@ -147,36 +151,42 @@ public struct WatchCommand: ConnCommand {
                     let previous = linkState
                     linkState = state
                     guard state.isNews(after: previous) else { continue }  // a new offset alone is not an event
-                    try emit(WatchEvent(type: .connectionState, at: Date(), state: reported, connectionState: state), context: context)
+                    try emit(event(.connectionState), context: context)
                     if until == "connected", state.isConnected { return }
                 case .live(.linkEnabled), .live(.synced):
                     continue  // watch never switches the link off, and does not sync
                 case .signal(let number):
-                    try emit(WatchEvent(type: .stopped, at: Date(), state: reported, connectionState: linkState, stopReason: number == SIGINT ? "SIGINT" : "SIGTERM"), context: context)
+                    try emit(event(.stopped, stopReason: number == SIGINT ? "SIGINT" : "SIGTERM"), context: context)
                     // 130/143 after a clean stop: returning lets every clean-up run first.
                     context.setExitCode(128 + number)
                     return
                 case .live(.outbox(let pass)):
-                    var event = WatchEvent(type: .outbox, at: Date(), state: reported, connectionState: linkState)
-                    event.outbox = WatchOutboxSummary(pass)
-                    try emit(event, context: context)
+                    var passed = event(.outbox)
+                    passed.outbox = WatchOutboxSummary(pass)
+                    try emit(passed, context: context)
                 case .deadline:
-                    try emit(WatchEvent(type: .stopped, at: Date(), state: reported, connectionState: linkState, stopReason: "timeout"), context: context)
+                    try emit(event(.stopped, stopReason: "timeout"), context: context)
                     throw ConnError.temporary(.waitTimedOut, "\(until ?? "the state") was not reached within \(TimeFormatting.duration(configuration.timeout))")
                 }
             }
             /// Prints a state event and runs the hook; true when --until is reached.
+            /// An event the watch itself makes, with the state and internet reading last reported.
+            func event(_ type: WatchEvent.Kind, stopReason: String? = nil) -> WatchEvent {
+                var event = WatchEvent(type: type, at: Date(), state: reported, connectionState: linkState, stopReason: stopReason)
+                event.internet = internet
+                return event
+            }
             func show(_ event: WatchEvent) throws -> Bool {
                 var event = event
                 if details { event.details = event.state?.state.details }
                 event.connectionState = linkState
                 try emit(event, context: context)
                 if event.type == .change || event.type == .path { hook?.run(event) }
-                return until == event.state?.state.rawValue && event.type != .path
+                return until == event.state?.state.rawValue && (event.type == .baseline || event.type == .change)
             }
 
             // The stream ends only when this task is cancelled (Ctrl-C in `conn repl`).
-            try emit(WatchEvent(type: .stopped, at: Date(), state: reported, connectionState: linkState, stopReason: "interrupted"), context: context)
+            try emit(event(.stopped, stopReason: "interrupted"), context: context)
             throw CancellationError()
         }
     }

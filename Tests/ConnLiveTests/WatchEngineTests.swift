@@ -1,3 +1,4 @@
+import ConnCommandKit
 import ConnCore
 @testable import ConnProbe
 import Foundation
@@ -156,5 +157,67 @@ struct WatchEngineSinceTests {
         #expect(engine.reported?.since == start.addingTimeInterval(5))
         let back = engine.observe(WatchEngineTests.online, at: start.addingTimeInterval(9))
         #expect(back.event?.state?.since == start.addingTimeInterval(9) && back.event?.downtimeMs == 4000)
+    }
+}
+
+/// What the watch says of the internet check, which never holds the targets' verdict: pending
+/// at first, its verdict as an `internet` event when it comes, then only when it changes.
+@Suite("watch engine: the internet check")
+struct WatchEngineInternetTests {
+    static func look(_ status: NetworkStatus, _ internet: InternetReading?) -> WatchObservation {
+        var observation = status == .online ? WatchObservation(status: .online)
+            : WatchObservation(status: status, reason: .refused, failingTarget: "http://server/health", definitive: true)
+        observation.internet = internet
+        return observation
+    }
+    static let limited = InternetReading.settled(InternetVerdict(state: .limited, explanation: "a route exists, but the internet does not answer", ipv4: false, ipv6: nil))
+    static let online = InternetReading.settled(InternetVerdict(state: .online, explanation: "the check endpoints answer as expected", ipv4: true, ipv6: nil))
+
+    @Test("baseline says pending; the verdict that follows is an internet event with the state unchanged; the same verdict again, or a pending recheck, is no event; a new verdict is one")
+    func pendingThenSettled() throws {
+        var engine = WatchEngine(interval: .seconds(30), grace: .zero)
+        let start = Date()
+        let baseline = engine.observe(Self.look(.online, .pending), at: start)
+        #expect(baseline.event?.type == .baseline && baseline.event?.internet == .pending)
+        let settled = try #require(engine.observe(Self.look(.online, Self.limited), at: start.addingTimeInterval(5)).event)
+        #expect(settled.type == .internet && settled.to == .online && settled.from == nil && settled.internet == Self.limited)
+        #expect(engine.observe(Self.look(.online, Self.limited), at: start.addingTimeInterval(35)).event == nil)
+        #expect(engine.observe(Self.look(.online, .pending), at: start.addingTimeInterval(65)).event == nil)
+        #expect(engine.observe(Self.look(.online, nil), at: start.addingTimeInterval(66)).event == nil)
+        #expect(engine.internet == Self.limited)
+        let back = try #require(engine.observe(Self.look(.online, Self.online), at: start.addingTimeInterval(70)).event)
+        #expect(back.type == .internet && back.internet == Self.online)
+    }
+
+    @Test("a change of state carries the last verdict (a pending recheck does not hide it); with a new verdict on the same look, the change carries that and no second event is made")
+    func changesCarryTheReading() throws {
+        var engine = WatchEngine(interval: .seconds(30), grace: .zero)
+        let start = Date()
+        _ = engine.observe(Self.look(.online, Self.limited), at: start)
+        let down = try #require(engine.observe(Self.look(.serverUnreachable, .pending), at: start.addingTimeInterval(1)).event)
+        #expect(down.type == .change && down.to == .serverUnreachable && down.internet == Self.limited)
+        let up = try #require(engine.observe(Self.look(.online, Self.online), at: start.addingTimeInterval(2)).event)
+        #expect(up.type == .change && up.to == .online && up.internet == Self.online)
+    }
+
+    @Test("no internet check: every event says null")
+    func noCheck() throws {
+        var engine = WatchEngine(interval: .seconds(30), grace: .zero)
+        let baseline = try #require(engine.observe(Self.look(.online, nil), at: Date()).event)
+        #expect(baseline.internet == nil)
+        let encoded = String(decoding: try JSONEncoder().encode(baseline), as: UTF8.self)
+        #expect(encoded.contains(#""internet":null"#), "\(encoded)")
+    }
+
+    @Test("JSON: pending has the verdict's keys with state pending; the text line names the state and why, sanitised")
+    func shapes() throws {
+        let pending = String(decoding: try JSONEncoder().encode(InternetReading.pending), as: UTF8.self)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(pending.utf8)) as? [String: Any])
+        #expect(Set(object.keys) == ["state", "reason", "portalURL", "explanation", "ipv4", "ipv6"] && object["state"] as? String == "pending", "\(pending)")
+        var event = WatchEvent(type: .internet, at: Date(), state: NetworkState(state: .online), connectionState: nil)
+        event.internet = .settled(InternetVerdict(state: .portal(url: "http://x/\u{1b}[2J"), explanation: "a page \u{1b}]0;EVIL\u{07} answered", ipv4: true, ipv6: nil))
+        let line = event.renderText(style: TextStyle(enabled: false))
+        #expect(line.contains("internet: portal: a page") && !line.contains("\u{1b}") && !line.contains("\u{07}"), "\(line)")
+        #expect(event.environment["CONN_EVENT_INTERNET"] == "portal")
     }
 }
