@@ -57,6 +57,50 @@ extension ChannelHTTPExchange {
         return await value(of: outcome)
     }
 
+    /// A plain-http target's request on a connection that a race of its addresses made
+    /// (`HappyEyeballs`, `tcp` after it began); a kept-alive connection of the run to one of
+    /// them is used first, as `connectAndGet` does.
+    static func get(_ url: URL, addresses: [ResolvedAddress], headers extra: [(String, String)], maxBytes: Int, timeout: Duration,
+                    pool: ConnectionPool?, egress: Egress = .any) async -> (PlainOutcome, ResolvedAddress, failures: [(ResolvedAddress, ConnectionProber.TCPResult)]) {
+        let head = requestHead(for: url, headers: extra, keepAlive: pool != nil)
+        if let pool {
+            for address in addresses {
+                guard let socketAddress = address.socketAddress else { continue }
+                let key = ConnectionPool.key(host: url.host ?? "", address: socketAddress)
+                while let idle = pool.take(key) {
+                    let outcome = await value(of: idle.channel.eventLoop.flatSubmit {
+                        send(head, on: idle, timeout: timeout, tcp: .zero, reused: true, pool: pool, key: key)
+                    })
+                    if case .connected(_, _, .failure(Failure.closedEarly)) = outcome { continue }
+                    return (outcome, address, [])
+                }
+            }
+        }
+        let race = await HappyEyeballs.race(addresses) { address in
+            await ConnectionProber.connect(to: address, timeout: timeout, egress: egress)
+        }
+        let failures = race.failures.map { ($0.address, $0.result) }
+        guard let winner = race.winner, let socketAddress = winner.address.socketAddress else {
+            let last = failures.last ?? (addresses[0], .timeout)
+            return (.notConnected(last.1), last.0, Array(failures.dropLast()))
+        }
+        let key = ConnectionPool.key(host: url.host ?? "", address: socketAddress)
+        let channel = winner.channel
+        let collector = ResponseCollector(maxBytes: maxBytes)
+        let outcome = await value(of: channel.eventLoop.flatSubmit {
+            do {
+                try channel.pipeline.syncOperations.addHTTPClientHandlers()
+                try channel.pipeline.syncOperations.addHandler(collector)
+            } catch {
+                channel.close(promise: nil)
+                return channel.eventLoop.makeSucceededFuture(PlainOutcome.connected(tcp: winner.elapsed, reused: false, answer: .failure(error)))
+            }
+            return send(head, on: Connection(channel: channel, collector: collector), timeout: timeout, tcp: winner.elapsed,
+                        reused: false, pool: pool, key: key)
+        })
+        return (outcome, winner.address, failures)
+    }
+
     /// One request and its answer (see `request`); then the connection goes back to the pool
     /// when it can carry another request, else it is closed. On the channel's event loop.
     private static func send(_ head: HTTPRequestHead, on connection: Connection, timeout: Duration, tcp: Duration, reused: Bool,

@@ -26,7 +26,9 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting, PrometheusOut
             reply 5) is the target's verdict (refused, timeout, nxdomain, noRoute, or unreachable \
             when the proxy does not say why). --interface binds every \
             connection to one interface (or local address), -4/-6 to one family; \
-            --each-interface probes over every usable interface at once. The state \
+            --each-interface probes over every usable interface at once. A name's addresses that \
+            the way out can reach are raced as Happy Eyeballs does (RFC 8305: families \
+            alternating, the next after 250 ms). The state \
             they add up to — with --internet, what the internet check found too — ends the text \
             when it is not online (state: serverUnreachable (refused: …)), and comes first in the \
             JSON: state, reason, failingTarget, interface, ipv4, ipv6; the exit status follows it. \

@@ -268,6 +268,21 @@ public struct Prober: Sendable {
             return finish(failure, explanation)
         }
 
+        // Addresses of both families, or several of one: raced (RFC 8305). One: dialled as it is.
+        let raced = HappyEyeballs.interleaved(addresses)
+        if case .url(let url) = target.kind, !target.usesTLS, proxy == nil, raced.count > 1 {
+            let (outcome, address, failures) = await ChannelHTTPExchange.get(url, addresses: raced, headers: authorization(for: url), maxBytes: Self.maxBodyBytes,
+                                                                            timeout: timeout, pool: connections, egress: egress)
+            for (failedAddress, tcp) in failures { recordNotConnected(tcp, failedAddress) }
+            switch outcome {
+            case .notConnected(let tcp):
+                recordNotConnected(tcp, address)
+                return notReached()
+            case .connected(let elapsed, let reused, let answer):
+                recordConnected(address, after: elapsed, reused: reused)
+                return finishHTTP(answer, url)
+            }
+        }
         if case .url(let url) = target.kind, !target.usesTLS, proxy == nil {
             for address in addresses {
                 switch await ChannelHTTPExchange.connectAndGet(url, address: address, headers: authorization(for: url), maxBytes: Self.maxBodyBytes,
@@ -283,14 +298,11 @@ public struct Prober: Sendable {
         }
 
         var channel: (any Channel)?
-        for address in addresses {
-            let tcp = await ConnectionProber.connect(to: address, timeout: timeout, egress: egress)
-            if case .connected(let connected, let elapsed) = tcp {
-                channel = connected
-                recordConnected(address, after: elapsed)
-                break
-            }
-            recordNotConnected(tcp, address)
+        let race = await HappyEyeballs.race(raced) { [egress] address in await ConnectionProber.connect(to: address, timeout: timeout, egress: egress) }
+        for failure in race.failures { recordNotConnected(failure.result, failure.address) }
+        if let winner = race.winner {
+            channel = winner.channel
+            recordConnected(winner.address, after: winner.elapsed)
         }
         guard let channel else { return notReached() }
 

@@ -70,4 +70,37 @@ struct AddressFamilyTests {
         #expect(noRoute["state"] as? String == "online" && noRoute["ipv4"] as? Bool == true && noRoute["ipv6"] as? Bool == false, "\(noRoute)")
         await pair.server.stop()
     }
+
+    @Test("a name with both families whose IPv6 path is a black hole: reached over IPv4 after Happy Eyeballs' 250 ms, not after the IPv6 attempt's 10 s timeout (plain http and a TCP target alike); both working: IPv6, the resolver's first", .enabled(if: NetworkNamespace.available, "needs root and ip netns"))
+    func happyEyeballs() async throws {
+        let pair = try await DualStack()
+        let port = pair.server.port
+        // IPv6 sorts first (glibc's default table), as on most hosts (`ip netns exec` mounts
+        // /etc/netns/NAME/hosts on /etc/hosts).
+        let etc = "/etc/netns/\(pair.client.name)"
+        try FileManager.default.createDirectory(atPath: etc, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: etc) }
+        try "127.0.0.1 localhost\nfd81::9 dual.conn.test\n10.81.0.9 dual.conn.test\n".write(toFile: etc + "/hosts", atomically: true, encoding: .utf8)
+        func probe() async throws -> [[String: Any]] {
+            let (program, arguments) = pair.client.wrap([ConnProcess.connPath, "probe", "--json", "--timeout", "10s",
+                                                         "http://dual.conn.test:\(port)/health", "dual.conn.test:\(port)"])
+            let outcome = try await ConnProcess.run(program, arguments, environment: home.environment)
+            return try #require(try outcome.json()["results"] as? [[String: Any]], "\(outcome.standardOutput) \(outcome.standardError)")
+        }
+        let both = try await probe()
+        #expect(both.count == 2 && both.allSatisfy { $0["reachable"] as? Bool == true && $0["address"] as? String == "fd81::9" }, "\(both)")
+
+        // The IPv6 address's packets go to a neighbour nobody is (a permanent entry, so no
+        // neighbour discovery fails out loud): they vanish, as on a broken IPv6 path.
+        try await pair.client.exec(["ip", "-6", "neigh", "add", "fd80::99", "lladdr", "02:00:00:00:00:01", "dev", pair.clientLink, "nud", "permanent"])
+        try await pair.client.exec(["ip", "-6", "route", "add", "fd81::9/128", "via", "fd80::99", "dev", pair.clientLink])
+        let blackhole = try await probe()
+        #expect(blackhole.count == 2, "\(blackhole)")
+        for result in blackhole {
+            // One after the other, the IPv6 attempt would have held it for the whole 10 s.
+            #expect(result["reachable"] as? Bool == true && result["address"] as? String == "10.81.0.9", "\(result)")
+            #expect((result["totalMs"] as? Double ?? .infinity) < 5000, "\(result)")
+        }
+        await pair.server.stop()
+    }
 }
