@@ -10,7 +10,7 @@ struct AgentMetricsTests {
 
     init() throws { home = try TemporaryDirectory() }
 
-    static let promtool = ["/usr/bin/promtool", "/usr/local/bin/promtool"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let promtool = TestTools.promtool
 
     /// An agent whose metrics listener takes a free port (0): no other test can take it first.
     func agent(_ server: URL) throws -> JSONLinesProcess {
@@ -62,11 +62,10 @@ struct AgentMetricsTests {
         #expect(value(#"conn_probe_verdict_info{target="\#(server.url.absoluteString)/health",verdict="reachable"}"#, in: first.body) == 1,
                 "\(first.body)")
         #expect(first.body.contains("conn_build_info{version=") && first.body.contains("process_resident_memory_bytes "))
+        #expect(TestTools.acceptable(Self.promtool), "promtool (Debian's prometheus) is missing under .ci/run")
         if let promtool = Self.promtool {
             let checked = try await ConnProcess.run(promtool, ["check", "metrics"], environment: [:], input: first.body)
             #expect(checked.exitCode == 0, "\(checked.standardOutput) \(checked.standardError)")
-        } else {
-            print("promtool not installed (Debian package prometheus): the exposition was not checked by it")
         }
 
         server.signal(SIGKILL)
@@ -163,6 +162,7 @@ struct AgentMetricsTests {
             #expect(abs(measured - Date().timeIntervalSince1970) < 120)
             // Without --flush-outbox nothing delivers: no delivery counters claim a count.
             #expect(!scraped.body.contains("conn_outbox_deliveries_total"), "\(scraped.body)")
+            #expect(TestTools.acceptable(Self.promtool), "promtool (Debian's prometheus) is missing under .ci/run")
             if let promtool = Self.promtool {
                 let checked = try await ConnProcess.run(promtool, ["check", "metrics"], environment: [:], input: scraped.body)
                 #expect(checked.exitCode == 0, "\(checked.standardOutput) \(checked.standardError)")
@@ -204,6 +204,7 @@ struct AgentMetricsTests {
             let blackboxPort = try HTTPPorts.free()
             let blackbox = PrometheusTools.hasBlackbox ? try PrometheusTools.blackboxExporter(in: home, port: blackboxPort) : nil
             if blackbox == nil { print("prometheus-blackbox-exporter is not installed: /probe is checked against its expected answers only") }
+            #expect(blackbox != nil || !TestTools.strict, "prometheus-blackbox-exporter is missing under .ci/run")
             defer { blackbox?.terminate() }
             for probe in cases {
                 let path = "/probe?module=\(probe.module)&target=\(probe.target.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
@@ -219,6 +220,7 @@ struct AgentMetricsTests {
                     #expect(probe.success == 1 ? (200..<300).contains(status) : status == 0, "\(answer.body)")  // /health is 204
                     #expect(answer.body.contains(#"probe_http_duration_seconds{phase="connect"}"#))
                 }
+                #expect(TestTools.acceptable(Self.promtool), "promtool (Debian's prometheus) is missing under .ci/run")
                 if let promtool = Self.promtool {
                     let checked = try await ConnProcess.run(promtool, ["check", "metrics"], environment: [:], input: answer.body)
                     #expect(checked.exitCode == 0, "\(checked.standardOutput) \(checked.standardError)")
@@ -374,6 +376,7 @@ struct AgentMetricsTests {
                 #expect(value(#"conn_probe_failures_total{target="\#(closed)",reason="\#(reason)"}"#, in: body) == 0, "\(reason): \(body)")
             }
             #expect(!body.contains(#"conn_probe_failures_total{target="\#(closed)",reason="httpStatus"}"#), "\(body)")
+            #expect(TestTools.acceptable(Self.promtool), "promtool (Debian's prometheus) is missing under .ci/run")
             if let promtool = Self.promtool {
                 let checked = try await ConnProcess.run(promtool, ["check", "metrics"], environment: [:], input: body)
                 #expect(checked.exitCode == 0, "\(checked.standardOutput) \(checked.standardError)")

@@ -154,12 +154,13 @@ struct PackageTests {
         // bash-completion loads a command's completion from its directory on first use.
         let bash = try await Self.run("/bin/bash", ["-c", "source /usr/share/bash-completion/bash_completion && __load_completion conn && complete -p conn"])
         #expect(bash.exitCode == 0 && bash.standardOutput.contains(" conn"), "\(bash.standardOutput) \(bash.standardError)")
-        if FileManager.default.isExecutableFile(atPath: "/usr/bin/zsh") {
-            let zsh = try await Self.run("/usr/bin/zsh", ["-fc", "autoload -U compinit && compinit -u -D && print ${_comps[conn]}"])
+        #expect(TestTools.acceptable(TestTools.zsh) && TestTools.acceptable(TestTools.fish), "zsh or fish is missing under .ci/run")
+        if let zshPath = TestTools.zsh {
+            let zsh = try await Self.run(zshPath, ["-fc", "autoload -U compinit && compinit -u -D && print ${_comps[conn]}"])
             #expect(zsh.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) == "_conn", "\(zsh.standardOutput) \(zsh.standardError)")
         }
-        if FileManager.default.isExecutableFile(atPath: "/usr/bin/fish") {
-            let fish = try await Self.run("/usr/bin/fish", ["-c", "complete -C 'conn pro'"], environment: ["HOME": home.path])
+        if let fishPath = TestTools.fish {
+            let fish = try await Self.run(fishPath, ["-c", "complete -C 'conn pro'"], environment: ["HOME": home.path])
             #expect(fish.standardOutput.hasPrefix("probe"), "\(fish.standardOutput) \(fish.standardError)")
         }
 

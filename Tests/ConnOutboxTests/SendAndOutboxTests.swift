@@ -265,11 +265,21 @@ struct SendAndOutboxTests {
         let file = try home.write("body.txt", "from a file\nsecond line\n")
         #expect(try await home.conn(["send", "--to", "ada@example.com", "--subject", "file", "--file", file], server: server.url).exitCode == 0)
         #expect(try await home.conn(["send", "--to", "ada@example.com", "--subject", "stdin"], server: server.url, input: "from stdin").exitCode == 0)
-        let locked = try home.write("locked.txt", "secret", mode: 0o000)
-        if getuid() != 0 {
-            let refused = try await home.conn(["send", "--to", "ada@example.com", "--subject", "x", "--file", locked], server: server.url)
-            #expect(refused.exitCode == 66)
+        // Root reads any file: as root, this check runs conn as nobody (setpriv), in a home of its own.
+        let refusing = try TemporaryDirectory()
+        let locked = try refusing.write("locked.txt", "secret", mode: 0o000)
+        let arguments = ["send", "--to", "ada@example.com", "--subject", "x", "--file", locked]
+        let refused: ProcessOutcome
+        if getuid() == 0 {
+            let setpriv = try #require(TestTools.setpriv, "setpriv (util-linux) runs conn as another user here")
+            _ = try await ConnProcess.run("/bin/chown", ["-R", "nobody", refusing.path], environment: [:])
+            _ = try await ConnProcess.run("/bin/chown", ["root", locked], environment: [:])
+            refused = try await ConnProcess.run(setpriv, ["--reuid=nobody", "--regid=nogroup", "--clear-groups", ConnProcess.connPath] + arguments,
+                                                environment: refusing.environment.merging(["CONN_SERVER": server.url.absoluteString]) { $1 })
+        } else {
+            refused = try await refusing.conn(arguments, server: server.url)
         }
+        #expect(refused.exitCode == 66 && refused.standardError.contains(locked), "\(refused.exitCode) \(refused.standardError)")
         let texts = Dictionary(uniqueKeysWithValues: try await server.inbox().map { ($0["subject"] as! String, $0["text"] as! String) })
         #expect(texts == ["file": "from a file\nsecond line\n", "stdin": "from stdin"])
     }

@@ -6,7 +6,7 @@ import Testing
 /// promtool; the format refused by every other command.
 @Suite("conn probe --format prometheus")
 struct ProbePrometheusTests {
-    static let promtool = ["/usr/bin/promtool", "/usr/local/bin/promtool"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let promtool = TestTools.promtool
 
     @Test("the state and each target's families, promtool accepts them; 69 when a target is down, as in every format")
     func textfileCollector() async throws {
@@ -22,6 +22,7 @@ struct ProbePrometheusTests {
             #expect(text.contains(#"conn_connectivity_state{state="serverUnreachable"} 1.0"#), "\(text)")
             #expect(text.contains(#"conn_connectivity_reason_info{reason="refused"} 1.0"#), "\(text)")
             #expect(text.contains("conn_probe_timestamp_seconds "))
+            #expect(TestTools.acceptable(Self.promtool), "promtool (Debian's prometheus) is missing under .ci/run")
             if let promtool = Self.promtool {
                 let checked = try await ConnProcess.run(promtool, ["check", "metrics"], environment: [:], input: text)
                 #expect(checked.exitCode == 0, "\(checked.standardOutput) \(checked.standardError)")
