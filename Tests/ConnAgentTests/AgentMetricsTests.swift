@@ -55,7 +55,11 @@ struct AgentMetricsTests {
         #expect(first.status == 200)
         #expect(value(#"conn_connectivity_state{state="online"}"#, in: first.body) == 1, "\(first.body)")
         #expect(value(#"conn_probe_success{target="\#(server.url.absoluteString)/health"}"#, in: first.body) == 1, "\(first.body)")
-        #expect(value(#"conn_build_info{version="0.2.0","#, in: first.body) == nil)  // labels are written whole
+        // One build_info line, labels written whole: this conn's version and a commit.
+        let version = try #require(try await home.conn(["--version", "--json"]).json()["version"] as? String)
+        let build = first.body.split(separator: "\n").filter { $0.hasPrefix("conn_build_info{") }
+        #expect(build.count == 1 && build[0].contains(#"version="\#(version)""#) && build[0].range(of: #"commit="[^"]+""#, options: .regularExpression) != nil
+                && build[0].range(of: #"\} 1(\.0)?$"#, options: .regularExpression) != nil, "\(build)")
         // Every change that can happen is there at 0 before it first happens (else increase() misses it).
         #expect(value(#"conn_connectivity_changes_total{from="online",to="serverUnreachable"}"#, in: first.body) == 0, "\(first.body)")
         #expect(first.body.split(separator: "\n").filter { $0.hasPrefix("conn_connectivity_changes_total{") }.count == 12)

@@ -31,10 +31,13 @@ struct ConnectionStateTests {
         }
     }
 
-    @Test func offsetIsBackEndMinusDevice() {
-        #expect(ConnectionState.connected(backEndTimeOffsetMs: 5).backEndTimeOffsetMs == 5)
-        #expect(ConnectionState.disconnected(backEndTimeOffsetMs: 7, isInitializing: false).backEndTimeOffsetMs == 7)
-        #expect(ConnectionState.disconnected(backEndTimeOffsetMs: nil, isInitializing: true).backEndTimeOffsetMs == nil)
+    @Test("the offset read from JSON as the wire writes it, in each state; a missing one is nil, not 0")
+    func offsetFromJSON() throws {
+        func decoded(_ json: String) throws -> ConnectionState { try JSONDecoder().decode(ConnectionState.self, from: Data(json.utf8)) }
+        #expect(try decoded(#"{"status":"connected","backEndTimeOffsetMs":5}"#) == .connected(backEndTimeOffsetMs: 5))
+        #expect(try decoded(#"{"status":"disconnected","backEndTimeOffsetMs":-7,"isInitializing":false}"#)
+            == .disconnected(backEndTimeOffsetMs: -7, isInitializing: false))
+        #expect(try decoded(#"{"status":"disconnected","backEndTimeOffsetMs":null,"isInitializing":true}"#).backEndTimeOffsetMs == nil)
     }
 
     @Test("deviceDate subtracts the offset: a back end 1.5 s ahead reports dates 1.5 s late")

@@ -102,8 +102,14 @@ struct SignInTests {
         try await shell.waitFor(15, "the password prompt") { $0.hasSuffix("Password for ann@example.com:") }
         try shell.press("C-c")
         try await shell.waitFor(10, "the shell again") { $0.hasSuffix("$") }
+        // With echo still off, the typed line would not show; only the command's output would.
         try shell.type("echo visible-again")
-        try await shell.waitFor(10, "the typed line echoed") { $0.contains("echo visible-again") }
+        let typed = try await shell.waitFor(10, "the typed line echoed") { $0.contains("echo visible-again") }
+        #expect(typed.contains("$ echo visible-again"), "\(typed)")
+        try shell.press("Enter")
+        let ran = try await shell.waitFor(10, "its output") { $0.split(separator: "\n").contains("visible-again") }
+        // No password was taken: nothing was written for the session.
+        #expect(ran.contains("visible-again") && !FileManager.default.fileExists(atPath: sessionFile), "\(ran)")
         try shell.press("C-d")
         await server.stop()
     }
