@@ -63,6 +63,14 @@ struct TimeFormattingTests {
         }
     }
 
+    @Test("DurationParser reads decimal numbers only: hexadecimal, digit groups and other scripts' digits are not durations")
+    func decimalOnly() {
+        for text in ["0x10", "0x1p4", "0X10s", "1_000", "٣", "nan", "inf", "-1", "5x"] {
+            #expect(DurationParser.parse(text) == nil, "\(text)")
+        }
+        #expect(DurationParser.parse("1e3ms") == .seconds(1) && DurationParser.parse(".5s") == .milliseconds(500) && DurationParser.parse("10") == .seconds(10))
+    }
+
     @Test("moment: local time with the zone's offset, or UTC; milliseconds when asked")
     func moment() throws {
         let date = Date(timeIntervalSince1970: 1_795_000_000.123)  // 2026-11-18T11:06:40.123Z

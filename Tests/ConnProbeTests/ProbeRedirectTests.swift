@@ -33,7 +33,7 @@ struct ProbeRedirectTests {
                 let result = try firstResult(json)
                 #expect(result["verdict"] as? String == "portal" && result["reachable"] as? Bool == false)
                 #expect(result["location"] as? String == login && result["httpStatus"] as? Int == 302, "\(result)")
-                #expect(json.exitCode != 0)
+                #expect(json.exitCode == 69)
 
                 let text = try await conn(["probe"], server: server)
                 #expect(text.exitCode == json.exitCode)
@@ -101,7 +101,7 @@ struct ProbeRedirectTests {
                 #expect(firstByte >= 0 && firstByte <= (httpRung?["ms"] as? Double ?? 0), "\(followed)")
 
                 let broken = try await conn(["probe", "--json", base + "/gone"], server: server)
-                #expect(try firstResult(broken)["verdict"] as? String == "httpStatus" && broken.exitCode != 0, "\(broken.standardOutput)")
+                #expect(try firstResult(broken)["verdict"] as? String == "httpStatus" && broken.exitCode == 69, "\(broken.standardOutput)")
 
                 let away = try await conn(["probe", "--json", base + "/away"], server: server)
                 let awayResult = try firstResult(away)

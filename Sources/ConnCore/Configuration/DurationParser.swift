@@ -20,7 +20,8 @@ public enum DurationParser {
             scale = unit.seconds
             break
         }
-        guard let value = Double(number), value.isFinite, value >= 0 else { return nil }
+        // Decimal only: Double also reads hexadecimal ("0x10" would be 16 s), which nobody means.
+        guard number.allSatisfy({ "0123456789.eE+-".contains($0) }), let value = Double(number), value.isFinite, value >= 0 else { return nil }
         let seconds = value * scale
         guard seconds <= maximum.seconds else { return nil }
         return .milliseconds(Int64((seconds * 1000).rounded()))
