@@ -49,18 +49,20 @@ struct ExitCodeTableTests {
         let badTargets = try home.write("targets", "example.com:70000\n")
         let refusing: [BadServer.Route] = [.answer("GET", "/inbox", status: 401, body: #"{"error":{"code":"unauthorized","message":"no"}}"#)]
         var observed: [Int32: [String]] = [:]
-        func run(_ arguments: [String], server: URL? = nil, env: [String: String] = [:]) async throws {
+        /// Runs a command line that must end with `code` (each tied to its own, so two swapped codes fail).
+        func run(_ code: Int32, _ arguments: [String], server: URL? = nil, env: [String: String] = [:]) async throws {
             let outcome = try await home.conn(arguments, server: server, env: env)
+            #expect(outcome.exitCode == code, "\(arguments.joined(separator: " ")): \(outcome.exitCode), not \(code): \(outcome.standardError)")
             observed[outcome.exitCode, default: []].append(arguments.joined(separator: " "))
         }
-        try await run(["probe", "--concurrency", "0"])                                                   // 64
-        try await run(["probe", "--file", badTargets])                                                   // 65
-        try await run(["send", "--to", "a@b.cc", "--subject", "s", "--file", home.path + "/nonexistent"]) // 66
-        try await run(["probe", "127.0.0.1:1"])                                                          // 69
-        try await run(["outbox", "list"], env: ["XDG_DATA_HOME": badTargets + "/data"])                 // 74 (its directory)
-        try await run(["watch", "--no-internet", "--no-link", "--until", "online", "--timeout", "1s"], server: closed) // 75
-        try await BadServer.with(refusing) { server in try await run(["inbox", "fetch"], server: server.url) } // 77
-        try await run(["config", "show"], env: ["CONN_CONFIG": home.path + "/missing.yaml"])             // 78
+        try await run(64, ["probe", "--concurrency", "0"])
+        try await run(65, ["probe", "--file", badTargets])
+        try await run(66, ["send", "--to", "a@b.cc", "--subject", "s", "--file", home.path + "/nonexistent"])
+        try await run(69, ["probe", "127.0.0.1:1"])
+        try await run(74, ["outbox", "list"], env: ["XDG_DATA_HOME": badTargets + "/data"])  // its directory
+        try await run(75, ["watch", "--no-internet", "--no-link", "--until", "online", "--timeout", "1s"], server: closed)
+        try await BadServer.with(refusing) { server in try await run(77, ["inbox", "fetch"], server: server.url) }
+        try await run(78, ["config", "show"], env: ["CONN_CONFIG": home.path + "/missing.yaml"])
         for (code, name) in try Self.readmeTable() where Self.triggeredElsewhere[code] == nil {
             #expect(observed[code] != nil, "README documents \(code) (\(name)) but no command line here ended with it: \(observed)")
         }
