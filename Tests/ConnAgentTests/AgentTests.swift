@@ -230,16 +230,23 @@ struct AgentTests {
     func killedAndRestarted() async throws {
         let port = try HTTPPorts.outsideAutomaticRange()
         let url = URL(string: "http://127.0.0.1:\(port)")!
-        let count = 30
+        // More than one batch (the deliverer claims 64 and records their outcomes together), so a
+        // kill after the first batch's outcomes lands while the second is in flight.
+        let count = 100
         for index in 1...count {
             _ = try await home.conn(["send", "--to", "ann@conn.example", "--subject", "k\(index)", "--text", "t"], server: url)
         }
-        // A slow server, so that the kill lands while requests are in flight.
-        let server = try await BackgroundServer.start(["--port", String(port), "--latency-ms", "30"])
+        // A slow server: the second batch takes about a second (5 rounds of 8 at 200 ms).
+        let server = try await BackgroundServer.start(["--port", String(port), "--latency-ms", "200"])
         let first = try agent(url)
-        #expect(try await waitUntil(30) { try await outboxStates().filter { $0 == "sent" }.count >= 5 })
+        #expect(try await waitUntil(30) { try await outboxStates().filter { $0 == "sent" }.count >= 1 })
+        // The server frozen: the request in flight waits, and what is unsent stays so.
+        server.signal(SIGSTOP)
+        let unsent = try await outboxStates().filter { $0 != "sent" }.count
+        #expect(unsent > 0, "all \(count) were delivered before the kill: it landed after the work, and proves nothing")
         kill(first.process.processIdentifier, SIGKILL)
         await first.process.exited()
+        server.signal(SIGCONT)
         let second = try agent(url)
         // Started before it is stopped: the first agent may have delivered everything already,
         // and a SIGTERM in the first milliseconds of a process (before conn catches it) ends it
@@ -302,9 +309,16 @@ struct AgentTests {
         let url = URL(string: "http://127.0.0.1:\(port)")!
         let count = 200
         try await queue(count, prefix: "t", to: url)
-        let server = try await BackgroundServer.start(["--port", String(port), "--latency-ms", "10"])
+        // 50 ms each, 8 at a time: the first batch's outcomes (64) come at about 0.4 s, the rest
+        // take about 0.9 s more.
+        let server = try await BackgroundServer.start(["--port", String(port), "--latency-ms", "50"])
         let first = try agent(url)
-        #expect(try await waitUntil(30) { try await outboxStates().filter { $0 == "sent" }.count >= 20 })
+        #expect(try await waitUntil(30) { try await outboxStates().filter { $0 == "sent" }.count >= 1 })
+        // Counted with the server frozen (nothing more can be sent meanwhile): some are still to go.
+        server.signal(SIGSTOP)
+        let unsent = try await outboxStates().filter { $0 != "sent" }.count
+        server.signal(SIGCONT)
+        #expect(unsent > 0, "all \(count) were delivered before the signal: it landed after the work, and proves nothing")
         #expect(await first.stop() == 0, "\(first.errorOutput.suffix(2000))")
         #expect(first.events.last?["type"] as? String == "stopped")
         let second = try agent(url)

@@ -102,26 +102,43 @@ struct PerSourceMigrationTests {
         let count = 60_000
         let template = try TemporaryDirectory()
         try Self.largeOlderCache(at: template.path + "/conn.sqlite", count: count)
-        // Kills at increasing delays, each on a fresh copy of the older cache: on this VM, all
-        // but the last land inside the migration's transaction (60,000 rows take about 0.5 s),
-        // and on a loaded machine later ones too. Which one a kill hits is the machine's; what
-        // it leaves must be whole either way.
-        for delay in [50, 150, 300, 600, 1_200] {
+        /// One kill on a fresh copy of the older cache, once `beforeKill` returns; the schema
+        /// the kill left, which must be whole; then the next conn migrates (or has) and lists it all.
+        func killOnce(_ beforeKill: (String) async throws -> Void) async throws -> Schema {
             let home = try TemporaryDirectory()
             let data = home.path + "/data/conn"
             try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
             try FileManager.default.copyItem(atPath: template.path + "/conn.sqlite", toPath: data + "/conn.sqlite")
             let process = try SpawnedProcess(ConnProcess.connPath, ["inbox", "list", "--server", Self.inboxURL.replacingOccurrences(of: "/inbox", with: "")],
                                              environment: home.environment)
-            try await Task.sleep(for: .milliseconds(delay))
+            try await beforeKill(data + "/conn.sqlite")
             process.signal(SIGKILL)
             await process.exited()
-            _ = try Self.schema(at: data + "/conn.sqlite", count: count)
-            // Whatever state it was left in, the next conn migrates (or has) and lists it all.
+            let left = try Self.schema(at: data + "/conn.sqlite", count: count)
             let listed = try await home.conn(["inbox", "list", "--json", "--limit", "1"], server: URL(string: "https://api.example.com")!)
             #expect(listed.exitCode == 0, "\(listed.standardError)")
             #expect((try listed.json()["total"] as? Int) == count)
             #expect(try Self.schema(at: data + "/conn.sqlite", count: count) == .new)
+            return left
+        }
+        // Kills made to land inside the migration's transaction: once it has written 64 KiB to
+        // the WAL (nothing else on this path writes) — then the old schema must be left whole.
+        // A kill that still found it committed (a fast machine) proves nothing; one must not.
+        var landedInside = 0
+        for _ in 0..<3 {
+            var writing = false
+            let left = try await killOnce { database in
+                writing = await poll(for: 20, every: .milliseconds(1)) {
+                    ((try? FileManager.default.attributesOfItem(atPath: database + "-wal"))?[.size] as? Int ?? 0) > 65_536 ? true : nil
+                } ?? false
+            }
+            if writing, left == .old { landedInside += 1 }
+        }
+        #expect(landedInside > 0, "no kill landed inside the migration's transaction")
+        // Kills at increasing delays, across the rest of its course: whatever each hits, what it
+        // leaves is whole (checked in killOnce).
+        for delay in [50, 150, 300, 600, 1_200] {
+            _ = try await killOnce { _ in try await Task.sleep(for: .milliseconds(delay)) }
         }
     }
 }
