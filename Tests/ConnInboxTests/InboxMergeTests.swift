@@ -146,6 +146,60 @@ struct InboxMergeTests {
         }
     }
 
+    @Test("threads and conversations written out by hand (an oracle apart from ThreadBuilder and ConversationRecord): a chain, an orphan whose parent arrives later, a cycle cut at its oldest message, a repeated uid")
+    func handWrittenTrees() throws {
+        func record(_ uid: String, _ from: String, _ to: String, _ subject: String, _ text: String, parent: String = "", at time: String) -> String {
+            #"{"uid":"\#(uid)","from":"\#(from)","to":"\#(to)","subject":"\#(subject)","text":"\#(text)","responseToUid":"\#(parent)","dateTime":"2026-01-01T\#(time):00Z"}"#
+        }
+        let first = [
+            record("a", "ann@x", "bob@x", "Plan", "first", at: "10:00"),
+            record("b", "bob@x", "ann@x", "Re: Plan", "second", parent: "a", at: "10:05"),
+            record("c", "cy@x", "ann@x, bob@x", "Re: Plan", "third", parent: "b", at: "10:10"),
+            record("d", "dee@x", "ann@x", "Orphan", "lost", parent: "gone", at: "09:00"),
+            record("e", "eve@x", "fay@x", "Loop", "one", parent: "f", at: "11:00"),
+            record("f", "fay@x", "eve@x", "Re: Loop", "two", parent: "e", at: "11:01"),
+            record("g", "gil@x", "ann@x", "Twice", "kept", at: "12:00"),
+            record("g", "gil@x", "ann@x", "Twice", "copy", at: "12:01"),
+        ]
+        let directory = try TemporaryDirectory()
+        let database = try LocalDatabase(path: directory.path + "/conn.sqlite", migrations: InboxMigrations.all)
+        let cache = InboxCache(database: database)
+        func fetch(_ records: [String]) throws {
+            let json = #"{"inbox":[\#(records.joined(separator: ","))]}"#
+            _ = try cache.store(try InboxDocumentReader.read(Data(json.utf8), source: "s"), etag: nil, requested: "s", source: "s", at: Date(timeIntervalSince1970: 1_795_000_000))
+        }
+        /// uid → "root depth flags", as the cache holds them.
+        func threads() throws -> [String: String] {
+            Dictionary(uniqueKeysWithValues: try storedMessages(database).map { ($0.uid, "\($0.threadRoot) \($0.depth) \($0.flags)") })
+        }
+        /// root → "subject | participants | count | last dateTime | snippet | missingParent".
+        func conversations() throws -> [String: String] {
+            try storedConversations(database).mapValues {
+                "\($0.subject) | \($0.participants.joined(separator: " ")) | \($0.messageCount) | \($0.lastDateTime) | \($0.snippet) | \($0.missingParent)"
+            }
+        }
+
+        try fetch(first)
+        #expect(try threads() == [
+            "a": "a 0 ", "b": "a 1 ", "c": "a 2 ",
+            "d": "gone 1 parentMissing",
+            "e": "e 0 cycleBroken", "f": "e 1 ",
+            "g": "g 0 duplicateUid",
+        ])
+        #expect(try conversations() == [
+            "a": "Plan | ann@x bob@x cy@x | 3 | 2026-01-01T10:10:00Z | third | false",
+            "gone": "Orphan | dee@x ann@x | 1 | 2026-01-01T09:00:00Z | lost | true",
+            "e": "Loop | eve@x fay@x | 2 | 2026-01-01T11:01:00Z | two | false",
+            "g": "Twice | gil@x ann@x | 1 | 2026-01-01T12:00:00Z | kept | false",
+        ])
+
+        // The orphan's parent arrives: one conversation under it, no longer missing a parent.
+        try fetch(first + [record("gone", "gus@x", "dee@x", "Original", "found", at: "08:00")])
+        let after = try threads()
+        #expect(after["gone"] == "gone 0 " && after["d"] == "gone 1 ", "\(after)")
+        #expect(try conversations()["gone"] == "Original | gus@x dee@x ann@x | 2 | 2026-01-01T09:00:00Z | lost | false")
+    }
+
     @Test("the cache reads the fields the reader read: a key repeated, a key spelled with escapes, unknown fields kept")
     func storedFieldsMatchTheReader() throws {
         let directory = try TemporaryDirectory()
