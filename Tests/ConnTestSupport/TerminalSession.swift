@@ -61,28 +61,40 @@ public final class TerminalSession: @unchecked Sendable {
         try screen().split(separator: "\n").last.map(String.init) ?? ""
     }
 
-    /// Waits until `predicate` holds for the screen, up to `seconds`; returns the screen.
+    /// Waits until `predicate` holds for the screen, up to `seconds`; returns the screen. Each
+    /// look (a tmux run, spawned and waited for) is made on a thread of its own: a poll on an
+    /// executor thread held one of the test run's few for every look, and starved the others.
     @discardableResult
     public func waitFor(_ seconds: Double = 10, _ what: String = "", _ predicate: (String) -> Bool) async throws -> String {
         var last = ""
         let matched = try await poll(for: seconds, every: .milliseconds(50)) {
-            last = try screen()
+            last = try await screenOffTheExecutor()
             return predicate(last) ? last : nil
         }
         guard let matched else { throw TerminalTimeout(what: what, screen: last) }
         return matched
     }
 
+    /// `screen()`, run on a thread of its own.
+    public func screenOffTheExecutor() async throws -> String {
+        try await onOwnThread { [self] in Result { try screen() } }.get()
+    }
+
     /// The program's exit status once it has exited (read from the line the wrapper prints).
     public func exitStatus() throws -> Int32? {
-        guard let range = try screen().range(of: #"\[exited (\d+)\]"#, options: .regularExpression) else { return nil }
-        return Int32(try screen()[range].dropFirst("[exited ".count).dropLast())
+        Self.exitStatus(on: try screen())
+    }
+
+    /// The status the wrapper printed on `screen`, if it has.
+    static func exitStatus(on screen: String) -> Int32? {
+        guard let range = screen.range(of: #"\[exited (\d+)\]"#, options: .regularExpression) else { return nil }
+        return Int32(screen[range].dropFirst("[exited ".count).dropLast())
     }
 
     /// Waits for the program to exit, up to `seconds`; its status and last screen.
     public func finished(within seconds: Double = 20) async throws -> (status: Int32, screen: String) {
-        try await waitFor(seconds, "the command to finish") { _ in (try? exitStatus()) != nil }
-        return (try exitStatus() ?? -1, try screen())
+        let screen = try await waitFor(seconds, "the command to finish") { Self.exitStatus(on: $0) != nil }
+        return (Self.exitStatus(on: screen) ?? -1, screen)
     }
 
     /// Runs tmux and waits for it (posix_spawn and waitpid: Foundation's Process was seen never
