@@ -481,11 +481,17 @@ struct AgentTests {
             // widens the bound; a fixed 100 ms failed once at 116).
             #expect(abs((object["offsetMs"] as? Double ?? 0) - 5000) <= (object["uncertaintyMs"] as? Double ?? 0) + 1, "\(object)")
             #expect((object["offsetAgeSeconds"] as? Double ?? 99) < 15)
+            // The device time is the back end's less the offset, to the millisecond.
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            let device = try #require((object["deviceTime"] as? String).flatMap { formatter.date(from: $0) }, "\(object)")
+            let expected = try #require(formatter.date(from: "2026-11-23T10:00:05.000Z")).addingTimeInterval(-(object["offsetMs"] as? Double ?? 0) / 1000)
+            #expect(abs(device.timeIntervalSince(expected)) < 0.0015, "\(object)")
             // agent status says which offset is stored, and how old it is.
             let status = try await home.conn(["agent", "status", "--json"], server: url)
             #expect(try await JSONSchemaCheck.violations(of: status.standardOutput, schema: "agent-status").isEmpty)
             let clock = try #require(try status.json()["clockOffset"] as? [String: Any], "\(status.standardOutput)")
-            #expect(clock["method"] as? String == "ws" && abs((clock["offsetMs"] as? Double ?? 0) - 5000) < 100)
+            #expect(clock["method"] as? String == "ws" && abs((clock["offsetMs"] as? Double ?? 0) - 5000) <= (clock["uncertaintyMs"] as? Double ?? 0) + 1, "\(clock)")
             let text = try await home.conn(["agent", "status"], server: url)
             let clockLine = text.standardOutput.split(separator: "\n").first { $0.hasPrefix("clock offset: +") }
             #expect(clockLine?.contains(" ms (ws), measured ") == true, "\(text.standardOutput)")
