@@ -1,3 +1,4 @@
+import ConnTestSupport
 @testable import ConnRepl
 import Testing
 

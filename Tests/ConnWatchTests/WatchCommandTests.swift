@@ -333,8 +333,9 @@ struct WatchCommandTests {
         let flapped = try await ConnProcess.run(program, arguments, environment: ProcessInfo.processInfo.environment)
         #expect(flapped.exitCode == 0, "\(flapped.standardError)")
         let flapping = start.duration(to: clock.now)
-        // Settled: the last look sees the link up.
-        try await Task.sleep(for: .seconds(2))
+        // Settled: the last state reported is online again (the link ended up).
+        func lastState() -> String? { watcher.events.last { ["baseline", "change"].contains($0["type"] as? String ?? "") }?["state"] as? String }
+        _ = try await watcher.await(10) { _ in lastState() == "online" }
         let changes = watcher.events.filter { $0["type"] as? String == "change" }
         // NetlinkMonitor reports a burst at least every 50 ms, and a new look supersedes the one
         // in flight: at most one change each way per burst.
