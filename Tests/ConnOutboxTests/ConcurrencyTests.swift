@@ -93,24 +93,31 @@ struct ConcurrencyTests {
         // A slow server, so kills land while requests are in flight.
         downPortReservation.release()
         let server = try await BackgroundServer.start(["--port", String(downPort), "--latency-ms", "20"])
+        // Each round: a flusher, killed once it has delivered some (its progress in the outbox)
+        // with the server frozen, so the kill lands while it still works: requests in flight,
+        // messages left (300 are far more than six rounds deliver).
+        let database = try DatabaseQueue(path: databasePath)
+        func sent() throws -> Int { try database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outboxMessage WHERE state = 'sent'") ?? 0 } }
         var kills = 0
-        for round in 0..<6 {
+        for _ in 0..<6 {
+            let before = try sent()
             let flusher = try SpawnedProcess(ConnProcess.connPath, ["outbox", "flush", "--concurrency", "4"], environment: environment(server.url))
-            try await Task.sleep(for: .milliseconds(150 + 40 * round))
+            _ = try await poll(for: 30, every: .milliseconds(10)) { try sent() >= before + 8 ? true : nil }
+            server.signal(SIGSTOP)
             if flusher.isRunning {
                 flusher.signal(SIGKILL)
                 kills += 1
             }
             await flusher.exited()
+            server.signal(SIGCONT)
         }
-        #expect(kills >= 3, "the flushes ended before they could be killed; the test proves nothing")
+        #expect(kills == 6, "a flush ended before it was killed; that round proves nothing")
         let final = try await ConnProcess.run(ConnProcess.connPath, ["outbox", "flush", "--json"], environment: environment(server.url))
         #expect(final.exitCode == 0, "\(final.standardError)")
         let stored = try await storedSubjects(server)
         #expect(stored.count == count)
         #expect(stored.values.allSatisfy { $0 == 1 })
         // The killed attempts are in the audit log as interrupted, not lost.
-        let database = try DatabaseQueue(path: databasePath)
         let interrupted = try await database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outboxAttempt WHERE outcome = 'started'") ?? 0 }
         #expect(interrupted > 0)
     }

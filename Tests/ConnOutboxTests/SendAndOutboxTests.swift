@@ -100,7 +100,12 @@ struct SendAndOutboxTests {
         try await database.write { db in try db.execute(sql: "UPDATE outboxMessage SET attempts = 9") }
         let environment = home.environment.merging(["CONN_SERVER": down.absoluteString]) { $1 }
         async let flushed = ConnProcess.run(ConnProcess.connPath, ["outbox", "flush", "--wait", "8s", "--json"], environment: environment)
-        try await Task.sleep(for: .milliseconds(1_500))
+        // The server comes once the flush has failed its first attempt (its tenth): it is then
+        // waiting, and must still deliver when the server answers.
+        let failedOnce = try await poll(for: 8, every: .milliseconds(20)) {
+            try await database.read { db in try Int.fetchOne(db, sql: "SELECT attempts FROM outboxMessage") ?? 0 } >= 10 ? true : nil
+        }
+        #expect(failedOnce == true, "the flush never tried")
         portReservation.release()
         let server = try await BackgroundServer.start(["--port", String(port)])
         let outcome = try await flushed
