@@ -95,9 +95,18 @@ struct ConnectivityMonitorTests {
         }
         #expect(first?.type == .baseline && first?.to == .offline && first?.state?.reason == .noCarrier)
         // The first look answers late, from before the change: it must not be reported.
-        await looks.answer(0, with: Self.snapshot("reachable"))
-        try await Task.sleep(for: .milliseconds(200))
-        #expect(events.looks.count == 1, "\(events.looks)")
+        await looks.answer(0, with: Self.snapshot("reachable", via: "stale0"))
+        // The marker that its moment has passed: a look after it, whose own answer is news (online
+        // via wwan0). Events come in order: had the late answer been reported, its change (via
+        // stale0) would be the one seen here.
+        burst.yield(.changed(kinds: ["link"]))
+        #expect(await Self.poll(for: 60) { looks.started == 3 ? true : nil } == true, "a third look started")
+        await looks.answer(2, with: Self.snapshot("reachable", via: "wwan0", .wwan))
+        let back = await events.first { event -> WatchEvent? in
+            if case .looked(let decision, _) = event, decision.event?.type == .change { return decision.event } else { return nil }
+        }
+        #expect(back?.to == .online && back?.state?.interface?.name == "wwan0", "\(String(describing: back))")
+        #expect(events.looks.count == 2, "\(events.looks)")
     }
 
     @Test("only routes changed: the path event comes from the routing table before the look that follows has answered")
@@ -121,8 +130,13 @@ struct ConnectivityMonitorTests {
         // The burst also starts a look; the path came without it (it is answered only below).
         #expect(await Self.poll(for: 60) { looks.started == 2 ? true : nil } == true)
         await looks.answer(1, with: Self.snapshot("reachable", via: "wwan0", .wwan))
-        try await Task.sleep(for: .milliseconds(200))
-        #expect(events.looks.count == 1, "the look confirms the path, no second event: \(events.looks)")
+        // The marker: a later look whose answer is news (the carrier gone); a second event for the
+        // confirming look would come before it.
+        burst.yield(.changed(kinds: ["link"]))
+        #expect(await Self.poll(for: 60) { looks.started == 3 ? true : nil } == true)
+        await looks.answer(2, with: Self.snapshot("noCarrier", via: "wwan0", .wwan))
+        _ = await events.first { if case .looked(let decision, _) = $0, decision.event?.to == .offline { true } else { nil } }
+        #expect(events.looks.map(\.type) == [.baseline, .change], "the look confirms the path, no second event: \(events.looks)")
         looks.finish(with: Self.snapshot("reachable"))
     }
 
