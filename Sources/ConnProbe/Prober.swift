@@ -536,8 +536,10 @@ public struct Prober: Sendable {
                               "an HTML page answered in place of the server: a captive portal or a proxy is in the way")
             }
             if let needle = expectation.bodyContains, !String(buffer: response.body).contains(needle) {
-                return failed(.unexpectedBody, "status \(response.status), body lacks the expected text",
-                              "\(url.absoluteString) answered, but not with the expected content")
+                // Said as it was asked for (--expect-body, an internet endpoint's TEXT), made safe to show.
+                let shown = "\"" + TerminalSanitizer.sanitize(String(needle.prefix(80)), keepNewlines: false) + (needle.count > 80 ? "…" : "") + "\""
+                return failed(.unexpectedBody, "status \(response.status), body lacks \(shown)",
+                              "\(url.absoluteString) answered \(response.status), but its body does not contain \(shown)")
             }
             return HTTPCheck(status: response.status, rung: ProbeRung(name: "http", ok: true, ms: ms, detail: "status \(response.status)"),
                              failure: nil, explanation: target.isServer ? "the server answers" : "\(url.absoluteString) answers")
