@@ -31,6 +31,11 @@ enum DraftReader {
         guard !trimmed.isEmpty, !trimmed.contains(where: { $0.isWhitespace || $0.isNewline }) else {
             throw ConnError.usage("--reply-to '\(TerminalSanitizer.sanitize(value, keepNewlines: false))' is not a message uid", hint: "`conn inbox list` shows the uids.")
         }
+        // As long as a uid the client accepts from a server, no longer (a uid is an identifier).
+        guard trimmed.utf8.count <= MessageAccepted.maximumUidLength else {
+            throw ConnError.usage("--reply-to is \(trimmed.utf8.count) bytes long: a message uid is at most \(MessageAccepted.maximumUidLength)",
+                                  hint: "`conn inbox list` shows the uids.")
+        }
         return trimmed
     }
 

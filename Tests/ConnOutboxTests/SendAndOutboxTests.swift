@@ -256,11 +256,30 @@ struct SendAndOutboxTests {
         (["--to", "ada@example.com", "--subject", "s", "--file", "/nonexistent/body.txt"], 66, "--file /nonexistent/body.txt does not exist"),
         (["--to", "ada@example.com", "--subject", "s", "--text", "t", "--file", "x"], 64, "not both"),
         (["--to", "ada@example.com", "--subject", "s", "--text", "t", "--wait", "soon"], 64, "--wait 'soon' is not a positive duration"),
+        (["--to", "ada@example.com", "--subject", "two\nlines", "--text", "t"], 64, "--subject must be one line"),
+        (["--to", "ada@example.com", "--subject", "s", "--text", "t", "--reply-to", ""], 64, "--reply-to '' is not a message uid"),
+        (["--to", "ada@example.com", "--subject", "s", "--text", "t", "--reply-to", "a b"], 64, "--reply-to 'a b' is not a message uid"),
+        (["--to", "ada@example.com", "--subject", "s", "--text", "t", "--reply-to", String(repeating: "u", count: 257)], 64,
+         "--reply-to is 257 bytes long: a message uid is at most 256"),
     ])
     func badInput(arguments: [String], code: Int32, message: String) async throws {
         let outcome = try await home.conn(["send"] + arguments, server: URL(string: "http://127.0.0.1:9")!)
         #expect(outcome.exitCode == code, "\(outcome.standardError)")
         #expect(outcome.standardError.contains(message), "\(outcome.standardError)")
+        #expect(try await outbox().isEmpty)
+    }
+
+    @Test("text that is not UTF-8, from a file or stdin, is 65 naming where it came from; nothing is queued")
+    func notUTF8() async throws {
+        let bytes = Data([0x62, 0x61, 0x64, 0x20, 0xFF, 0xFE, 0x20, 0x62])  // "bad \xFF\xFE b"
+        let file = home.path + "/latin.txt"
+        try bytes.write(to: URL(fileURLWithPath: file))
+        let down = URL(string: "http://127.0.0.1:\(try HTTPPorts.closed())")!
+        let fromFile = try await home.conn(["send", "--to", "ada@example.com", "--subject", "s", "--file", file], server: down)
+        #expect(fromFile.exitCode == 65 && fromFile.standardError.contains("the text from --file \(file) is not UTF-8"), "\(fromFile.standardError)")
+        let (program, arguments) = ("/bin/sh", ["-c", "printf 'bad \\377\\376 b' | \"$0\" send --to ada@example.com --subject s", ConnProcess.connPath])
+        let fromStdin = try await ConnProcess.run(program, arguments, environment: home.environment.merging(["CONN_SERVER": down.absoluteString]) { $1 })
+        #expect(fromStdin.exitCode == 65 && fromStdin.standardError.contains("not UTF-8"), "\(fromStdin.standardError)")
         #expect(try await outbox().isEmpty)
     }
 
