@@ -271,6 +271,42 @@ struct PluginTests {
         #expect(result.standardError == "to stderr\n")
     }
 
+    @Test("every CONN_* value a plugin gets is conn's resolved one: profile, format, colour, timeout, config file, verbosity, insecure, CA file, server and each resource, e-mail, the conn executable")
+    func pluginEnvironmentValues() async throws {
+        try home.write("bin/conn-env", "#!/bin/sh\nenv | grep '^CONN_' | sort\n", mode: 0o755)
+        let ca = home.path + "/ca.pem"
+        try FileManager.default.copyItem(atPath: "/etc/ssl/certs/ca-certificates.crt", toPath: ca)  // a real PEM file: conn reads it
+        let config = try home.write("config/conn/config.yaml", """
+            profiles:
+              work:
+                server: http://127.0.0.1:8123
+                email: ann@example.com
+                timeout: 7s
+                caCert: \(ca)
+            """)
+        let result = try await conn(["--profile", "work", "-v", "--insecure", "--json", "--color", "never", "env"])
+        #expect(result.exitCode == 0, "\(result.standardError)")
+        let values = Dictionary(result.standardOutput.split(separator: "\n").compactMap { line -> (String, String)? in
+            guard let equals = line.firstIndex(of: "=") else { return nil }
+            return (String(line[..<equals]), String(line[line.index(after: equals)...]))
+        }, uniquingKeysWith: { $1 })
+        #expect(values["CONN_PROFILE"] == "work")
+        #expect(values["CONN_FORMAT"] == "json")
+        #expect(values["CONN_COLOR"] == "never", "\(values)")
+        #expect(values["CONN_TIMEOUT"] == "7.0")
+        #expect(values["CONN_CONFIG"] == config)
+        #expect(values["CONN_VERBOSITY"] == "verbose", "\(values)")
+        #expect(values["CONN_INSECURE"] == "true")
+        #expect(values["CONN_CA_CERT"] == ca)
+        #expect(values["CONN_SERVER"] == "http://127.0.0.1:8123")
+        #expect(values["CONN_RESOURCES_HEALTH"] == "http://127.0.0.1:8123/health" && values["CONN_RESOURCES_MESSAGES"] == "http://127.0.0.1:8123/messages"
+                && values["CONN_RESOURCES_WS"] == "ws://127.0.0.1:8123/ws", "\(values)")
+        #expect(values["CONN_EMAIL"] == "ann@example.com")
+        #expect(values["CONN_EXECUTABLE"].map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path }
+                == URL(fileURLWithPath: ConnProcess.connPath).resolvingSymlinksInPath().path, "\(values)")
+        #expect(values["CONN_TOKEN"] == nil)
+    }
+
     @Test("the token reaches only plugins named in pluginsWithToken; others run without it, even when the caller's environment had one")
     func tokenOnlyToNamedPlugins() async throws {
         try home.write("config/conn/config.yaml", "server: http://127.0.0.1:8080\ntoken: t0k3n\n")
