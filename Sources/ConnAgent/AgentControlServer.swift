@@ -10,6 +10,7 @@ import NIOPosix
 struct AgentControlServer: Sendable {
     private let channel: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>
     private let task: Task<Void, Never>
+    private let connections: AcceptedConnections
     /// The longest request line read.
     static let maximumLineBytes = 64 * 1024
 
@@ -17,9 +18,11 @@ struct AgentControlServer: Sendable {
     /// holds the lock, so no live agent owns it); `answer` turns a request into the reply line.
     static func start(at place: AgentPlace, answer: @escaping @Sendable (AgentClient.Request?) async -> String) async throws -> AgentControlServer {
         unlink(place.socketPath)
+        let connections = AcceptedConnections()
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .bind(unixDomainSocketPath: place.socketPath, cleanupExistingSocketFile: true) { child in
                 child.eventLoop.makeCompletedFuture {
+                    connections.admit(child)
                     // A request is one short line: a client that sends 64 KiB without a newline is cut off
                     // (the connection closed) instead of growing the agent's memory.
                     try child.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineBasedFrameDecoder(), maximumBufferSize: Self.maximumLineBytes))
@@ -44,12 +47,14 @@ struct AgentControlServer: Sendable {
                 }
             }
         }
-        return AgentControlServer(channel: channel, task: task)
+        return AgentControlServer(channel: channel, task: task, connections: connections)
     }
 
-    private init(channel: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>, task: Task<Void, Never>) {
+    private init(channel: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>, task: Task<Void, Never>,
+                 connections: AcceptedConnections) {
         self.channel = channel
         self.task = task
+        self.connections = connections
     }
 
     /// `{"request":"status"}` → .status; anything unknown or malformed → nil (answered with an
@@ -58,9 +63,10 @@ struct AgentControlServer: Sendable {
         AgentClient.Request(line: line.readableBytesView)
     }
 
+    /// Stops listening; every connection accepted is taken to its end, none left for NIO to
+    /// trap on (`AcceptedConnections`).
     func stop(at place: AgentPlace) async {
-        task.cancel()
-        try? await channel.channel.close()
+        await connections.stop(listening: channel.channel)
         unlink(place.socketPath)
     }
 }

@@ -34,6 +34,7 @@ public struct MetricsServer: Sendable {
 
     private let channel: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>
     private let task: Task<Void, Never>
+    private let connections: AcceptedConnections
     /// The address it listens on, with the port the kernel chose for port 0.
     public let address: ListenAddress
 
@@ -46,11 +47,13 @@ public struct MetricsServer: Sendable {
         do { sslContext = try tls.map(NIOSSLContext.init(configuration:)) } catch {
             throw ConnError.configuration("the TLS settings of --web-config-file cannot be used: \(error)")
         }
+        let connections = AcceptedConnections()
         do {
             channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
                 .bind(host: address.host, port: address.port) { child in
                     child.eventLoop.makeCompletedFuture {
+                        connections.admit(child)
                         if let sslContext { try child.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext)) }
                         try child.pipeline.syncOperations.configureHTTPServerPipeline()
                         return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(wrappingChannelSynchronously: child)
@@ -70,13 +73,14 @@ public struct MetricsServer: Sendable {
                 }
             }
         }
-        return MetricsServer(channel: channel, task: task, address: bound)
+        return MetricsServer(channel: channel, task: task, connections: connections, address: bound)
     }
 
     private init(channel: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>, task: Task<Void, Never>,
-                 address: ListenAddress) {
+                 connections: AcceptedConnections, address: ListenAddress) {
         self.channel = channel
         self.task = task
+        self.connections = connections
         self.address = address
     }
 
@@ -127,8 +131,9 @@ public struct MetricsServer: Sendable {
         return "\(error)"
     }
 
+    /// Stops listening; every connection accepted (a scrape kept alive, one queued) is closed and
+    /// taken to its end, none left for NIO to trap on (`AcceptedConnections`).
     public func stop() async {
-        task.cancel()
-        try? await channel.channel.close()
+        await connections.stop(listening: channel.channel)
     }
 }

@@ -38,4 +38,26 @@ struct AgentStaleSocketTests {
             #expect(sockets().isEmpty, "a clean stop removes its socket: \(sockets())")
         }
     }
+
+    @Test("SIGTERM with control requests queued (the agent was stopped while clients asked): it ends 0, not with NIO's trap on a connection nobody served")
+    func termWithRequestsQueued() async throws {
+        let home = try TemporaryDirectory()
+        let runtime = home.path + "/run"
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try await ServerProcess.with { url in
+            let environment = home.environment.merging(["CONN_SERVER": url.absoluteString, "XDG_RUNTIME_DIR": runtime]) { $1 }
+            let agent = try JSONLinesProcess(ConnProcess.connPath, ["agent", "--json", "--no-internet"], environment: environment)
+            _ = try #require(try await agent.await { $0["type"] as? String == "started" }, "\(agent.errorOutput)")
+            agent.process.signal(SIGSTOP)
+            // Clients connect (the kernel accepts for it) and ask; each gives up after its 1 s.
+            for _ in 0..<4 {
+                let asked = try await ConnProcess.run(ConnProcess.connPath, ["agent", "status"], environment: environment)
+                #expect(asked.exitCode == 69, "\(asked.standardError)")
+            }
+            agent.process.signal(SIGCONT)
+            let status = await agent.stop()
+            #expect(status == 0, "exit \(status): \(agent.errorOutput.prefix(600))")
+            #expect(!agent.errorOutput.contains("Fatal error"), "\(agent.errorOutput.prefix(600))")
+        }
+    }
 }

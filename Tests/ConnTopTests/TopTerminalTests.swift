@@ -70,6 +70,29 @@ struct TopTerminalTests {
         }
     }
 
+    @Test("an agent that hangs (SIGSTOP: its socket accepts, it never answers) → top says it stopped answering within seconds and goes on with its own monitor; q ends it (0)",
+          .enabled(if: TerminalSession.available, "needs tmux"))
+    func fromAHungAgent() async throws {
+        try await ServerProcess.with { url in
+            let agent = try JSONLinesProcess(ConnProcess.connPath, ["agent", "--json", "--no-internet", "--interval", "1h"],
+                                             environment: home.environment.merging(["CONN_SERVER": url.absoluteString]) { $1 })
+            _ = try #require(try await agent.await { $0["type"] as? String == "baseline" }, "\(agent.errorOutput)")
+            let terminal = try top([], server: url)
+            try await terminal.waitFor(20, "the agent's view") { $0.contains("agent pid \(agent.process.processIdentifier)") }
+            agent.process.signal(SIGSTOP)
+            defer { agent.process.signal(SIGCONT) }
+            let fallback = try await terminal.waitFor(20, "the fallback") { $0.contains("own monitor") && $0.contains("the agent stopped answering") }
+            #expect(!fallback.contains("agent pid \(agent.process.processIdentifier)"), "\(fallback)")
+            try await terminal.waitFor(20, "online, from its own monitor") { $0.contains("own monitor") && $0.contains("state   online") }
+            try terminal.type("q")
+            let (status, screen) = try await terminal.finished()
+            #expect(status == 0, "\(screen)")
+            agent.process.signal(SIGCONT)
+            let stopped = await agent.stop()
+            #expect(stopped == 0, "\(stopped) \(agent.errorOutput.suffix(1500))")
+        }
+    }
+
     @Test("the running agent as its source (its targets' latencies); the agent killed → top says so and goes on with its own monitor; SIGTERM ends it (143), terminal given back")
     func fromTheAgent() async throws {
         try await ServerProcess.with { url in
