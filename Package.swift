@@ -404,7 +404,8 @@ let package = Package(
         ),
         .testTarget(
             name: "ConnAgentTests",
-            dependencies: ["conn", "conn-server", "ConnAgent", "ConnLive", "ConnCore", "ConnTestSupport"],
+            dependencies: ["conn", "conn-server", "ConnAgent", "ConnLive", "ConnCore", "ConnTestSupport",
+                           .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSwift
         ),
         .testTarget(

@@ -1,5 +1,6 @@
 import ConnTestSupport
 import Foundation
+import GRDB
 import Testing
 
 /// `conn agent` as a user runs it: real agent processes, the real conn-server, a real SQLite file.
@@ -21,6 +22,14 @@ struct AgentTests {
     func outboxStates() async throws -> [String] {
         let listed = try await home.conn(["outbox", "list", "--json", "--all"])
         return (try listed.json()["messages"] as? [[String: Any]] ?? []).compactMap { $0["state"] as? String }
+    }
+
+    /// How many messages are sent, read from the outbox table itself: a read takes microseconds,
+    /// where `outbox list` is a process (seconds on a loaded machine, long enough for a whole
+    /// delivery to finish unseen).
+    func sentCount() throws -> Int {
+        let database = try DatabaseQueue(path: home.path + "/data/conn/conn.sqlite")
+        return try database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outboxMessage WHERE state = 'sent'") ?? 0 }
     }
 
     func waitUntil(_ seconds: Double, _ condition: () async throws -> Bool) async throws -> Bool {
@@ -239,7 +248,7 @@ struct AgentTests {
         // A slow server: the second batch takes about a second (5 rounds of 8 at 200 ms).
         let server = try await BackgroundServer.start(["--port", String(port), "--latency-ms", "200"])
         let first = try agent(url)
-        #expect(try await waitUntil(30) { try await outboxStates().filter { $0 == "sent" }.count >= 1 })
+        #expect(try await poll(for: 30, every: .milliseconds(5)) { try sentCount() >= 1 ? true : nil } == true)
         // The server frozen: the request in flight waits, and what is unsent stays so.
         server.signal(SIGSTOP)
         let unsent = try await outboxStates().filter { $0 != "sent" }.count
@@ -309,11 +318,11 @@ struct AgentTests {
         let url = URL(string: "http://127.0.0.1:\(port)")!
         let count = 200
         try await queue(count, prefix: "t", to: url)
-        // 50 ms each, 8 at a time: the first batch's outcomes (64) come at about 0.4 s, the rest
-        // take about 0.9 s more.
-        let server = try await BackgroundServer.start(["--port", String(port), "--latency-ms", "50"])
+        // 100 ms each, 8 at a time: the first batch's outcomes (64) come at about 0.8 s, the rest
+        // take about 1.7 s more.
+        let server = try await BackgroundServer.start(["--port", String(port), "--latency-ms", "100"])
         let first = try agent(url)
-        #expect(try await waitUntil(30) { try await outboxStates().filter { $0 == "sent" }.count >= 1 })
+        #expect(try await poll(for: 30, every: .milliseconds(5)) { try sentCount() >= 1 ? true : nil } == true)
         // Counted with the server frozen (nothing more can be sent meanwhile): some are still to go.
         server.signal(SIGSTOP)
         let unsent = try await outboxStates().filter { $0 != "sent" }.count
