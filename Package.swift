@@ -351,7 +351,7 @@ let package = Package(
         .testTarget(
             name: "ConnServerTests",
             dependencies: [
-                "conn-server", "ConnServer", "ConnProtocol", "ConnTestSupport",
+                "conn-server", "ConnServer", "ConnProtocol", "ConnCore", "ConnTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Where a command runs: on its own as a process, or embedded in `conn repl`, which runs many
 /// commands in one process. An embedded command must not end the process or take over signals:
 /// the REPL cancels its task on Ctrl-C instead.
@@ -6,4 +8,16 @@ public enum CommandSession {
     /// The REPL the command runs in delivers the outbox in the background: what a command queues
     /// is sent from there once the server is reachable.
     @TaskLocal public static var replDelivers = false
+
+    /// Whether this process has said that certificates are not checked: once a run, not again
+    /// for each command of a REPL, which share the process.
+    private static let insecureSaid = Mutex(false)
+
+    /// True the first time only.
+    static func firstInsecureWarning() -> Bool {
+        insecureSaid.withLock { said in
+            defer { said = true }
+            return !said
+        }
+    }
 }

@@ -69,6 +69,11 @@ public enum CommandRunner {
             configuration: configuration, environment: environment, terminal: terminal, sink: sink,
             verbosity: global.verbosity, input: input)
         for warning in configuration.warnings { context.printer.warning(warning) }
+        // As wget does: turning the checks off is never silent (one line a run; not under -q).
+        if configuration.insecure, CommandSession.firstInsecureWarning() {
+            let source = configuration.sources["insecure"]?.description ?? "insecure"
+            context.printer.warning("TLS certificates are not checked (insecure, from \(source)): anyone on the way can pose as the server")
+        }
         if configuration.format == .prometheus, !(command is any PrometheusOutputCommand) {
             let refusal = ConnError.usage("--format prometheus is written by conn probe only",
                                           hint: "Use --format text or --format json here (check CONN_FORMAT and `format:` in the config file).")

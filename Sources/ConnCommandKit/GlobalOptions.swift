@@ -32,7 +32,7 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     @Option(name: .customLong("cacert"), help: ArgumentHelp("A PEM file of the CA certificates a server's certificate may be signed by, instead of the system's (a back end signed by a company CA).", valueName: "file"), completion: .file())
     public var caCert: String?
 
-    @Option(help: ArgumentHelp("The proxy for every request: http://HOST:PORT, https:// (TLS to the proxy), socks5://, socks5h://, with user:password@ if it wants them; '' for none (overrides the proxy variables).", valueName: "url"))
+    @Option(help: ArgumentHelp("The proxy for every request: http://HOST:PORT, https:// (TLS to the proxy), socks5://, socks5h://, with USER:PASSWORD and an @ before the host if it wants them; '' for none (overrides the proxy variables).", valueName: "url"))
     public var proxy: String?
 
     @Option(name: .customLong("noproxy"), help: ArgumentHelp("Hosts to reach without the proxy: comma-separated names (and their subdomains), addresses, CIDR ranges, :PORT; * alone for all (overrides NO_PROXY).", valueName: "list"))

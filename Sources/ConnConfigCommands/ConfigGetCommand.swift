@@ -61,6 +61,12 @@ public struct ConfigGetCommand: ConnCommand {
         case "internetCheck":
             let endpoints = configuration.internetCheck ?? ConnConfiguration.defaultInternetCheck
             return endpoints.isEmpty ? "off" : endpoints.map(URLUserinfo.redacted).joined(separator: ",")
+        // The proxy as set (--proxy, CONN_PROXY, `proxy:`), its password never printed; the
+        // proxy variables of the environment are the environment's, shown by `config show`.
+        case "proxy": return configuration.proxy.explicitProxy.map { URLUserinfo.redacted($0.text) }
+        case "noProxy": return configuration.proxy.explicitNoProxy?.text
+        case "proxyInsecure": return configuration.proxy.trust.insecure ? "true" : "false"
+        case "proxyCaCert": return configuration.proxy.trust.caFile
         default: return nil
         }
     }

@@ -8,6 +8,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import ServiceLifecycle
+import Synchronization
 
 /// The reference back end: the protocol's resources over Hummingbird, plus fault injection.
 ///
@@ -86,11 +87,16 @@ public final class ConnServer: Sendable {
         let frozenDate = options.faults.frozenDate ? clock.httpDate() : nil
         let requestTimeout = TimeAmount(options.requestTimeout)
         let maxBodyBytes = options.maxBodyBytes
+        // Requests taken and not yet answered: what a shutdown past its grace cuts.
+        let unanswered = Mutex(0)
         let server = try builder.buildServer(
             configuration: ServerConfiguration(address: .hostname(host, port: port)),
             eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
             logger: logger
         ) { request, responseWriter, channel in
+            unanswered.withLock { $0 += 1 }
+            // Done with, answered or closed on purpose; one the shutdown cancelled stays counted.
+            defer { if !Task.isCancelled { unanswered.withLock { $0 -= 1 } } }
             if latency > 0 { try await Task.sleep(for: .milliseconds(latency)) }
             // The body and the answer within requestTimeout of the head, whatever the client
             // trickles: the connection is closed at the deadline.
@@ -138,9 +144,15 @@ public final class ConnServer: Sendable {
         } onServerRunning: { channel in
             await onListening(host, channel.localAddress?.port ?? port)
         }
-        let group = ServiceGroup(configuration: .init(
-            services: [server], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-        try await group.run()
+        var configuration = ServiceGroupConfiguration(services: [server], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        // A shutdown waits for the requests in flight only so long (an injected latency of
+        // minutes held it for minutes), then cancels them and says how many.
+        configuration.maximumGracefulShutdownDuration = options.shutdownGrace
+        try await ServiceGroup(configuration: configuration).run()
+        let cut = unanswered.withLock { $0 }
+        if cut > 0 {
+            FileHandle.standardError.write(Data("conn-server: stopped after \(String(format: "%g", Double(options.shutdownGrace.components.seconds) + Double(options.shutdownGrace.components.attoseconds) / 1e18)) s, cutting \(cut) request\(cut == 1 ? "" : "s") in flight\n".utf8))
+        }
     }
 
     static func failureResponse(_ failure: FaultInjector.Failure) -> Response {

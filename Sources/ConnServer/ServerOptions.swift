@@ -26,6 +26,8 @@ public struct ServerOptions: Sendable {
     /// A request's body and answer must be done within this long of its head: a client that
     /// trickles the body a byte a second renews the idle timeout with each byte, not this one.
     public var requestTimeout: Duration = .seconds(30)
+    /// How long SIGTERM or SIGINT waits for the requests in flight before they are cut.
+    public var shutdownGrace: Duration = .seconds(5)
     public var faults = FaultPlan()
 
     public init() {}

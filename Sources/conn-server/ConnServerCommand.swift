@@ -46,6 +46,8 @@ struct ConnServerCommand: AsyncParsableCommand {
     var idleTimeout = 30.0
     @Option(help: ArgumentHelp("Close a connection whose request body and answer are not done this many seconds after its head (a trickled body).", valueName: "seconds"))
     var requestTimeout = 30.0
+    @Option(help: ArgumentHelp("On SIGTERM or SIGINT, wait this many seconds for the requests in flight, then cut them (saying how many).", valueName: "seconds"))
+    var shutdownGrace = 5.0
     @Option(help: ArgumentHelp("Keep the inbox and idempotency records in this SQLite file (default: in memory).", valueName: "path"))
     var data: String?
     @Option(help: ArgumentHelp("Load an inbox document ({\"inbox\":[…]}, as GET /inbox serves it) at start.", valueName: "file")) var seed: String?
@@ -85,6 +87,9 @@ struct ConnServerCommand: AsyncParsableCommand {
         guard requestTimeout.isFinite, (0.001...86_400).contains(requestTimeout) else {
             throw ValidationError("--request-timeout \(requestTimeout) must be between 0.001 and 86400 seconds.")
         }
+        guard shutdownGrace.isFinite, (0...3_600).contains(shutdownGrace) else {
+            throw ValidationError("--shutdown-grace \(shutdownGrace) must be between 0 and 3600 seconds.")
+        }
         // Past these, the server's arithmetic on times would overflow (a signal, not an error).
         guard latencyMs <= 3_600_000 else { throw ValidationError("--latency-ms \(latencyMs) is more than an hour (3600000).") }
         guard skewMs.magnitude <= Self.maximumSkewMS.magnitude else {
@@ -104,6 +109,7 @@ struct ConnServerCommand: AsyncParsableCommand {
         options.sessionLifetime = .milliseconds(Int64((sessionLifetime * 1000).rounded()))
         options.idleTimeout = .milliseconds(Int64((idleTimeout * 1000).rounded()))
         options.requestTimeout = .milliseconds(Int64((requestTimeout * 1000).rounded()))
+        options.shutdownGrace = .milliseconds(Int64((shutdownGrace * 1000).rounded()))
         options.dataPath = data
         options.seedFile = seed
         options.generateCount = generate

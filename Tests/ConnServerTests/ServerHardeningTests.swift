@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import ConnCore
 import ConnProtocol
 import ConnTestSupport
 import Foundation
@@ -130,5 +131,32 @@ struct ServerHardeningTests {
             let refused = try await client.request(.GET, "/inbox").status
             #expect(refused == 401)
         }
+    }
+}
+
+/// conn-server's shutdown waits for the requests in flight only `--shutdown-grace` long.
+@Suite("conn-server shutdown")
+struct ServerShutdownTests {
+    @Test("SIGTERM with a request held by --latency-ms 20000: ends after the 1 s grace (not 20 s), saying it cut one request; a bad grace is 64")
+    func boundedGrace() async throws {
+        let port = try HTTPPorts.free()
+        let server = try SpawnedProcess(ServerProcess.serverPath, ["--port", String(port), "--latency-ms", "20000", "--shutdown-grace", "1"],
+                                        output: .pipe, error: .pipe)
+        let listening = try await LoopbackListener.waitUntilAccepting(port: port)
+        #expect(listening)
+        // A request the server has taken (it waits its 20 s before answering).
+        let client = try SpawnedProcess("/usr/bin/curl", ["-s", "-m", "60", "http://127.0.0.1:\(port)/health"])
+        defer { client.signal(SIGKILL) }
+        try await Task.sleep(for: .milliseconds(300))
+        let signalled = Date()
+        server.signal(SIGTERM)
+        let status = await server.exited(killingAfter: 30)
+        let took = Date().timeIntervalSince(signalled)
+        #expect(status == 0 && took < 10, "exit \(status) after \(took) s")
+        let said = String(decoding: (try? server.standardError?.readToEnd()) ?? Data(), as: UTF8.self)
+        #expect(said.contains("stopped after 1 s, cutting 1 request in flight"), "\(said)")
+
+        let bad = try await ConnProcess.run(ServerProcess.serverPath, ["--shutdown-grace", "-1"], environment: [:])
+        #expect(bad.exitCode == 64 && bad.standardError.contains("--shutdown-grace"), "\(bad.standardError)")
     }
 }

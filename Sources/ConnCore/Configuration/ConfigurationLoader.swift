@@ -130,9 +130,14 @@ public struct ConfigurationLoader: Sendable {
     /// Finds, reads and checks the config file. A file named explicitly must exist; the default
     /// one may be absent.
     private func readConfigFile(overrides: ConfigurationOverrides, paths: ConnPaths) throws -> ConfigFileLayer {
+        // A relative path is the working directory's, as for every other path argument
+        // (`config set` once tried to create the directory "").
+        func absolute(_ path: String) -> String {
+            path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        }
         let explicitPath: (String, ValueSource)? =
-            overrides.configFile.map { ($0, .flag("--config")) }
-            ?? environment["CONN_CONFIG"].flatMap { $0.isEmpty ? nil : ($0, .environment("CONN_CONFIG")) }
+            overrides.configFile.map { (absolute($0), .flag("--config")) }
+            ?? environment["CONN_CONFIG"].flatMap { $0.isEmpty ? nil : (absolute($0), .environment("CONN_CONFIG")) }
         let path = explicitPath?.0 ?? paths.defaultConfigFile
 
         if let candidateText {
@@ -153,7 +158,21 @@ public struct ConfigurationLoader: Sendable {
         }
         guard !isDirectory.boolValue else {
             throw ConnError.configuration(
-                "config file \(path) cannot be read", hint: "Check that it is a file and that you may read it.")
+                "config file \(path) is a directory, not a file", hint: "Check that it is a file and that you may read it.")
+        }
+        // Only a regular file (a link to one is fine): reading a FIFO or a terminal would wait
+        // for ever for a writer.
+        var status = stat()
+        if stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
+            let kind = switch status.st_mode & S_IFMT {
+            case S_IFIFO: "a FIFO"
+            case S_IFCHR: "a character device"
+            case S_IFBLK: "a block device"
+            case S_IFSOCK: "a socket"
+            default: "not a regular file"
+            }
+            throw ConnError.configuration("config file \(path) is \(kind), not a regular file: it is not read",
+                                          hint: "Give the path of a YAML file (--config or CONN_CONFIG).")
         }
         let data = try ConfigFileReader.read(path)
         guard let text = String(data: data, encoding: .utf8) else {

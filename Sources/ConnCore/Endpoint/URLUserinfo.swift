@@ -75,7 +75,8 @@ public enum URLUserinfo {
         return result + rest
     }
 
-    /// The end of a sentence about a URL that carries userinfo.
-    public static let problem = "contains a user name or password (user:password@), which conn neither sends nor keeps"
-    public static let hint = "Leave 'user:password@' out of the URL; give the server a token instead (CONN_TOKEN, or `token:` in the config file)."
+    /// The end of a sentence about a URL that carries userinfo. Worded without a `word:word@`:
+    /// every message is redacted on its way out, and that would turn into `***@` (it did).
+    public static let problem = "contains a user name or password (user:password before an @), which conn neither sends nor keeps"
+    public static let hint = "Leave the user name and password (and their @) out of the URL; give the server a token instead (CONN_TOKEN, or `token:` in the config file)."
 }

@@ -30,7 +30,7 @@ public struct ProxyServer: Sendable, Hashable {
     }
 
     /// What to write instead of a proxy URL that is not one.
-    public static let hint = "Write it as http://HOST:PORT, https://HOST:PORT, socks5://HOST:PORT or socks5h://HOST:PORT, with user:password@ before the host if it wants them."
+    public static let hint = "Write it as http://HOST:PORT, https://HOST:PORT, socks5://HOST:PORT or socks5h://HOST:PORT, with USER:PASSWORD and an @ before the host if it wants them."
 
     /// Reads a proxy URL; `source` names where it came from (`environment variable HTTPS_PROXY`,
     /// `flag --proxy`) in the error, a usage error (64).
@@ -60,6 +60,10 @@ public struct ProxyServer: Sendable, Hashable {
             return problem("has the scheme '\(schemeText)', which is not a proxy's (http, https, socks5, socks5h)")
         }
         guard let host = components.host, !host.isEmpty else { return problem("names no host") }
+        // A bracketed host is an IPv6 address or nothing (not a name to look up: `[zz]` was, and failed as 69).
+        if host.hasPrefix("["), !IPLiteral.isIPv6(String(host.dropFirst().dropLast().prefix { $0 != "%" })) {  // a zone (%eth0) aside
+            return problem("has the host \(TerminalSanitizer.sanitize(host, keepNewlines: false)), which is not an IPv6 address")
+        }
         if let port = components.port, !(1...65535).contains(port) { return problem("has the port \(port), outside 1-65535") }
         if hasOverlongPort(written) { return problem("has a port outside 1-65535") }
         let port = components.port ?? (scheme == .https ? 443 : 1080)  // curl's defaults for a proxy
