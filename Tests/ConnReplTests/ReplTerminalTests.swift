@@ -37,15 +37,32 @@ struct ReplTerminalTests {
         try terminal.type("ack")
         try terminal.press("Enter")
         try await terminal.waitFor(15, "the acknowledgement") { $0.contains("Warning acknowledged") && $0.hasSuffix("conn unreachable ›") }
-        // Still unreachable, rechecked every second: acknowledged, so no banner again.
-        try await Task.sleep(for: .milliseconds(2_500))
-        #expect(try terminal.screen().components(separatedBy: "Can't reach the server").count == 2)
+        // Still unreachable, rechecked every second: acknowledged, so no banner again. The marker
+        // that rechecks ran is the monitor's own checkedAt (`status --json`) two seconds past the
+        // acknowledgement; all the program wrote meanwhile (its transcript) has no banner.
+        let acknowledged = Date()
+        let writtenBefore = terminal.transcript().utf8.count
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let rechecked = try await poll(for: 30, every: .milliseconds(500)) { () -> Date? in
+            try terminal.type("status --json")
+            try terminal.press("Enter")
+            try await Task.sleep(for: .milliseconds(200))
+            let checked = terminal.transcript().matches(of: /"checkedAt" ?: ?"([^"]+)"/).last.flatMap { formatter.date(from: String($0.output.1)) }
+            return checked.flatMap { $0 >= acknowledged.addingTimeInterval(2) ? $0 : nil }
+        }
+        #expect(rechecked != nil, "no recheck two seconds after the acknowledgement")
+        let writtenSince = String(decoding: Array(terminal.transcript().utf8.dropFirst(writtenBefore)), as: UTF8.self)
+        #expect(!writtenSince.contains("Can't reach the server"), "the acknowledged banner came back: \(writtenSince.suffix(800))")
+        // The status lines scrolled the screen: start it afresh (Ctrl-L) before counting banners on it.
+        try terminal.press("C-l")
+        try await terminal.waitFor(15, "a cleared screen") { $0.hasSuffix("conn unreachable ›") && !$0.contains("Can't reach the server") }
 
         try terminal.type("refresh")
         try terminal.press("Enter")
         // The banner and the status print one after the other: wait for both.
         let refreshed = try await terminal.waitFor(20, "the banner and the status after refresh") {
-            $0.components(separatedBy: "Can't reach the server").count == 3 && $0.contains("checked") && $0.hasSuffix("conn unreachable ›")
+            $0.components(separatedBy: "Can't reach the server").count == 2 && $0.contains("checked") && $0.hasSuffix("conn unreachable ›")
         }
         #expect(refreshed.contains("state: serverUnreachable (refused: http://127.0.0.1:"), "\(refreshed)")
 
@@ -57,7 +74,7 @@ struct ReplTerminalTests {
 
         // Connected again resets the acknowledgement: the next loss warns again.
         restarted.signal(SIGKILL)
-        try await terminal.waitFor(20, "the banner after reconnecting") { $0.components(separatedBy: "Can't reach the server").count == 4 }
+        try await terminal.waitFor(20, "the banner after reconnecting") { $0.components(separatedBy: "Can't reach the server").count == 3 }
         try terminal.press("C-d")
         try await terminal.waitFor(15, "the exit") { _ in (try? terminal.exitStatus()) != nil }
         await restarted.stop()
