@@ -26,6 +26,7 @@ struct AgentControlServer: Sendable {
                     // A request is one short line: a client that sends 64 KiB without a newline is cut off
                     // (the connection closed) instead of growing the agent's memory.
                     try child.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineBasedFrameDecoder(), maximumBufferSize: Self.maximumLineBytes))
+                    try child.pipeline.syncOperations.addHandler(ClosingOnError())
                     return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: child)
                 }
             }
@@ -68,5 +69,18 @@ struct AgentControlServer: Sendable {
     func stop(at place: AgentPlace) async {
         await connections.stop(listening: channel.channel)
         unlink(place.socketPath)
+    }
+}
+
+/// Closes a control connection at its first error (a line past the limit) on the event loop
+/// itself: left to the task that serves it, a loaded agent went on reading a flood (8 MiB)
+/// before that task got to the error.
+private final class ClosingOnError: ChannelInboundHandler, Sendable {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+        context.fireErrorCaught(error)
     }
 }
