@@ -94,4 +94,32 @@ struct SettingInputTests {
             #expect(repl.standardError.components(separatedBy: said).count == 2, "\(repl.standardError)")
         }
     }
+
+    @Test("a proxy password planted in the config file is in no output of any command (text, JSON, -v, the REPL) and in no file conn writes")
+    func proxyPasswordNowhere() async throws {
+        let secret = "PW-sentinel-4711"
+        let proxyPort = try HTTPPorts.closed()
+        try home.write("config/conn/config.yaml", "proxy: http://pu:\(secret)@127.0.0.1:\(proxyPort)\nnoProxy: localhost\n", mode: 0o600)
+        try await ServerProcess.with { url in
+            let runs: [([String], String)] = [
+                (["config", "show"], ""), (["config", "show", "--json"], ""), (["config", "get", "proxy"], ""), (["config", "get", "proxy", "--json"], ""),
+                (["probe", "-v"], ""), (["probe", "-v", "--json"], ""), (["inbox", "fetch", "-v"], ""), (["inbox", "fetch", "--json"], ""),
+                (["send", "-v", "--to", "a@b.cc", "--subject", "s", "--text", "t"], ""), (["outbox", "list", "--all", "--json"], ""), (["outbox", "flush", "-v"], ""),
+                (["watch", "--json", "-v", "--no-internet", "--until", "online", "--timeout", "2s"], ""), (["clock-offset", "-v"], ""),
+                (["repl", "--no-internet"], "status\nconfig show\nprobe -v\n"),
+            ]
+            for (arguments, input) in runs {
+                let outcome = try await home.conn(arguments, server: url, input: input)
+                #expect(!outcome.standardOutput.contains(secret) && !outcome.standardError.contains(secret),
+                        "\(arguments) printed the proxy password: \(outcome.standardOutput.prefix(400)) \(outcome.standardError.prefix(400))")
+            }
+        }
+        // Every file conn wrote (the database, its WAL, history, state), the config file aside: it is where the user put it.
+        let enumerator = FileManager.default.enumerator(atPath: home.path)
+        while let relative = enumerator?.nextObject() as? String {
+            let path = home.path + "/" + relative
+            guard !relative.hasSuffix("config/conn/config.yaml"), let data = FileManager.default.contents(atPath: path) else { continue }
+            #expect(data.range(of: Data(secret.utf8)) == nil, "\(relative) holds the proxy password")
+        }
+    }
 }
