@@ -1,4 +1,4 @@
-import Synchronization
+import ConnCore
 
 /// Where a command runs: on its own as a process, or embedded in `conn repl`, which runs many
 /// commands in one process. An embedded command must not end the process or take over signals:
@@ -11,13 +11,5 @@ public enum CommandSession {
 
     /// Whether this process has said that certificates are not checked: once a run, not again
     /// for each command of a REPL, which share the process.
-    private static let insecureSaid = Mutex(false)
-
-    /// True the first time only.
-    static func firstInsecureWarning() -> Bool {
-        insecureSaid.withLock { said in
-            defer { said = true }
-            return !said
-        }
-    }
+    static let insecureWarning = FirstCall()
 }

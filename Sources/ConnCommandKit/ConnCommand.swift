@@ -70,7 +70,7 @@ public enum CommandRunner {
             verbosity: global.verbosity, input: input)
         for warning in configuration.warnings { context.printer.warning(warning) }
         // As wget does: turning the checks off is never silent (one line a run; not under -q).
-        if configuration.insecure, CommandSession.firstInsecureWarning() {
+        if configuration.insecure, CommandSession.insecureWarning.claim() {
             let source = configuration.sources["insecure"]?.description ?? "insecure"
             context.printer.warning("TLS certificates are not checked (insecure, from \(source)): anyone on the way can pose as the server")
         }

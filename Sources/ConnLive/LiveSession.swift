@@ -182,8 +182,7 @@ public final class LiveSession: Sendable {
                 shared.online.withLock { $0 = online }
                 // Becoming online (or starting online): conn's backoff was earned while the
                 // server could not be reached, so it no longer applies; the inbox may have grown.
-                // (An internet event only says what the internet check found: not news of the server.)
-                let becameOnline = decision.event.map { $0.type != .internet && $0.to == .online } ?? false
+                let becameOnline = decision.event?.saysServerOnline ?? false
                 delivery?.serverReachable(online, justBecome: becameOnline)
                 if becameOnline { sync?.request() }
                 event.live.map(onEvent)

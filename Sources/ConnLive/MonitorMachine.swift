@@ -85,7 +85,7 @@ public struct MonitorMachine: Sendable {
             timerGeneration += 1
             var actions: [Action] = [.schedule(after: decision.recheckAfter, generation: timerGeneration)]
             // The server is back: reconnect now rather than when the link's backoff runs out.
-            if let event = decision.event, event.type != .internet, event.state?.state == .online, wasReported != nil, linkEnabled, linkState?.isConnected != true {
+            if decision.event?.saysServerOnline == true, wasReported != nil, linkEnabled, linkState?.isConnected != true {
                 actions.append(startLink(initializing: false))
             }
             // Offline, the link cannot be up, whatever its socket has not noticed yet: say so

@@ -32,6 +32,10 @@ public struct WatchEvent: Sendable, Equatable, Encodable, SchemaVersioned {
     public var from: NetworkStatus?
     /// The state a change went to (or the baseline's).
     public var to: NetworkStatus? { state?.state }
+    /// Whether the event says the server is online (a baseline, a change, a way out): what ends
+    /// backoff and brings the link back. An `internet` event says only what the internet check
+    /// found, whatever state it carries.
+    public var saysServerOnline: Bool { type != .internet && to == .online }
     /// The state now; nil before the first look has finished.
     public var state: NetworkState?
     /// How long the state was not online, on recovery.

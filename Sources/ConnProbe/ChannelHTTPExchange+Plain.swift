@@ -27,15 +27,7 @@ extension ChannelHTTPExchange {
         guard let socketAddress = address.socketAddress else { return .notConnected(.failed("bad address \(address.ip)")) }
         let head = requestHead(for: url, headers: extra, keepAlive: pool != nil)
         let key = ConnectionPool.key(host: url.host ?? "", address: socketAddress)
-        // A kept-alive connection the server closed meanwhile gives no answer at all: that is
-        // not the target's verdict, so it is tried on a new connection.
-        while let idle = pool?.take(key) {
-            let outcome = await value(of: idle.channel.eventLoop.flatSubmit {
-                send(head, on: idle, timeout: timeout, tcp: .zero, reused: true, pool: pool, key: key)
-            })
-            if case .connected(_, _, .failure(Failure.closedEarly)) = outcome { continue }
-            return outcome
-        }
+        if let pool, let reused = await reusing(pool, key: key, head: head, timeout: timeout) { return reused }
         // `any()`: the loop this task runs on, if it runs on one (EventLoopTaskExecutor): no hand-off.
         let eventLoop = MultiThreadedEventLoopGroup.singleton.any()
         let start = ContinuousClock.now
@@ -57,34 +49,41 @@ extension ChannelHTTPExchange {
         return await value(of: outcome)
     }
 
-    /// A plain-http target's request on a connection that a race of its addresses made
-    /// (`HappyEyeballs`, `tcp` after it began); a kept-alive connection of the run to one of
-    /// them is used first, as `connectAndGet` does.
+    /// The request on a kept-alive connection of the run to `key`, if there is one that still
+    /// answers. One the server closed meanwhile gives no answer at all: that is not the target's
+    /// verdict, so the next is tried, and then none (the caller connects anew).
+    private static func reusing(_ pool: ConnectionPool, key: String, head: HTTPRequestHead, timeout: Duration) async -> PlainOutcome? {
+        while let idle = pool.take(key) {
+            let outcome = await value(of: idle.channel.eventLoop.flatSubmit {
+                send(head, on: idle, timeout: timeout, tcp: .zero, reused: true, pool: pool, key: key)
+            })
+            if case .connected(_, _, .failure(Failure.closedEarly)) = outcome { continue }
+            return outcome
+        }
+        return nil
+    }
+
+    /// A plain-http target with several addresses: a kept-alive connection of the run to one of
+    /// them if there is one, else the addresses raced (`HappyEyeballs`) and the request sent on
+    /// the connection that won. The attempts that failed, in the order they ended, and the
+    /// address that answered with what it answered (`.connected`); nil when none connected.
     static func get(_ url: URL, addresses: [ResolvedAddress], headers extra: [(String, String)], maxBytes: Int, timeout: Duration,
-                    pool: ConnectionPool?, egress: Egress = .any) async -> (PlainOutcome, ResolvedAddress, failures: [(ResolvedAddress, ConnectionProber.TCPResult)]) {
+                    pool: ConnectionPool?, egress: Egress = .any)
+        async -> (failures: [(address: ResolvedAddress, result: ConnectionProber.TCPResult)], answered: (address: ResolvedAddress, outcome: PlainOutcome)?) {
         let head = requestHead(for: url, headers: extra, keepAlive: pool != nil)
+        let key = { (address: SocketAddress) in ConnectionPool.key(host: url.host ?? "", address: address) }
         if let pool {
             for address in addresses {
-                guard let socketAddress = address.socketAddress else { continue }
-                let key = ConnectionPool.key(host: url.host ?? "", address: socketAddress)
-                while let idle = pool.take(key) {
-                    let outcome = await value(of: idle.channel.eventLoop.flatSubmit {
-                        send(head, on: idle, timeout: timeout, tcp: .zero, reused: true, pool: pool, key: key)
-                    })
-                    if case .connected(_, _, .failure(Failure.closedEarly)) = outcome { continue }
-                    return (outcome, address, [])
-                }
+                guard let socketAddress = address.socketAddress,
+                    let reused = await reusing(pool, key: key(socketAddress), head: head, timeout: timeout)
+                else { continue }
+                return ([], (address, reused))
             }
         }
         let race = await HappyEyeballs.race(addresses) { address in
             await ConnectionProber.connect(to: address, timeout: timeout, egress: egress)
         }
-        let failures = race.failures.map { ($0.address, $0.result) }
-        guard let winner = race.winner, let socketAddress = winner.address.socketAddress else {
-            let last = failures.last ?? (addresses[0], .timeout)
-            return (.notConnected(last.1), last.0, Array(failures.dropLast()))
-        }
-        let key = ConnectionPool.key(host: url.host ?? "", address: socketAddress)
+        guard let winner = race.winner, let socketAddress = winner.address.socketAddress else { return (race.failures, nil) }
         let channel = winner.channel
         let collector = ResponseCollector(maxBytes: maxBytes)
         let outcome = await value(of: channel.eventLoop.flatSubmit {
@@ -96,9 +95,9 @@ extension ChannelHTTPExchange {
                 return channel.eventLoop.makeSucceededFuture(PlainOutcome.connected(tcp: winner.elapsed, reused: false, answer: .failure(error)))
             }
             return send(head, on: Connection(channel: channel, collector: collector), timeout: timeout, tcp: winner.elapsed,
-                        reused: false, pool: pool, key: key)
+                        reused: false, pool: pool, key: key(socketAddress))
         })
-        return (outcome, winner.address, failures)
+        return (race.failures, (winner.address, outcome))
     }
 
     /// One request and its answer (see `request`); then the connection goes back to the pool

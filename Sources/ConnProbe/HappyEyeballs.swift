@@ -1,6 +1,5 @@
 import ConnCore
 import NIOCore
-import Synchronization
 
 /// Connecting to a name with addresses of both families as RFC 8305 says: the addresses
 /// alternate by family (the resolver's first family first), the next attempt starts when the
@@ -40,7 +39,7 @@ enum HappyEyeballs {
             case ended(Int, ConnectionProber.TCPResult)
             case delayOver(Int)
         }
-        let decision = Decision()
+        let decision = FirstCall()
         let (events, continuation) = AsyncStream.makeStream(of: Event.self)
         var tasks: [Task<Void, Never>] = []
         var next = 0
@@ -101,18 +100,5 @@ enum HappyEyeballs {
             }
         }
         return outcome
-    }
-
-    /// Whether the race has a winner yet; the first attempt to connect claims it.
-    private final class Decision: Sendable {
-        private let won = Mutex(false)
-
-        /// True for the first caller only.
-        func claim() -> Bool {
-            won.withLock { won in
-                defer { won = true }
-                return !won
-            }
-        }
     }
 }

@@ -268,33 +268,29 @@ public struct Prober: Sendable {
             return finish(failure, explanation)
         }
 
-        // Addresses of both families, or several of one: raced (RFC 8305). One: dialled as it is.
+        // Addresses of both families, or several of one: raced (RFC 8305).
         let raced = HappyEyeballs.interleaved(addresses)
-        if case .url(let url) = target.kind, !target.usesTLS, proxy == nil, raced.count > 1 {
-            let (outcome, address, failures) = await ChannelHTTPExchange.get(url, addresses: raced, headers: authorization(for: url), maxBytes: Self.maxBodyBytes,
-                                                                            timeout: timeout, pool: connections, egress: egress)
-            for (failedAddress, tcp) in failures { recordNotConnected(tcp, failedAddress) }
-            switch outcome {
+        if case .url(let url) = target.kind, !target.usesTLS, proxy == nil {
+            let answered: (address: ResolvedAddress, outcome: ChannelHTTPExchange.PlainOutcome)
+            if raced.count == 1 {
+                // One address (most targets): connected and asked in one hand-off to the event loop.
+                answered = (raced[0], await ChannelHTTPExchange.connectAndGet(url, address: raced[0], headers: authorization(for: url),
+                                                                              maxBytes: Self.maxBodyBytes, timeout: timeout, pool: connections, egress: egress))
+            } else {
+                let race = await ChannelHTTPExchange.get(url, addresses: raced, headers: authorization(for: url), maxBytes: Self.maxBodyBytes,
+                                                         timeout: timeout, pool: connections, egress: egress)
+                for failure in race.failures { recordNotConnected(failure.result, failure.address) }
+                guard let winner = race.answered else { return notReached() }
+                answered = winner
+            }
+            switch answered.outcome {
             case .notConnected(let tcp):
-                recordNotConnected(tcp, address)
+                recordNotConnected(tcp, answered.address)
                 return notReached()
             case .connected(let elapsed, let reused, let answer):
-                recordConnected(address, after: elapsed, reused: reused)
+                recordConnected(answered.address, after: elapsed, reused: reused)
                 return finishHTTP(answer, url)
             }
-        }
-        if case .url(let url) = target.kind, !target.usesTLS, proxy == nil {
-            for address in addresses {
-                switch await ChannelHTTPExchange.connectAndGet(url, address: address, headers: authorization(for: url), maxBytes: Self.maxBodyBytes,
-                                                               timeout: timeout, pool: connections, egress: egress) {
-                case .notConnected(let tcp):
-                    recordNotConnected(tcp, address)
-                case .connected(let elapsed, let reused, let answer):
-                    recordConnected(address, after: elapsed, reused: reused)
-                    return finishHTTP(answer, url)
-                }
-            }
-            return notReached()
         }
 
         var channel: (any Channel)?

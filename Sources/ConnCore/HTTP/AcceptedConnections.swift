@@ -33,7 +33,7 @@ public final class AcceptedConnections: Sendable {
     }
 
     /// Closes every connection, and every one admitted from now on.
-    public func closeAll() {
+    private func closeAll() {
         let open = state.withLock { state -> [any Channel] in
             state.stopping = true
             return Array(state.open.values)

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Name resolution with the system resolver (getaddrinfo, so /etc/hosts and nsswitch apply), on a
 /// thread of its own so a slow resolver never blocks conn's tasks, with a deadline.
@@ -61,19 +60,6 @@ public enum NameResolver {
         var buffer = [CChar](repeating: 0, count: Int(NI_MAXHOST))
         guard getnameinfo(address, length, &buffer, socklen_t(buffer.count), nil, 0, NI_NUMERICHOST) == 0 else { return nil }
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-}
-
-/// True for the first caller of `claim()` only: whichever of the answer and the deadline comes
-/// first resumes the continuation.
-private final class FirstCall: Sendable {
-    private let claimed = Mutex(false)
-
-    func claim() -> Bool {
-        claimed.withLock { done in
-            defer { done = true }
-            return !done
-        }
     }
 }
 
