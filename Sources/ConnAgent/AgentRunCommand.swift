@@ -60,7 +60,7 @@ public struct AgentRunCommand: ConnCommand {
         let inputs = AgentLoop.Inputs(signals: SignalRelay([SIGINT, SIGTERM, SIGHUP]))
         // The metrics listener outlives the loops: a re-read does not reset the counters or
         // drop a scrape's connection.
-        let metricsServer = try await metrics.serve(metricsListen, context: context, targets: watched.targetHosts)
+        let metricsServer = try await metrics.serve(metricsListen, context: context, targets: watched.probeTargets)
         // SIGHUP: the loop asks for a loop over the file as it is now, and hands over to it only
         // when that one could be made; otherwise it goes on with what it has.
         var carried: AgentLoop.Carried?

@@ -101,7 +101,7 @@ public final class MonitorMetrics: Sendable {
 extension MonitorMetrics {
     /// Serves these metrics where `options` say (nil when they name no address), and tells the
     /// person where — warning when /probe is open to more than this machine.
-    public func serve(_ options: MetricsListenOption, context: CommandContext, targets: [String] = []) async throws -> MetricsServer? {
+    public func serve(_ options: MetricsListenOption, context: CommandContext, targets: [ProbeTarget] = []) async throws -> MetricsServer? {
         guard let address = options.address else { return nil }
         let access = try options.webConfig()
         let server = try await serve(at: address, probe: options.probeEndpoint(context.configuration, targets: targets, access: access), access: access,

@@ -24,8 +24,8 @@ public struct MonitorOptions: ParsableArguments {
 
     public init() {}
 
-    /// The hosts of the targets given (those that parse): what /probe may reach besides the server.
-    public var targetHosts: [String] { targets.compactMap { try? ProbeTarget.parse($0).host } }
+    /// The targets given (those that parse): what /probe may reach besides the server, by host and port.
+    public var probeTargets: [ProbeTarget] { targets.compactMap { try? ProbeTarget.parse($0) } }
 
     /// The check these options ask for: the targets (default: the configured server) and, unless
     /// --no-internet, the internet check (by default only when no target was given).

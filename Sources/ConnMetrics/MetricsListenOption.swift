@@ -1,5 +1,6 @@
 import ArgumentParser
 import ConnCore
+import ConnProbe
 import Foundation
 
 /// `--metrics-listen ADDRESS`, shared by `conn watch` and `conn agent`.
@@ -13,7 +14,7 @@ public struct MetricsListenOption: ParsableArguments {
     public var address: ListenAddress?
 
     @Option(name: .customLong("probe-allow"),
-            help: ArgumentHelp("What GET /probe may reach besides the configured server: an address, a CIDR range (of targets written as addresses), a host or *.domain; repeat for more. Loopback, link-local and metadata addresses only when named.",
+            help: ArgumentHelp("What GET /probe may reach besides the configured server's origin: an address, a CIDR range (of targets written as addresses), a host or *.domain, any port; repeat for more. Loopback, link-local and metadata addresses (written, or where a name leads) only when named as an address or a range within theirs.",
                                valueName: "pattern"),
             transform: { text in
                 do { return try ProbeAllowList.parse(text) } catch { throw ValidationError((error as? ConnError)?.message ?? "\(error)") }
@@ -45,10 +46,13 @@ public struct MetricsListenOption: ParsableArguments {
     /// What /probe answers with these options and `configuration` (its timeout is the ceiling
     /// of a probe; --insecure applies): the configured server and `targets` (the monitor's own)
     /// are named; --probe-allow adds to them.
-    public func probeEndpoint(_ configuration: ConnConfiguration, targets: [String] = [], access: WebConfig? = nil) -> ProbeEndpoint {
-        var named = Set(targets)
-        if let host = configuration.backEnd?.url(for: .health).host { named.insert(host) }
-        let policy = ProbePolicy(allowList: ProbeAllowList(patterns: probeAllow), namedHosts: named, closed: probeClosed(access: access))
+    public func probeEndpoint(_ configuration: ConnConfiguration, targets: [ProbeTarget] = [], access: WebConfig? = nil) -> ProbeEndpoint {
+        var named = Set(targets.map { ProbePolicy.Endpoint(host: $0.host, port: $0.port) })
+        if let backEnd = configuration.backEnd {
+            let server = ProbeTarget.server(backEnd)
+            named.insert(ProbePolicy.Endpoint(host: server.host, port: server.port))
+        }
+        let policy = ProbePolicy(allowList: ProbeAllowList(patterns: probeAllow), named: named, closed: probeClosed(access: access))
         return ProbeEndpoint(policy: policy, trust: configuration.serverTrust, ceiling: configuration.timeout, proxies: configuration.proxy)
     }
 

@@ -42,16 +42,19 @@ public struct ProbeEndpoint: Sendable {
         } catch {
             return .init(status: .badRequest, body: "target \(MetricsEndpoint.printable(text)) is not a URL or host:port: \(Self.reason(error))\n")
         }
-        // A name is looked up first: where it leads (a metadata address?) decides too. The probe
-        // looks it up again; a resolver that answers otherwise the second time is out of scope.
+        // A name is looked up once: where it leads (a loopback or metadata address?) decides,
+        // and the probe connects to exactly those addresses (no second lookup to rebind).
+        // Through a proxy, the proxy resolves the name: the check is of what it resolves to here.
         let host = AddressBytes.unbracketed(target.host)
-        let addresses = AddressBytes.parse(host) == nil ? await HostAddresses.lookUp(host, timeout: min(ceiling, .seconds(2))) : [host]
-        if case .refused(let reason) = policy.decide(host: host, addresses: addresses) {
+        let settled = AddressBytes.parse(host) == nil ? await SettledNames.resolving(host, port: target.port, timeout: min(ceiling, .seconds(2))) : nil
+        let addresses = settled.map { $0.addresses(of: host) } ?? [host]
+        if case .refused(let reason) = policy.decide(host: host, port: target.port, addresses: addresses) {
             return .init(status: .forbidden, body: reason + "\n")
         }
         let timeout = Self.timeout(scrapeTimeout: request.headers.first(name: "X-Prometheus-Scrape-Timeout-Seconds"), ceiling: ceiling)
         let expectation = module == "http_2xx" ? Prober.Expectation(statuses: Set(200...299)) : Prober.Expectation()
-        let result = await Prober(timeout: timeout, trust: trust, expectation: expectation, credentials: nil, proxies: proxies).probe(target)
+        let result = await Prober(timeout: timeout, trust: trust, expectation: expectation, credentials: nil, proxies: proxies,
+                                  settledNames: settled).probe(target)
         return .init(status: .ok, contentType: MetricsExposition.contentType, body: Self.render(result, module: module))
     }
 

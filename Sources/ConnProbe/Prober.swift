@@ -37,16 +37,20 @@ public struct Prober: Sendable {
     public let proxies: ProxySettings
     /// The way out (`--interface`, `-4`, `-6`): every connection of the ladder is bound to it.
     public let egress: Egress
+    /// Names already looked up (`/probe`'s check): their answers stand, no second lookup.
+    let settledNames: SettledNames?
 
     public init(timeout: Duration, trust: ServerTrust, expectation: Expectation, credentials: Credentials? = nil,
-                classifier: InterfaceClassifier = InterfaceClassifier(), proxies: ProxySettings = .none, egress: Egress = .any) {
+                classifier: InterfaceClassifier = InterfaceClassifier(), proxies: ProxySettings = .none, egress: Egress = .any,
+                settledNames: SettledNames? = nil) {
         self.init(timeout: timeout, trust: trust, expectation: expectation, credentials: credentials,
                   classifier: classifier, routes: RouteCache(classifier: classifier, egress: egress), connections: nil, proxies: proxies,
-                  egress: egress)
+                  egress: egress, settledNames: settledNames)
     }
 
     init(timeout: Duration, trust: ServerTrust, expectation: Expectation, credentials: Credentials?, classifier: InterfaceClassifier,
-         routes: RouteCache, connections: ConnectionPool?, proxies: ProxySettings = .none, egress: Egress = .any) {
+         routes: RouteCache, connections: ConnectionPool?, proxies: ProxySettings = .none, egress: Egress = .any,
+         settledNames: SettledNames? = nil) {
         self.timeout = timeout
         self.trust = trust
         self.expectation = expectation
@@ -56,6 +60,7 @@ public struct Prober: Sendable {
         self.connections = connections
         self.proxies = proxies
         self.egress = egress
+        self.settledNames = settledNames
     }
 
     /// The same prober with an empty route cache: each run (a monitor's look, a try of
@@ -64,7 +69,7 @@ public struct Prober: Sendable {
     /// `routes`: a cache to go on with instead (`probe --count`, while nothing changed).
     func forNewRun(connections: ConnectionPool? = nil, routes: RouteCache? = nil) -> Prober {
         Prober(timeout: timeout, trust: trust, expectation: expectation, credentials: credentials, classifier: classifier,
-               routes: routes ?? newRouteCache(), connections: connections, proxies: proxies, egress: egress)
+               routes: routes ?? newRouteCache(), connections: connections, proxies: proxies, egress: egress, settledNames: settledNames)
     }
 
     /// An empty cache of routes and interfaces for this prober's way out.
@@ -75,7 +80,7 @@ public struct Prober: Sendable {
     /// The same prober with another expectation (the internet check's endpoints each have theirs).
     func expecting(_ expectation: Expectation) -> Prober {
         Prober(timeout: timeout, trust: trust, expectation: expectation, credentials: nil, classifier: classifier, routes: routes,
-               connections: connections, proxies: proxies, egress: egress)
+               connections: connections, proxies: proxies, egress: egress, settledNames: settledNames)
     }
 
     /// The ladder for `target`; an answer that redirects within the target's origin is followed
@@ -153,10 +158,13 @@ public struct Prober: Sendable {
             result.rungs.append(ProbeRung(name: "dns", ok: true, ms: 0, detail: "\(dialled.host) is an IP address"))
         } else {
             let dnsStart = clock.now
-            switch await NameResolver.resolve(host: dialled.host, port: dialled.port, timeout: timeout) {
+            // A settled name (the target's, not a proxy's) keeps the answer it was checked by.
+            let settled = proxy == nil ? settledNames?.answer(for: dialled.host, port: dialled.port) : nil
+            let answer = if let settled { settled.result } else { await NameResolver.resolve(host: dialled.host, port: dialled.port, timeout: timeout) }
+            switch answer {
             case .success(let found):
                 resolved = found
-                result.rungs.append(ProbeRung(name: "dns", ok: true, ms: dnsStart.duration(to: clock.now).milliseconds,
+                result.rungs.append(ProbeRung(name: "dns", ok: true, ms: (settled?.elapsed ?? dnsStart.duration(to: clock.now)).milliseconds,
                                               detail: whose + found.map(\.ip).joined(separator: ", ")))
             case .failure(.notFound):
                 result.rungs.append(ProbeRung(name: "dns", ok: false, ms: dnsStart.duration(to: clock.now).milliseconds, detail: whose + "no such name"))

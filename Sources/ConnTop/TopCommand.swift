@@ -48,7 +48,7 @@ public struct TopCommand: ConnCommand {
         }
         let view = TopView(context: context, server: context.configuration.backEnd?.baseURL.absoluteString)
         // Targets of the person's own are not the agent's: they get a monitor of top's own.
-        let agent = noAgent || !watched.targetHosts.isEmpty ? nil : AgentTopSource.status(at: context.agentPlace)
+        let agent = noAgent || !watched.probeTargets.isEmpty ? nil : AgentTopSource.status(at: context.agentPlace)
         // A monitor of top's own, as `conn watch` would run with these options (made now, so a
         // bad target is a usage error before the screen is taken; started only if needed).
         let parts = try watched.parts(configuration: context.configuration, logger: context.logger)

@@ -104,7 +104,7 @@ public struct WatchCommand: ConnCommand {
         }
         defer { signalSources.forEach { $0.cancel() } }
 
-        let metricsServer = try await metrics.serve(metricsListen, context: context, targets: watched.targetHosts)
+        let metricsServer = try await metrics.serve(metricsListen, context: context, targets: watched.probeTargets)
         let session = LiveSession(parts, configuration: configuration, logger: context.logger) { event in
             continuation.yield(.live(event))
         }

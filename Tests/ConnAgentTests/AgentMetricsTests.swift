@@ -13,8 +13,8 @@ struct AgentMetricsTests {
     static let promtool = TestTools.promtool
 
     /// An agent whose metrics listener takes a free port (0): no other test can take it first.
-    func agent(_ server: URL) throws -> JSONLinesProcess {
-        try JSONLinesProcess(ConnProcess.connPath, ["agent", "--json", "--no-internet", "--interval", "1s", "--metrics-listen", "0"],
+    func agent(_ server: URL, _ extra: [String] = []) throws -> JSONLinesProcess {
+        try JSONLinesProcess(ConnProcess.connPath, ["agent", "--json", "--no-internet", "--interval", "1s", "--metrics-listen", "0"] + extra,
                              environment: home.environment.merging(["CONN_SERVER": server.absoluteString]) { $1 })
     }
 
@@ -195,7 +195,8 @@ struct AgentMetricsTests {
         try await BadServer.with(redirecting) { redirects in
         try await ServerProcess.with { url in
             let closed = try HTTPPorts.closed()
-            let agent = try agent(url)
+            // Other ports of the server's host (a closed one, the redirecting server) are named.
+            let agent = try agent(url, ["--probe-allow", "127.0.0.1"])
             _ = try #require(try await agent.await { $0["type"] as? String == "baseline" }, "\(agent.errorOutput)")
             let metricsPort = try await listeningPort(agent)
             let live = "\(url.absoluteString)/health", dead = "http://127.0.0.1:\(closed)/health"
@@ -258,7 +259,8 @@ struct AgentMetricsTests {
         try await ServerProcess.with { url in
             let blackboxPort = try HTTPPorts.free()
             let closed = try HTTPPorts.closed()
-            let agent = try agent(url)
+            // Other ports of the server's host (a closed one, the redirecting server) are named.
+            let agent = try agent(url, ["--probe-allow", "127.0.0.1"])
             _ = try #require(try await agent.await { $0["type"] as? String == "baseline" }, "\(agent.errorOutput)")
             let metricsPort = try await listeningPort(agent)
             let blackbox = try PrometheusTools.blackboxExporter(in: home, port: blackboxPort)

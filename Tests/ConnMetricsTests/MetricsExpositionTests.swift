@@ -67,35 +67,42 @@ struct MetricsExpositionTests {
         }
     }
 
-    @Test("/probe's policy: the configured server and --probe-allow; loopback, link-local and metadata only when named; off on an open listener without limits")
+    @Test("/probe's policy: the configured server's origin (host and port) and --probe-allow; loopback, link-local and metadata only when named as addresses, wherever a name leads; off on an open listener without limits")
     func probePolicy() throws {
         let list = ProbeAllowList(patterns: try ["0.0.0.0/0", "*.conn.example", "127.0.0.3", "169.254.0.0/16", "intranet.example"].map(ProbeAllowList.parse))
-        let policy = ProbePolicy(allowList: list, namedHosts: ["127.0.0.1", "[::1]"], closed: false)
-        let cases: [(host: String, addresses: [String], allowed: Bool)] = [
-            ("127.0.0.1", ["127.0.0.1"], true),            // the configured server
-            ("::1", ["::1"], true),                        // named, in brackets or not
-            ("127.0.0.3", ["127.0.0.3"], true),            // named exactly
-            ("127.0.0.2", ["127.0.0.2"], false),           // loopback, only inside 0.0.0.0/0
-            ("169.254.10.1", ["169.254.10.1"], true),      // link-local, in a link-local range
-            ("169.254.169.254", ["169.254.169.254"], false), // metadata: the /16 is wider than it
-            ("::ffff:169.254.169.254", ["::ffff:169.254.169.254"], false),  // the same, mapped
-            ("fd00:ec2::254", ["fd00:ec2::254"], false),   // not allowed at all (no IPv6 range)
-            ("eu.conn.example", ["192.0.2.10"], true),     // a domain, leading somewhere ordinary
-            ("evil.conn.example", ["127.0.0.1"], false),   // a domain, leading to loopback
-            ("intranet.example", ["10.0.0.5", "::1"], true),  // named exactly: wherever it leads
-            ("example.com", ["192.0.2.1"], false),         // not in the list
-            ("192.0.2.1", ["192.0.2.1"], true),            // in 0.0.0.0/0
+        let policy = ProbePolicy(allowList: list, named: [.init(host: "127.0.0.1", port: 8080), .init(host: "[::1]", port: 8080)], closed: false)
+        let cases: [(host: String, port: Int, addresses: [String], allowed: Bool)] = [
+            ("127.0.0.1", 8080, ["127.0.0.1"], true),            // the configured server's origin
+            ("::1", 8080, ["::1"], true),                        // named, in brackets or not
+            ("127.0.0.1", 8081, ["127.0.0.1"], false),           // another port of its host: loopback, and 0.0.0.0/0 does not name it
+            ("127.0.0.3", 22, ["127.0.0.3"], true),              // named exactly as an address, any port
+            ("127.0.0.2", 80, ["127.0.0.2"], false),             // loopback, only inside 0.0.0.0/0
+            ("169.254.10.1", 80, ["169.254.10.1"], true),        // link-local, in a link-local range
+            ("169.254.169.254", 80, ["169.254.169.254"], false), // metadata: the /16 is wider than it
+            ("::ffff:169.254.169.254", 80, ["::ffff:169.254.169.254"], false),  // the same, mapped
+            ("fd00:ec2::254", 80, ["fd00:ec2::254"], false),     // not allowed at all (no IPv6 range)
+            ("eu.conn.example", 443, ["192.0.2.10"], true),      // a domain, leading somewhere ordinary
+            ("evil.conn.example", 443, ["127.0.0.1"], false),    // a domain, leading to loopback
+            ("intranet.example", 443, ["10.0.0.5"], true),       // named exactly, leading somewhere ordinary
+            ("intranet.example", 443, ["10.0.0.5", "::1"], false),  // named exactly, but one address is loopback (rebinding)
+            ("intranet.example", 443, ["169.254.3.4"], true),    // leading into a range named as such
+            ("example.com", 443, ["192.0.2.1"], false),          // not in the list
+            ("192.0.2.1", 443, ["192.0.2.1"], true),             // in 0.0.0.0/0
         ]
         for item in cases {
-            let decision = policy.decide(host: item.host, addresses: item.addresses)
-            #expect((decision == .allowed) == item.allowed, "\(item.host): \(decision)")
+            let decision = policy.decide(host: item.host, port: item.port, addresses: item.addresses)
+            #expect((decision == .allowed) == item.allowed, "\(item.host):\(item.port): \(decision)")
         }
-        // No --probe-allow: the configured server only.
-        let server = ProbePolicy(allowList: ProbeAllowList(), namedHosts: ["api.conn.example"], closed: false)
-        #expect(server.decide(host: "api.conn.example", addresses: ["192.0.2.4"]) == .allowed)
-        #expect(server.decide(host: "other.example", addresses: ["192.0.2.5"]) != .allowed)
-        let closed = ProbePolicy(allowList: ProbeAllowList(), namedHosts: ["api.conn.example"], closed: true)
-        #expect(closed.decide(host: "api.conn.example", addresses: ["192.0.2.4"]) != .allowed)
+        #expect(policy.decide(host: "intranet.example", port: 443, addresses: ["::1"]) == .refused(
+            "target intranet.example is at ::1, a loopback address: allowed only when named as an address (--probe-allow ::1)"))
+        // No --probe-allow: the configured server's origin only; its other ports are said to be so.
+        let server = ProbePolicy(allowList: ProbeAllowList(), named: [.init(host: "API.conn.example", port: 443)], closed: false)
+        #expect(server.decide(host: "api.conn.example", port: 443, addresses: ["192.0.2.4"]) == .allowed)
+        #expect(server.decide(host: "other.example", port: 443, addresses: ["192.0.2.5"]) != .allowed)
+        #expect(server.decide(host: "api.conn.example", port: 22, addresses: ["192.0.2.4"]) == .refused(
+            "target api.conn.example:22 is another port of api.conn.example:443's host: /probe reaches the configured server's origin, not every service beside it (--probe-allow api.conn.example allows its other ports)"))
+        let closed = ProbePolicy(allowList: ProbeAllowList(), named: [.init(host: "api.conn.example", port: 443)], closed: true)
+        #expect(closed.decide(host: "api.conn.example", port: 443, addresses: ["192.0.2.4"]) != .allowed)
     }
 
     @Test("basic authentication: only a listed user with the password of its bcrypt hash; headers that are not Basic credentials never pass")
