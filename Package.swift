@@ -399,7 +399,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ConnMetricsTests",
-            dependencies: ["ConnMetrics", "ConnProbe", "ConnCore"],
+            dependencies: ["ConnMetrics", "ConnProbe", "ConnCore", "ConnTestSupport"],
             swiftSettings: strictSwift
         ),
         .testTarget(

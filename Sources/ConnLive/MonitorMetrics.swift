@@ -89,10 +89,10 @@ public final class MonitorMetrics: Sendable {
     /// Serves this at `address` (GET /metrics, and /probe as `probe` answers) until the server
     /// is stopped.
     public func serve(at address: ListenAddress, probe: ProbeEndpoint, access: WebConfig? = nil,
-                      buckets: [Double] = ProbeHistory.defaultBuckets) async throws -> MetricsServer {
+                      buckets: [Double] = ProbeHistory.defaultBuckets, onLimit: (@Sendable (Int) -> Void)? = nil) async throws -> MetricsServer {
         history.withLock { if $0 == nil { $0 = ProbeHistory(buckets: buckets) } }
         let endpoint = MetricsEndpoint(version: ConnVersion.current, probe: probe, access: access) { [self] in snapshot() }
-        let server = try await MetricsServer.start(at: address, tls: access?.tls, respond: endpoint.respond)
+        let server = try await MetricsServer.start(at: address, tls: access?.tls, onLimit: onLimit, respond: endpoint.respond)
         serving.withLock { $0 = true }
         return server
     }
@@ -104,8 +104,11 @@ extension MonitorMetrics {
     public func serve(_ options: MetricsListenOption, context: CommandContext, targets: [ProbeTarget] = []) async throws -> MetricsServer? {
         guard let address = options.address else { return nil }
         let access = try options.webConfig()
+        let limits = ListenerLimits.standard
         let server = try await serve(at: address, probe: options.probeEndpoint(context.configuration, targets: targets, access: access), access: access,
-                                     buckets: options.buckets)
+                                     buckets: options.buckets) { [printer = context.printer] closed in
+            printer.warning("metrics: \(limits.connections) connections open, the most the listener keeps: \(closed) closed to make room (the longest waiting for a request first): a flood, or clients that hang?")
+        }
         if let warning = options.openRelayWarning(access: access) { context.printer.warning(warning) }
         context.printer.note("metrics: \(access?.tls == nil ? "http" : "https")://\(server.address)/metrics"
                              + (access?.users.isEmpty == false ? " (basic authentication)" : ""))

@@ -39,15 +39,18 @@ public struct MetricsServer: Sendable {
     public let address: ListenAddress
 
     /// Listens at `address` (with TLS when `tls` is given); a port that is taken (or an address
-    /// not of this machine) is a `listenFailed` error (69) naming it.
-    public static func start(at address: ListenAddress, tls: TLSConfiguration? = nil,
+    /// not of this machine) is a `listenFailed` error (69) naming it. Connections are held to
+    /// `limits`; `onLimit` hears how many were closed at the connection limit (at the first, then
+    /// at most once a minute).
+    public static func start(at address: ListenAddress, tls: TLSConfiguration? = nil, limits: ListenerLimits = .standard,
+                             onLimit: (@Sendable (Int) -> Void)? = nil,
                              respond: @escaping @Sendable (Request) async -> Response) async throws -> MetricsServer {
         let channel: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>
         let sslContext: NIOSSLContext?
         do { sslContext = try tls.map(NIOSSLContext.init(configuration:)) } catch {
             throw ConnError.configuration("the TLS settings of --web-config-file cannot be used: \(error)")
         }
-        let connections = AcceptedConnections()
+        let connections = AcceptedConnections(limit: limits.connections, onLimit: onLimit)
         do {
             channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -56,6 +59,7 @@ public struct MetricsServer: Sendable {
                         connections.admit(child)
                         if let sslContext { try child.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext)) }
                         try child.pipeline.syncOperations.configureHTTPServerPipeline()
+                        try child.pipeline.syncOperations.addHandler(RequestDeadlineHandler(limits: limits, connections: connections))
                         return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(wrappingChannelSynchronously: child)
                     }
                 }
