@@ -38,6 +38,9 @@ enum EntryPoint {
             sink.write(text, to: .standardOutput)
             return 0
         }
+        if let problem = CommandPathCheck.problem(in: arguments, environment: environment) {
+            return reportUsage(problem, arguments: arguments, environment: environment, sink: sink)
+        }
         do {
             let arguments = GlobalOptions.movingLeadingOptions(arguments, subcommands: subcommandNames)
             var command = try LeafCommandParser.parse(arguments) ?? TrailingCommandParser.parse(ConnRoot.self, arguments)
@@ -92,6 +95,19 @@ enum EntryPoint {
             sink.write(URLUserinfo.redactingSecrets(inLine: text), to: .standardError)
         }
         return code.rawValue
+    }
+
+    /// A usage error conn found itself (before ArgumentParser), said as `report` says one: a
+    /// JSON error object, or "conn: error: …" and the usage line. 64.
+    static func reportUsage(_ problem: ConnError, arguments: [String], environment: [String: String], sink: any OutputSink) -> Int32 {
+        if wantsJSON(arguments: arguments, environment: environment) {
+            sink.write(((try? JSONOutput.encode(ErrorPayload(problem))) ?? "") + "\n", to: .standardError)
+        } else {
+            var text = "conn: error: \(TerminalSanitizer.sanitize(problem.message))\n"
+            if let hint = problem.hint { text += "conn: \(TerminalSanitizer.sanitize(hint))\n" }
+            sink.write(text, to: .standardError)
+        }
+        return problem.exitStatus.rawValue
     }
 
     /// "Did you mean …?" for a first word that is neither a built-in command nor a plugin.

@@ -114,13 +114,13 @@ struct CommandLineTests {
         #expect(result.standardError.contains("\(home.configFile):3:"), "stderr: \(result.standardError)")
     }
 
-    @Test("a command is parsed alone (issue 40), and its errors are still the whole tree's: a misspelled subcommand and a misspelled option of a deep one, word for word; help in every spelling")
+    @Test("a command is parsed alone (issue 40), and its errors are the same: a misspelled subcommand (conn's own check) and a misspelled option of a deep one, word for word; help in every spelling")
     func leafParseChangesNothingUsersSee() async throws {
         let home = try TemporaryDirectory()
         let subcommand = try await home.conn(["outbox", "lst"])
         #expect(subcommand.exitCode == 64 && subcommand.standardError == """
-            conn: error: unexpected argument 'lst'
-            conn: usage: conn outbox <subcommand> (see 'conn outbox --help')
+            conn: error: 'lst' is not a command of 'conn outbox' (did you mean 'list'?)
+            conn: usage: conn outbox list|show|flush|resend|retarget|delete (see 'conn outbox --help')
 
             """, "\(subcommand.standardError)")
         let option = try await home.conn(["inbox", "list", "--lmit", "3"])
@@ -185,6 +185,37 @@ struct CommandLineTests {
         #expect(result.exitCode == 64)
         let object = try #require(JSONSerialization.jsonObject(with: Data(result.standardError.utf8)) as? [String: Any])
         #expect((object["error"] as? [String: Any])?["exitCode"] as? Int == 64)
+    }
+
+    @Test("a word that names no command is the one blamed, with or without options after it or --help, in text and in one JSON message; a suggestion where one is close")
+    func mistypedSubcommandIsNamed() async throws {
+        let home = try TemporaryDirectory()
+        let cases: [(arguments: [String], message: String, usage: String)] = [
+            (["inbox", "lst", "-v"], "'lst' is not a command of 'conn inbox' (did you mean 'list'?)", "usage: conn inbox fetch|list|thread|sources (see 'conn inbox --help')"),
+            (["-q", "inbox", "lst", "--help"], "'lst' is not a command of 'conn inbox' (did you mean 'list'?)", "usage: conn inbox fetch|list|thread|sources (see 'conn inbox --help')"),
+            (["config", "sett", "server", "x"], "'sett' is not a command of 'conn config' (did you mean 'set'?)",
+             "usage: conn config show|get|set|init|edit|profiles|path (see 'conn config --help')"),
+            (["outbox", "--bogus"], "unknown option '--bogus' for 'conn outbox', which takes a command first",
+             "usage: conn outbox list|show|flush|resend|retarget|delete (see 'conn outbox --help')"),
+            (["nosuch", "--help"], "'nosuch' is not a conn command, and no conn-nosuch plugin was found on PATH", "usage: conn <subcommand> (see 'conn --help')"),
+            (["--server", "http://ann:pw@127.0.0.1:1", "inbox", "http://ann:pw@h"], "'http://***@h' is not a command of 'conn inbox'",
+             "usage: conn inbox fetch|list|thread|sources (see 'conn inbox --help')"),
+        ]
+        for item in cases {
+            let text = try await home.conn(item.arguments)
+            #expect(text.exitCode == 64 && text.standardOutput.isEmpty, "\(item.arguments): \(text.exitCode) \(text.standardOutput.prefix(200))")
+            #expect(text.standardError == "conn: error: \(item.message)\nconn: \(item.usage)\n", "\(item.arguments): \(text.standardError)")
+            let json = try await home.conn(["--json"] + item.arguments)
+            let object = try #require(JSONSerialization.jsonObject(with: Data(json.standardError.utf8)) as? [String: Any], "\(json.standardError)")
+            let error = try #require(object["error"] as? [String: Any])
+            #expect(json.exitCode == 64 && error["message"] as? String == item.message && error["hint"] as? String == item.usage, "\(object)")
+        }
+        // A group with a default command passes the word on: `conn agent HOST:PORT` watches it.
+        let agent = try await home.conn(["agent", "statuss"])
+        #expect(agent.exitCode == 78 && agent.standardError.contains("no server is configured"), "\(agent.standardError)")
+        // Help still answers where the words are sound.
+        let help = try await home.conn(["inbox", "--help"])
+        #expect(help.exitCode == 0 && help.standardOutput.contains("conn inbox"), "\(help.standardError)")
     }
 
     /// As git and kubectl users type them: global options before the command's name work as
