@@ -7,7 +7,10 @@ import Foundation
 public enum LiveCompletion {
     static var lookups: LocalLookups { LocalLookups(environment: ProcessEnvironment.current()) }
 
-    public static let inboxUIDs = CompletionKind.custom { _, _, prefix in lookups.inboxUIDs(prefix) }
+    /// The uids of the copy `inbox thread` reads, under the --server/--profile typed so far.
+    public static let inboxUIDs = CompletionKind.custom { words, _, prefix in
+        LocalLookups(environment: ProcessEnvironment.current(), overrides: LocalLookups.overrides(in: words)).inboxUIDs(prefix)
+    }
     public static let outboxIDs = CompletionKind.custom { _, _, prefix in lookups.outboxIDs(prefix) }
     public static let profiles = CompletionKind.custom { _, _, prefix in lookups.profiles(prefix) }
     /// This machine's interfaces by name, then their addresses (`--interface`).

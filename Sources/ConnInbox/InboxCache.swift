@@ -71,15 +71,11 @@ public struct InboxCache: Sendable {
         try database.writer.read { db in try Row.fetchAll(db, sql: Self.latestFirst).map(Source.init(row:)) }
     }
 
-    /// The copy to read for the inbox at `configured`: its own, else one of an unknown source
-    /// (an older conn's, shown until the next fetch); with no server configured, the latest
-    /// fetched. Nil when there is none of these.
-    public func sourceToRead(configured: String?) throws -> Source? {
+    /// The copy to read for the inbox at `configured` (`InboxCopyRule`); nil when there is none.
+    public func sourceToRead(configured: URL?) throws -> Source? {
         try database.writer.read { db in
-            if let configured {
-                return try Self.source(db, key: Self.key(of: configured)) ?? Self.source(db, key: "")
-            }
-            return try Row.fetchOne(db, sql: Self.latestFirst + " LIMIT 1").map(Source.init(row:))
+            let (sql, arguments) = InboxCopyRule.sourceIdQuery(configured: configured)
+            return try Row.fetchOne(db, sql: "SELECT * FROM inboxSource WHERE id = (\(sql))", arguments: arguments).map(Source.init(row:))
         }
     }
 

@@ -83,9 +83,11 @@ public struct InboxListCommand: ConnCommand {
         let conversations = rows.map(ConversationRecord.init(row:))
         if context.configuration.format == .text {
             let age = copy.source.fetchedAt.map { ", fetched " + TimeFormatting.ago(seconds: Date().timeIntervalSince($0)) } ?? ""
-            context.printer.note("cache of \(copy.source.name)\(age)")
+            let why = copy.reason == .latestFetched ? " — the latest fetched, as no server is configured (--server or CONN_SERVER chooses; `conn inbox sources` lists the copies)" : ""
+            context.printer.note("cache of \(copy.source.name)\(age)\(why)")
         }
-        var list = ConversationList(conversations: conversations, total: total, cacheFetchedAt: copy.source.fetchedAt, cacheSource: copy.source.source)
+        var list = ConversationList(conversations: conversations, total: total, cacheFetchedAt: copy.source.fetchedAt, cacheSource: copy.source.source,
+                                    cacheChosen: copy.reason)
         list.width = TerminalSize.columns(environment: context.environment)
         list.ascii = ascii || !context.terminal.isUTF8
         try context.printer.emit(list)
@@ -108,12 +110,14 @@ struct ConversationList: Encodable, TextRenderable {
     let cacheFetchedAt: Date?
     /// Where the copy was fetched from; null for a copy an older conn wrote without saying.
     let cacheSource: String?
+    /// Why this copy: the configured inbox's, an older conn's, or the latest fetched (no server).
+    let cacheChosen: InboxCopy.Reason
     /// The text's layout (not in JSON): the terminal's width, and ASCII only where the locale
     /// is not UTF-8.
     var width = 80
     var ascii = false
 
-    private enum CodingKeys: String, CodingKey { case conversations, total, cacheFetchedAt, cacheSource }
+    private enum CodingKeys: String, CodingKey { case conversations, total, cacheFetchedAt, cacheSource, cacheChosen }
 
     func renderText(style: TextStyle) -> String {
         if conversations.isEmpty { return "no conversations match\n" }

@@ -10,7 +10,8 @@ public struct InboxSourcesCommand: ConnCommand {
         discussion: HelpText.discussion(
             """
             The cache keeps one copy per inbox URL: fetching another server's inbox leaves this \
-            one's as it was, and `list` and `thread` read the configured server's copy only.
+            one's as it was, and `list` and `thread` read the configured server's copy only (with \
+            no server configured, the latest fetched: marked so, and `shown` in JSON).
             """,
             exitCodes: "0 listed (an empty cache lists nothing)",
             examples: [
@@ -24,10 +25,13 @@ public struct InboxSourcesCommand: ConnCommand {
 
     public func run(in context: CommandContext) async throws {
         let cache = InboxCache(database: try context.openDatabase(migrations: InboxMigrations.all))
-        let configured = context.configuration.backEnd.map { ResourceKey.of($0.url(for: .inbox)) }
+        let inbox = context.configuration.url(for: .inbox)
+        let configured = inbox.map(ResourceKey.of)
+        let shown = try cache.sourceToRead(configured: inbox)?.id
         let entries = try cache.sources().map { source in
             InboxSourceList.Entry(inbox: source.isUnknown ? nil : source.requested, source: source.source, fetchedAt: source.fetchedAt,
-                                  messageCount: try cache.messageCount(sourceId: source.id), configured: configured == source.key && !source.isUnknown)
+                                  messageCount: try cache.messageCount(sourceId: source.id), configured: configured == source.key && !source.isUnknown,
+                                  shown: source.id == shown)
         }
         try context.printer.emit(InboxSourceList(sources: entries, now: Date()))
     }
@@ -41,8 +45,11 @@ struct InboxSourceList: Encodable, TextRenderable {
         let source: String?
         let fetchedAt: Date?
         let messageCount: Int
-        /// The configured server's inbox: what `list` and `thread` read.
+        /// The configured server's inbox (or the full `resources.inbox` URL).
         let configured: Bool
+        /// The copy `list` and `thread` read: the configured one; else, with no inbox configured,
+        /// the latest fetched (or one an older conn wrote, until the next fetch).
+        let shown: Bool
     }
 
     let sources: [Entry]
@@ -56,7 +63,8 @@ struct InboxSourceList: Encodable, TextRenderable {
             let name = TerminalSanitizer.sanitize(entry.inbox ?? "(source unknown: written by an older conn)", keepNewlines: false)
             let when = entry.fetchedAt.map { "fetched " + TimeFormatting.ago(seconds: now.timeIntervalSince($0)) } ?? "never fetched"
             let count = "\(entry.messageCount) message\(entry.messageCount == 1 ? "" : "s")"
-            return (entry.configured ? style.bold(name) + "  (configured)" : name) + "\n  " + style.dim("\(count), \(when)")
+            let mark = entry.configured ? "  (configured)" : entry.shown ? "  (read by list and thread: \(entry.inbox == nil ? "written by an older conn" : "the latest fetched, no server is configured"))" : ""
+            return (entry.shown ? style.bold(name) : name) + mark + "\n  " + style.dim("\(count), \(when)")
         }.joined(separator: "\n") + "\n"
     }
 }

@@ -60,7 +60,7 @@ final class ReplSession: Sendable {
     // MARK: Reading
 
     private func runInteractive() async {
-        let lookups = LocalLookups(environment: context.environment)
+        let lookups = LocalLookups(environment: context.environment, configFile: context.configuration.configFile, inbox: context.configuration.url(for: .inbox))
         let tree = (try? CommandTree(dumpHelpJSON: host.commandTreeJSON())) ?? CommandTree(name: "conn")
         let completer = Completer(tree: tree, builtIns: Self.builtIns, uids: lookups.inboxUIDs, outboxIDs: lookups.outboxIDs)
         let historyFile = prepareHistoryFile()

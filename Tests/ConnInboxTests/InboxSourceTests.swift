@@ -68,4 +68,44 @@ struct InboxSourceTests {
         let text = try await home.conn(["inbox", "sources"], server: a)
         #expect(text.standardOutput.contains(a.absoluteString + "/inbox  (configured)") && text.standardOutput.contains("2 messages, fetched"), "\(text.standardOutput)")
     }
+    @Test("no server configured: list and thread read the inbox of a full CONN_RESOURCES_INBOX URL, else the copy fetched last — list says so; sources marks the copy read, the same in text and JSON")
+    func noServerConfigured() async throws {
+        let home = try TemporaryDirectory()
+        let routesA: [BadServer.Route] = [.answer("GET", "/inbox", status: 200, body: try Self.inbox([("1", "from A")]))]
+        let routesB: [BadServer.Route] = [.answer("GET", "/inbox", status: 200, body: try Self.inbox([("1", "from B")]))]
+        var urlA: URL?
+        var urlB: URL?
+        try await BadServer.with(routesA) { serverA in
+            try await BadServer.with(routesB, host: "127.0.0.2") { serverB in
+                (urlA, urlB) = (serverA.url, serverB.url)
+                let fetchedA = try await home.conn(["inbox", "fetch"], server: serverA.url)
+                let fetchedB = try await home.conn(["inbox", "fetch"], server: serverB.url)
+                #expect(fetchedA.exitCode == 0 && fetchedB.exitCode == 0)
+            }
+        }
+        let (inboxA, inboxB) = (try #require(urlA).absoluteString + "/inbox", try #require(urlB).absoluteString + "/inbox")
+        // A full inbox URL and no server: that inbox's copy, though B's was fetched last.
+        let named = try await home.conn(["inbox", "list", "--json"], env: ["CONN_RESOURCES_INBOX": inboxA])
+        #expect(try subjects(named) == ["1": "from A"], "\(named.standardError)")
+        #expect(try named.json()["cacheChosen"] as? String == "configured")
+        let thread = try await home.conn(["inbox", "thread", "1", "--json"], env: ["CONN_RESOURCES_INBOX": inboxA])
+        #expect(try thread.json()["subject"] as? String == "from A", "\(thread.standardError)")
+        // Nothing configured: the copy fetched last, and stderr says so and how to choose.
+        let latest = try await home.conn(["inbox", "list", "--json"])
+        let latestChosen = try latest.json()["cacheChosen"] as? String
+        #expect(try subjects(latest) == ["1": "from B"] && latestChosen == "latestFetched")
+        let said = try await home.conn(["inbox", "list"])
+        #expect(said.standardError.contains("cache of \(inboxB), fetched ") && said.standardError.contains(" — the latest fetched, as no server is configured"), "\(said.standardError)")
+        // sources: the same copy marked in text and in JSON.
+        for (env, marked, configured) in [([:], inboxB, false), (["CONN_RESOURCES_INBOX": inboxA], inboxA, true)] {
+            let json = try await home.conn(["inbox", "sources", "--json"], env: env)
+            let entries = try #require(try json.json()["sources"] as? [[String: Any]])
+            #expect(entries.filter { $0["shown"] as? Bool == true }.compactMap { $0["inbox"] as? String } == [marked], "\(entries)")
+            #expect(entries.filter { $0["configured"] as? Bool == true }.compactMap { $0["inbox"] as? String } == (configured ? [marked] : []), "\(entries)")
+            let text = try await home.conn(["inbox", "sources"], env: env)
+            let mark = configured ? "  (configured)" : "  (read by list and thread: the latest fetched, no server is configured)"
+            #expect(text.standardOutput.contains(marked + mark), "\(text.standardOutput)")
+            #expect(text.standardOutput.components(separatedBy: "  (").count == 2, "one copy marked: \(text.standardOutput)")
+        }
+    }
 }

@@ -20,7 +20,7 @@ struct PerSourceMigrationTests {
         let source = try #require(try cache.source(of: "https://API.example.com:443/inbox/"))
         #expect(source.requested == Self.inboxURL && source.fetchedAt == Date(timeIntervalSince1970: 1_795_000_000))
         #expect(try cache.message(uid: "1", inboxAt: Self.inboxURL)?.subject == "kept")
-        #expect(try cache.sourceToRead(configured: Self.inboxURL)?.id == source.id)
+        #expect(try cache.sourceToRead(configured: URL(string: Self.inboxURL))?.id == source.id)
         // The old keys are gone from meta: the copy's table is the one truth.
         #expect(try older.database.metaValue("inbox.source") == nil)
     }
@@ -29,12 +29,12 @@ struct PerSourceMigrationTests {
     func unknownSourceUntilTheNextFetch() throws {
         let older = try OlderInboxCache(version: 4, raw: OlderInboxCache.record, source: nil)
         let cache = InboxCache(database: older.database)
-        let unknown = try #require(try cache.sourceToRead(configured: Self.inboxURL))
+        let unknown = try #require(try cache.sourceToRead(configured: URL(string: Self.inboxURL)))
         #expect(unknown.isUnknown && unknown.requested == nil)
         let records = try InboxDocumentReader.read(Data(#"{"inbox":[{"uid":"2","subject":"new"}]}"#.utf8), source: "b")
         _ = try cache.store(records, etag: nil, requested: "https://b.example/inbox", source: "https://b.example/inbox", at: Date())
         #expect(try cache.sources().map(\.key) == ["https://b.example/inbox"])
-        #expect(try cache.sourceToRead(configured: Self.inboxURL) == nil)
+        #expect(try cache.sourceToRead(configured: URL(string: Self.inboxURL)) == nil)
         let left = try older.database.writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM inboxMessage WHERE uid = '1'") }
         #expect(left == 0)
     }

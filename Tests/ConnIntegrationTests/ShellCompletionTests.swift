@@ -7,12 +7,15 @@ import Testing
 /// the local database, profile names from the config file, plugin names from PATH.
 @Suite("shell completion", .enabled(if: TerminalSession.available, "needs tmux (scripts/install-deps)"))
 struct ShellCompletionTests {
-    /// A home with an inbox cache (uids alpha-42 and beta-7), one queued message, two profiles
-    /// and a plugin conn-greet.
+    /// A home with an inbox cache of two servers — the configured one's (uids alpha-42 and
+    /// beta-7) and another's, fetched last (alpha-99, gamma-3) — one queued message, two
+    /// profiles and a plugin conn-greet.
     struct Fixture {
         let home: TemporaryDirectory
         let environment: [String: String]
         let outboxID: String
+        /// The other server's URL (gone; its copy stays cached).
+        let other: String
     }
 
     static let completions = JSONSchemaCheck.repositoryRoot.appendingPathComponent("completions").path
@@ -20,20 +23,26 @@ struct ShellCompletionTests {
     static func fixture() async throws -> Fixture {
         let home = try TemporaryDirectory()
         try home.write("inbox.json", #"{"inbox":[{"uid":"alpha-42","from":"a@b.cc","to":"c@d.ee","subject":"s","text":"t","responseToUid":"","dateTime":"Today"},{"uid":"beta-7","from":"a@b.cc","to":"c@d.ee","subject":"s","text":"t","responseToUid":"","dateTime":"Today"}]}"#)
-        try await ServerProcess.with(["--seed", home.path + "/inbox.json"]) { server in
+        try home.write("other.json", #"{"inbox":[{"uid":"alpha-99","from":"a@b.cc","to":"c@d.ee","subject":"s","text":"t","responseToUid":"","dateTime":"Today"},{"uid":"gamma-3","from":"a@b.cc","to":"c@d.ee","subject":"s","text":"t","responseToUid":"","dateTime":"Today"}]}"#)
+        let configured = try await ServerProcess.with(["--seed", home.path + "/inbox.json"]) { server in
             _ = try await home.conn(["inbox", "fetch"], server: server)
+            return server.absoluteString
+        }
+        let other = try await ServerProcess.with(["--seed", home.path + "/other.json"]) { server in
+            _ = try await home.conn(["inbox", "fetch"], server: server)
+            return server.absoluteString
         }
         let closed = URL(string: "http://127.0.0.1:\(try HTTPPorts.closed())")!
         let queued = try await home.conn(["send", "--json", "--to", "a@b.cc", "--subject", "s", "--text", "t"], server: closed)
         let outboxID = try #require(try queued.json()["id"] as? String)
-        try home.write("config/conn/config.yaml", "profiles:\n  work:\n    server: http://127.0.0.1:9\n  local:\n    server: http://127.0.0.1:8\n")
+        try home.write("config/conn/config.yaml", "server: \(configured)\nprofiles:\n  work:\n    server: http://127.0.0.1:9\n  local:\n    server: http://127.0.0.1:8\n")
         try home.write("bin/conn-greet", "#!/bin/sh\necho hello\n", mode: 0o755)
         let binaries = URL(fileURLWithPath: ConnProcess.connPath).deletingLastPathComponent().path
         var environment = home.environment
         environment["PATH"] = "\(binaries):\(home.path)/bin:/usr/bin:/bin"
         environment["TERM"] = "xterm-256color"
         environment["LANG"] = "C.UTF-8"
-        return Fixture(home: home, environment: environment, outboxID: outboxID)
+        return Fixture(home: home, environment: environment, outboxID: outboxID, other: other)
     }
 
     /// Types `line`, presses Tab, and expects the command line as the shell completed it to contain
@@ -56,7 +65,10 @@ struct ShellCompletionTests {
     /// The four live completions, in one shell already set up.
     static func checkAll(_ terminal: TerminalSession, _ fixture: Fixture) async throws {
         try await expectCompletion(terminal, "conn gr", expecting: "conn greet", completed: "conn greet", "plugin name")
+        // The configured server's copy only: alpha-99 is the other server's.
         try await expectCompletion(terminal, "conn inbox thread al", expecting: "alpha-42", completed: "conn inbox thread alpha-42", "inbox uid")
+        try await expectCompletion(terminal, "conn --server \(fixture.other) inbox thread al", expecting: "alpha-99", completed: "thread alpha-99",
+                                   "inbox uid of the server typed")
         let id = String(fixture.outboxID.prefix(8))
         try await expectCompletion(terminal, "conn outbox show \(id.prefix(3))", expecting: id, completed: "conn outbox show \(id)", "outbox id")
         try await expectCompletion(terminal, "conn probe --profile wo", expecting: "work", completed: "conn probe --profile work", "profile name")

@@ -86,6 +86,11 @@ struct ReplTerminalTests {
         // A cached inbox to complete uids from.
         let fetched = try await ConnProcess.run(ConnProcess.connPath, ["inbox", "fetch"], environment: environment(server.url))
         #expect(fetched.exitCode == 0, "\(fetched.standardError)")
+        // Another server's copy, fetched last (uids 1…25): never offered for this server's.
+        let other = try await BackgroundServer.start(["--generate", "25"])
+        let otherFetched = try await ConnProcess.run(ConnProcess.connPath, ["inbox", "fetch"], environment: environment(other.url))
+        #expect(otherFetched.exitCode == 0, "\(otherFetched.standardError)")
+        await other.stop()
         let first = try repl(server.url)
         try await first.waitFor(20, "the prompt") { $0.hasSuffix("conn online ›") }
         try first.type("inbox th")
@@ -96,6 +101,13 @@ struct ReplTerminalTests {
         try first.press("Tab")
         try first.press("Tab")
         try await first.waitFor(15, "the uid list") { $0.contains("10") && $0.contains("19") && $0.hasSuffix("conn online › inbox thread 1") }
+        try first.press("C-u")
+        // 2 and 20 are this server's; 21…25 only the other's.
+        try first.type("inbox thread 2")
+        try first.press("Tab")
+        try first.press("Tab")
+        let twos = try await first.waitFor(15, "the uid list") { $0.contains("20") && $0.hasSuffix("conn online › inbox thread 2") }
+        #expect(!twos.contains("21") && !twos.contains("25"), "another server's uids offered: \(twos)")
         try first.press("C-u")
         try first.type("send --rep")
         try first.press("Tab")
