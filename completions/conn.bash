@@ -169,10 +169,50 @@ _conn() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(--version -h --help --insecure --json --no-pager --proxy-insecure --quiet --utc --verbose -q -v)
+    local -a non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
     local -a repeating_options=()
-    local -a non_repeating_options=(--cacert --color --config --format --noproxy --profile --proxy --proxy-cacert --server --timeout)
+    local -a non_repeating_options=(--server --profile --config --format --timeout --color --cacert --proxy --noproxy --proxy-cacert)
     __conn_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--server')
+        return
+        ;;
+    '--profile')
+        __conn_add_completions -W "$(__conn_custom_complete ---completion -- --profile "${COMP_CWORD}" "$(__conn_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--config')
+        __conn_add_completions -o plusdirs -fX '!*.@(yaml|yml)'
+        return
+        ;;
+    '--format')
+        __conn_add_completions -W 'text'$'\n''json'$'\n''prometheus'
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--color')
+        __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--cacert')
+        __conn_add_completions -f
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
+        return
+        ;;
+    '--proxy-cacert')
+        __conn_add_completions -f
+        return
+        ;;
+    esac
 
     # Offer subcommand / subcommand argument completions
     local -r subcommand="${unparsed_words[0]}"

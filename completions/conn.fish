@@ -153,6 +153,23 @@ function __conn_custom_completion
 end
 
 complete -c 'conn' -f
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn" server' -l 'server' -d 'The back end\'s base URL, e.g. http://127.0.0.1:8080 (overrides the profile).' -rfka ''
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn" profile' -l 'profile' -d 'The profile of the config file to use.' -rfka '(__conn_custom_completion ---completion -- --profile (count (__conn_tokens -pc)) (__conn_tokens -tC))'
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn" config' -l 'config' -d 'The config file to read instead of $XDG_CONFIG_HOME/conn/config.yaml.' -rfa '(set -l exts \'yaml\' \'yml\';for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.{$exts};printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn" format' -l 'format' -d 'Output format: text for people, json for scripts, prometheus (conn probe only) for Prometheus\'s textfile collector.' -rfka 'text json prometheus'
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn" json' -l 'json' -d 'Short for --format json.'
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn" timeout' -l 'timeout' -d 'Deadline for each network operation, from connecting to its last byte: seconds (10, 2.5) or 500ms, 5s, 2m; more than 0, at most 3650d.' -rfka ''
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn" color' -l 'color' -d 'When to use colour: auto (only on a terminal, not with NO_COLOR), always, never.' -rfka 'auto always never'
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn" insecure' -l 'insecure' -d 'Accept TLS certificates that do not verify, for HTTP and WebSocket alike (self-signed test servers only).'
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn" cacert' -l 'cacert' -d 'A PEM file of the CA certificates a server\'s certificate may be signed by, instead of the system\'s (a back end signed by a company CA).' -rF
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn" proxy' -l 'proxy' -d 'The proxy for every request: http://HOST:PORT, https:// (TLS to the proxy), socks5://, socks5h://, with USER:PASSWORD and an @ before the host if it wants them; \'\' for none (overrides the proxy variables).' -rfka ''
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn" noproxy' -l 'noproxy' -d 'Hosts to reach without the proxy: comma-separated names (and their subdomains), addresses, CIDR ranges, :PORT; * alone for all (overrides NO_PROXY).' -rfka ''
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn" proxy-cacert' -l 'proxy-cacert' -d 'A PEM file of the certificates an https:// proxy\'s certificate may be signed by, instead of the system\'s.' -rF
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn" proxy-insecure' -l 'proxy-insecure' -d 'Do not check an https:// proxy\'s certificate (the server\'s is still checked: --insecure is for that).'
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn" no-pager' -l 'no-pager' -d 'Never send long output through the pager (as CONN_PAGER=cat).'
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn" utc' -l 'utc' -d 'Show times in text in UTC instead of local time (JSON is always UTC).'
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn" v verbose' -l 'verbose' -s 'v' -d 'Print what conn does on stderr (requests, timings, config sources).'
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on stderr but errors.'
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn" version' -l 'version' -d 'Show the version.'
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'conn' -n '__conn_should_offer_completions_for_positional "conn" -eq 1' -fa 'probe' -d 'Tell what is reachable and, if not, which layer fails.'

@@ -13,6 +13,7 @@ public struct AgentCommand: ParsableCommand {
             the running one what it does. One agent per database: `conn send` hands it what it could \
             not deliver at once, over a socket in $XDG_RUNTIME_DIR/conn.
             """,
+            exitCodes: "those of conn agent run, which runs when no command is named",
             examples: [
                 .init("conn agent", "Deliver, sync and stay linked until Ctrl-C or SIGTERM."),
                 .init("conn agent status --json", "What the running agent sees and did last, for a script."),

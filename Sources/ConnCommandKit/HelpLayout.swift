@@ -36,4 +36,48 @@ public enum HelpLayout {
     private static func isHeader(_ line: String) -> Bool {
         line.hasSuffix(":") && line.first?.isUppercase == true && line.dropLast().allSatisfy { $0.isUppercase || $0 == " " }
     }
+
+    /// The root's help (ArgumentParser's, with conn's discussion) laid out for a first reader:
+    /// the overview, the usage and the commands first, then the discussion without its
+    /// Environment and Files blocks (pointed to instead), then conn's own two options. The
+    /// global options' section is left out: the discussion names them, and every command's help
+    /// lists them in full.
+    public static func root(_ help: String) -> String {
+        let lines = help.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        func section(_ header: String) -> [String] {
+            guard let start = lines.firstIndex(where: { $0.hasPrefix(header) }) else { return [] }
+            var end = sectionEnd(lines, from: start)
+            while end > start + 1, lines[end - 1].isEmpty { end -= 1 }
+            return Array(lines[start..<end])
+        }
+        let usageIndex = lines.firstIndex { $0.hasPrefix("USAGE:") } ?? lines.count
+        let overviewStart = lines.firstIndex { $0.hasPrefix("OVERVIEW:") } ?? usageIndex
+        let overview = Array(lines[overviewStart..<usageIndex])
+        let usage = usageIndex < lines.count ? [lines[usageIndex]] : []
+        // The discussion: the overview section's lines after its first, in paragraphs.
+        let paragraphs = overview.dropFirst().split(separator: "", omittingEmptySubsequences: true).map { $0.joined(separator: "\n") }
+            .filter { !$0.hasPrefix("Environment:") && !$0.hasPrefix("Files:") }
+        let pointer = "Environment and files: `conn help environment`, or `man conn`."
+        var parts: [[String]] = [Array(overview.prefix(1)), usage, section("SUBCOMMANDS:")]
+        parts += paragraphs.map { [$0] }
+        parts += [[pointer], section("OPTIONS:")]
+        return parts.filter { !$0.isEmpty }.map { $0.joined(separator: "\n") }.joined(separator: "\n\n") + "\n"
+    }
+
+    /// `text` wrapped at `width` columns, every line indented by `indent` spaces.
+    public static func wrap(_ text: String, width: Int, indent: Int) -> String {
+        let room = max(20, width - indent)
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty, line.count + 1 + word.count > room {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        if !line.isEmpty { lines.append(line) }
+        let pad = String(repeating: " ", count: indent)
+        return lines.map { pad + $0 }.joined(separator: "\n")
+    }
 }

@@ -12,6 +12,7 @@ public struct ConfigCommand: AsyncParsableCommand {
             file (the selected profile's section, then its top level), defaults. The config file \
             is $XDG_CONFIG_HOME/conn/config.yaml unless --config or CONN_CONFIG names another.
             """,
+            exitCodes: "0 its help (with no command); 64 a word that names none of its commands",
             examples: [
                 .init("conn config show", "Every setting and where its value came from."),
                 .init("conn config init", "A first config file: asks for the server and your e-mail."),

@@ -10,6 +10,7 @@ public struct ConfigPathCommand: ConnCommand {
         abstract: "Print the config file's path; with --json, every directory conn uses.",
         discussion: HelpText.discussion(
             "",
+            exitCodes: "0 printed (the files need not exist)",
             examples: [
                 .init("conn config path", "The config file's path."),
                 .init("conn config path --json", "Every file and directory conn uses."),

@@ -14,6 +14,7 @@ public struct InboxCommand: AsyncParsableCommand {
             hangs under a placeholder, cycles are broken at their oldest message, and every \
             record of a uid sent more than once is kept, flagged duplicateUid.
             """,
+            exitCodes: "0 its help (with no command); 64 a word that names none of its commands",
             examples: [
                 .init("conn inbox fetch && conn inbox list", "Fetch, then the conversations, newest first."),
                 .init("conn inbox thread 42", "The conversation message 42 is in, as a tree."),

@@ -14,6 +14,7 @@ public struct OutboxCommand: AsyncParsableCommand {
             attempt is under way), sent, failed (rejected, auth or expired). Ids may be shortened \
             to any unambiguous prefix.
             """,
+            exitCodes: "0 its help (with no command); 64 a word that names none of its commands",
             examples: [
                 .init("conn outbox list --state failed", "The messages that will not be delivered without you."),
                 .init("conn outbox flush --wait 1m", "Deliver what waits, retrying for up to a minute."),

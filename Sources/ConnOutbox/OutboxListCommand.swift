@@ -9,6 +9,7 @@ public struct OutboxListCommand: ConnCommand {
         commandName: "list", abstract: "List outbox messages, oldest first (works offline).",
         discussion: HelpText.discussion(
             "",
+            exitCodes: "0 listed (an empty outbox lists nothing); 64 a bad --state; 69, 74 or 77 the local database cannot be used (unreadable, a disk error, no permission)",
             examples: [
                 .init("conn outbox list", "What waits and what failed, with the last error."),
                 .init("conn outbox list --all", "Sent messages too (kept for outboxKeepSent, 7 days by default)."),

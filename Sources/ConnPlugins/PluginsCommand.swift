@@ -16,6 +16,7 @@ public struct PluginsCommand: AsyncParsableCommand {
             CONN_PROFILE, CONN_FORMAT, CONN_TIMEOUT, CONN_COLOR, CONN_RESOURCES_<NAME> and, if one \
             is set, the token in CONN_TOKEN; its exit code is conn's.
             """,
+            exitCodes: "0 its help (with no command); 64 a word that names none of its commands",
             examples: [
                 .init("conn plugins list", "Built-in commands and the plugins found, with their paths."),
                 .init("conn hello --json", "Run the plugin conn-hello, which gets --json and the configuration."),
@@ -37,6 +38,7 @@ public struct PluginsListCommand: ConnCommand {
         commandName: "list", abstract: "List built-in commands and the external plugins found, with their paths.",
         discussion: HelpText.discussion(
             "",
+            exitCodes: "0 listed (a directory on PATH that cannot be read is skipped)",
             examples: [
                 .init("conn plugins list", "Every command conn runs, and for a plugin the file that runs."),
                 .init("conn plugins list --json | jq -r '.plugins[] | select(.kind == \"external\") | .path'", "The plugins' paths, for a script."),

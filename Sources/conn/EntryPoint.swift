@@ -41,6 +41,20 @@ enum EntryPoint {
         if let problem = CommandPathCheck.problem(in: arguments, environment: environment) {
             return reportUsage(problem, arguments: arguments, environment: environment, sink: sink)
         }
+        if let path = HelpRequest.path(in: arguments) {
+            if wantsJSON(arguments: arguments, environment: environment) {
+                sink.write(((try? JSONOutput.encode(HelpRequest.document(for: path))) ?? "") + "\n", to: .standardOutput)
+                return 0
+            }
+            if path == ["environment"] {
+                sink.write(HelpRequest.environmentText(width: TerminalSize.columns(environment: environment)), to: .standardOutput)
+                return 0
+            }
+            if path.isEmpty {
+                sink.write(HelpRequest.rootText(), to: .standardOutput)
+                return 0
+            }
+        }
         do {
             let arguments = GlobalOptions.movingLeadingOptions(arguments, subcommands: subcommandNames)
             var command = try LeafCommandParser.parse(arguments) ?? TrailingCommandParser.parse(ConnRoot.self, arguments)

@@ -9,8 +9,9 @@ struct CommandLineTests {
         let home = try TemporaryDirectory()
         let result = try await home.conn(["--help"])
         #expect(result.exitCode == 0)
-        for word in ["config", "plugins", "Exit codes", "78 configuration error"] {
-            #expect(result.standardOutput.contains(word), "help lacks \(word)")
+        let folded = result.standardOutput.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for word in ["config", "plugins", "Exit codes", "78 configuration error", "130 stopped by SIGINT"] {
+            #expect(folded.contains(word), "help lacks \(word)")
         }
         let version = try await home.conn(["--version"])
         #expect(version.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3)
@@ -134,10 +135,14 @@ struct CommandLineTests {
                 "\(json.standardError)")
         // Help by flag, by word and before the name: the same text, the command's own options first.
         let byFlag = try await home.conn(["inbox", "list", "--help"])
-        for arguments in [["help", "inbox", "list"], ["inbox", "list", "-h"], ["--json", "inbox", "list", "--help"]] {
+        for arguments in [["help", "inbox", "list"], ["inbox", "list", "-h"]] {
             let other = try await home.conn(arguments)
             #expect(other.exitCode == 0 && other.standardOutput == byFlag.standardOutput, "\(arguments)")
         }
+        // With --json, the same text inside the JSON document.
+        let asJSON = try await home.conn(["--json", "inbox", "list", "--help"])
+        let helpInJSON = try asJSON.json()["help"] as? String
+        #expect(asJSON.exitCode == 0 && helpInJSON?.trimmingCharacters(in: .newlines) == byFlag.standardOutput.trimmingCharacters(in: .newlines))
         #expect(byFlag.standardOutput.hasPrefix("OVERVIEW: List conversations"), "\(byFlag.standardOutput)")
         // A leaf parsed alone still runs: its options before and after its name.
         let listed = try await home.conn(["--json", "outbox", "list", "--all"])
@@ -216,6 +221,47 @@ struct CommandLineTests {
         // Help still answers where the words are sound.
         let help = try await home.conn(["inbox", "--help"])
         #expect(help.exitCode == 0 && help.standardOutput.contains("conn inbox"), "\(help.standardError)")
+    }
+
+    @Test("conn --help: the commands first, the environment in `conn help environment` (wrapped with its indent) and man conn; help as JSON with --json for conn, a group and the environment; schema-checked")
+    func rootHelpAndHelpAsJSON() async throws {
+        let home = try TemporaryDirectory()
+        for arguments in [["--help"], [], ["help"], ["-q", "-h"]] {
+            let help = try await home.conn(arguments)
+            #expect(help.exitCode == 0, "\(arguments): \(help.standardError)")
+            let text = help.standardOutput
+            let order = ["OVERVIEW:", "USAGE: conn", "SUBCOMMANDS:", "  probe ", "  plugins ", "Global options (", "Exit codes:", "Examples:",
+                         "Environment and files: `conn help environment`, or `man conn`.", "OPTIONS:"].map {
+                text.range(of: $0).map { text.distance(from: text.startIndex, to: $0.lowerBound) } ?? -1
+            }
+            #expect(order.allSatisfy { $0 >= 0 } && order == order.sorted(), "\(arguments): \(order)\n\(text)")
+            #expect(!text.contains("CONN_SERVER") && !text.contains("GLOBAL OPTIONS:"), "\(arguments): \(text)")
+            #expect(text.split(separator: "\n").count < 70, "\(arguments): \(text.split(separator: "\n").count) lines")
+        }
+        let environment = try await home.conn(["help", "environment"], env: ["COLUMNS": "60"])
+        #expect(environment.exitCode == 0 && environment.standardOutput.hasPrefix("ENVIRONMENT:\n  CONN_SERVER\n      the back end's base URL"))
+        let lines = environment.standardOutput.split(separator: "\n")
+        #expect(lines.contains("FILES:") && lines.contains("  CONN_PROXY_CA_CERT"), "\(environment.standardOutput)")
+        // Every line a heading, a name (two spaces) or a description (six), none past 60 columns.
+        #expect(lines.allSatisfy { $0.hasSuffix(":") || ($0.hasPrefix("  ") && !$0.hasPrefix("   ")) || $0.hasPrefix("      ") }, "\(environment.standardOutput)")
+        #expect(lines.allSatisfy { $0.count <= 60 }, "\(environment.standardOutput)")
+        for (arguments, command, subcommand) in [(["help", "--json"], "conn", "inbox"), (["inbox", "--json"], "conn inbox", "fetch"),
+                                                 (["--json", "help", "config"], "conn config", "set"), (["help", "environment", "--json"], "conn help environment", nil)] {
+            let json = try await home.conn(arguments)
+            #expect(json.exitCode == 0 && json.standardError.isEmpty, "\(arguments): \(json.exitCode) \(json.standardError)")
+            let object = try json.json()
+            #expect(object["command"] as? String == command, "\(arguments): \(object)")
+            let names = (object["subcommands"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+            #expect(subcommand.map { names.contains($0) } ?? names.isEmpty, "\(arguments): \(names)")
+            let problems = try await JSONSchemaCheck.violations(of: json.standardOutput, schema: "help")
+            #expect(problems.isEmpty, "\(arguments): \(problems)")
+        }
+        let variables = try await home.conn(["help", "environment", "--json"])
+        let entries = try #require(try variables.json()["environment"] as? [[String: Any]])
+        #expect(entries.contains { $0["name"] as? String == "CONN_SERVER" })
+        // man conn keeps ENVIRONMENT and FILES.
+        let page = try String(contentsOf: JSONSchemaCheck.repositoryRoot.appendingPathComponent("man/conn.1"), encoding: .utf8)
+        #expect(page.contains(".Sh ENVIRONMENT") && page.contains("CONN_SERVER") && page.contains(".Sh FILES"))
     }
 
     /// As git and kubectl users type them: global options before the command's name work as

@@ -12,9 +12,10 @@ struct ManPageTests {
         return names.filter { $0.hasSuffix(".1") }.sorted().map { directory.appendingPathComponent($0) }
     }
 
-    /// The page formatted by groff, with its warnings (-ww: all of them).
-    static func render(_ page: URL) async throws -> ProcessOutcome {
-        try await ConnProcess.run("/usr/bin/env", ["groff", "-ww", "-man", "-Tutf8", page.path],
+    /// The page formatted by groff, with its warnings (-ww: all of them), for a terminal
+    /// (`-Tutf8`, as man shows it) or for groff's default device (PostScript, `-z`: warnings only).
+    static func render(_ page: URL, device: [String] = ["-Tutf8"]) async throws -> ProcessOutcome {
+        try await ConnProcess.run("/usr/bin/env", ["groff", "-ww", "-man"] + device + [page.path],
                                   environment: ["PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"])
     }
 
@@ -25,6 +26,9 @@ struct ManPageTests {
             let outcome = try await Self.render(page)
             #expect(outcome.exitCode == 0 && outcome.standardError.isEmpty, "\(page.lastPathComponent): \(outcome.standardError)")
             #expect(!outcome.standardOutput.isEmpty, "\(page.lastPathComponent) formats to nothing (is groff installed? scripts/install-deps)")
+            // Every character has a glyph on groff's default device too (U+21B3 had none).
+            let printed = try await Self.render(page, device: ["-z"])
+            #expect(printed.exitCode == 0 && printed.standardError.isEmpty, "\(page.lastPathComponent), default device: \(printed.standardError)")
         }
     }
 
@@ -48,6 +52,27 @@ struct ManPageTests {
             }
             #expect(text.range(of: "seed 00", options: .caseInsensitive) == nil, "\(name) speaks of a seed document")
         }
+    }
+
+    @Test("EXIT STATUS lists its codes in numeric order on every page; conn.1 has 1, 129, 130 and 143; every command's help says its exit codes")
+    func exitStatus() async throws {
+        for page in Self.pages {
+            let text = try String(contentsOf: page, encoding: .utf8)
+            guard let section = text.components(separatedBy: ".Sh EXIT STATUS\n").dropFirst().first?.components(separatedBy: ".Sh ").first else { continue }
+            let codes = section.split(separator: "\n").compactMap { $0.hasPrefix(".It ") ? Int($0.dropFirst(4)) : nil }
+            #expect(codes == codes.sorted(), "\(page.lastPathComponent): \(codes)")
+            if page.lastPathComponent == "conn.1" {
+                #expect([0, 1, 64, 78, 129, 130, 143].allSatisfy(codes.contains), "conn.1: \(codes)")
+            }
+        }
+        let tree = try await TemporaryDirectory().conn(["--experimental-dump-help"])
+        let root = try #require(try tree.json()["command"] as? [String: Any])
+        func lacking(_ command: [String: Any], _ path: [String]) -> [String] {
+            let name = command["commandName"] as? String ?? "?"
+            let own = name == "help" || (command["discussion"] as? String ?? "").contains("Exit codes:") ? [] : [(path + [name]).joined(separator: " ")]
+            return own + (command["subcommands"] as? [[String: Any]] ?? []).flatMap { lacking($0, path + [name]) }
+        }
+        #expect(lacking(root, []).isEmpty, "no exit codes in the help of \(lacking(root, []))")
     }
 
     @Test("every page has a whatis entry man-db can read (lexgrog: NAME is the page's name, then its description)",

@@ -79,6 +79,8 @@ struct ShellCompletionTests {
 
     /// Global options before the command's name: their values are not taken for the command.
     static func checkAfterGlobalOptions(_ terminal: TerminalSession) async throws {
+        // A global option's value before any command: the option's own completion, not commands.
+        try await expectCompletion(terminal, "conn --profile wo", expecting: "--profile work", completed: "conn --profile work", "profile before the command")
         try await expectCompletion(terminal, "conn --server http://127.0.0.1:9 inbox li", expecting: "inbox list", completed: "inbox list",
                                    "subcommand after --server URL")
         try await expectCompletion(terminal, "conn --json --timeout 5s inbox thread al", expecting: "alpha-42", completed: "thread alpha-42",
