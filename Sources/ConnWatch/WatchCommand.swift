@@ -137,6 +137,9 @@ public struct WatchCommand: ConnCommand {
             var reported: NetworkState?
             var internet: InternetReading?
             var linkState: ConnectionState?
+            // The first line is the baseline, with the verdict: a link that connects before the
+            // first look ends rides in it instead of coming first with no state.
+            var baselineShown = false
             for await trigger in triggers {
                 switch trigger {
                 case .live(.looked(let decision, let state)):
@@ -150,7 +153,7 @@ public struct WatchCommand: ConnCommand {
                 case .live(.link(let state)):
                     let previous = linkState
                     linkState = state
-                    guard state.isNews(after: previous) else { continue }  // a new offset alone is not an event
+                    guard baselineShown, state.isNews(after: previous) else { continue }  // a new offset alone is not an event
                     try emit(event(.connectionState), context: context)
                     if until == "connected", state.isConnected { return }
                 case .live(.linkEnabled), .live(.synced):
@@ -182,6 +185,10 @@ public struct WatchCommand: ConnCommand {
                 event.connectionState = linkState
                 try emit(event, context: context)
                 if event.type == .change || event.type == .path { hook?.run(event) }
+                if event.type == .baseline {
+                    baselineShown = true
+                    if until == "connected", linkState?.isConnected == true { return true }
+                }
                 return until == event.state?.state.rawValue && (event.type == .baseline || event.type == .change)
             }
 

@@ -67,7 +67,9 @@ struct MetricsListenerLimitsTests {
 
     @Test("keep-alive: a second request in time is answered on the same connection; idle past the limit, it is closed")
     func idleAfterAnAnswer() async throws {
-        let server = try await listener()
+        // The first request far from its deadline, the next one 3 s from its (a loaded machine
+        // once took more than 0.5 s to read a request sent at once).
+        let server = try await listener(limits: ListenerLimits(firstRequest: .seconds(30), idle: .seconds(3), connections: 20))
         let connection = try RawConnection(port: server.address.port)
         for _ in 0..<2 {
             connection.send("GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")

@@ -24,7 +24,8 @@ struct WatchCommandTests {
         let watcher = try WatchProcess(ConnProcess.connPath, ["watch", "--json", "--no-internet", "--interval", "60s"], environment: environment(server.url))
         let baseline = try #require(try await watcher.await { $0["type"] as? String == "baseline" })
         #expect(baseline["state"] as? String == "online")
-        _ = try #require(try await watcher.await { ($0["connectionState"] as? [String: Any])?["status"] as? String == "connected" && $0["type"] as? String == "connectionState" })
+        // Connected: in the baseline when the link came first, else in a connectionState line.
+        _ = try #require(try await watcher.await { ($0["connectionState"] as? [String: Any])?["status"] as? String == "connected" })
         let killedAt = Date()
         server.signal(SIGKILL)
         // With a 60 s interval only the socket closing can make this come within 15 s (the
@@ -50,6 +51,23 @@ struct WatchCommandTests {
         #expect(watcher.events.filter { $0["type"] as? String == "change" }.count == 2)
         #expect(watcher.events.filter { $0["type"] as? String == "baseline" }.count == 1)
         await restarted.stop()
+    }
+
+    @Test("the first line is the baseline with the verdict, even when the link connects before the first look ends (a server answering /health after 1.5 s); --until connected ends after it")
+    func baselineIsTheFirstLine() async throws {
+        try await ServerProcess.with(["--latency-ms", "1500"]) { url in
+            let watcher = try WatchProcess(ConnProcess.connPath, ["watch", "--json", "--no-internet", "--interval", "60s"], environment: environment(url))
+            let baseline = try #require(try await watcher.await(30) { $0["type"] as? String == "baseline" }, "\(watcher.events)")
+            #expect(watcher.events.first?["type"] as? String == "baseline", "\(watcher.events)")
+            #expect(baseline["state"] as? String == "online")
+            // The link connected during the slow look: it rides in the baseline, not before it.
+            #expect((baseline["connectionState"] as? [String: Any])?["status"] as? String == "connected", "\(baseline)")
+            #expect(await watcher.stop() == 143)
+            let until = try await home.conn(["watch", "--json", "--no-internet", "--until", "connected"], server: url)
+            let lines = until.standardOutput.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            #expect(until.exitCode == 0 && lines.first?["type"] as? String == "baseline" && lines.first?["state"] as? String == "online",
+                    "\(until.exitCode) \(until.standardOutput) \(until.standardError)")
+        }
     }
 
     @Test("--exec gets the event in CONN_EVENT_* and as JSON on stdin, never in the command string")
