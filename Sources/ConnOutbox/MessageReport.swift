@@ -37,9 +37,9 @@ public struct MessageReport: Encodable, TextRenderable, Sendable {
     public var agentPID: Int32?
     /// The origin configured now (text only): a message for another one says so.
     public var configuredServer: String?
-    /// Text is the id alone (`conn send` of a message left queued: the one stderr line says the
-    /// rest, and `id=$(conn send …)` gets the id).
-    public var idOnly = false
+    /// Text is the summary line alone — short id, state, recipient, subject — as for a message
+    /// sent (`conn send` of a message left queued: the one stderr line says the rest).
+    public var summaryOnly = false
 
     private enum CodingKeys: String, CodingKey {
         case id, idempotencyKey, server, messagesUrl, profile, to, subject, text, responseToUid, state, displayState, failureReason,
@@ -75,9 +75,9 @@ public struct MessageReport: Encodable, TextRenderable, Sendable {
     }
 
     public func renderText(style: TextStyle) -> String {
-        if idOnly { return id + "\n" }
         let clean = { (text: String) in TerminalSanitizer.sanitize(text, keepNewlines: false) }
         var lines = ["\(style.bold(String(id.prefix(8))))  \(stateText(style: style))  to \(clean(to))  \(clean(subject))"]
+        if summaryOnly { return lines[0] + "\n" }
         if let serverUid { lines.append("  server uid \(clean(serverUid))") }
         if state != "sent", let lastError { lines.append("  last error: \(clean(lastError))") }
         // Only a command that knows the configured server (list, show) can tell.

@@ -19,9 +19,10 @@ public struct SendCommand: ConnCommand {
             --file, or standard input; on a terminal without them, $VISUAL or $EDITOR (else vi) \
             opens on a private temporary file that shows To, Subject and the message answered \
             (quoted, from the inbox cache); lines starting with # are left out, and a message \
-            left empty sends nothing (exit 0). A message sent is shown with the server's uid; one \
-            left queued prints its id alone on stdout (`id=$(conn send …)`) and one line on \
-            stderr saying why and who will deliver it.
+            left empty sends nothing (exit 0). Stdout is one line, sent or not: the short id (a \
+            prefix every outbox command takes), the state, the recipient and the subject, with \
+            the server's uid once sent; one left queued has one line on stderr saying why and who \
+            will deliver it. Scripts read the full id from --json (`conn send --json … | jq -r .id`).
             """,
             exitCodes: """
                 0 without --wait, once the message is safely queued (sent or not; the output says \
@@ -92,7 +93,7 @@ public struct SendCommand: ConnCommand {
             let message = try store.enqueue(draft, now: Date())
             context.printer.warning("no server is configured: message \(message.shortID) is queued; set one (--server, CONN_SERVER or `server:` in \(context.configuration.configFile)) and run `conn outbox flush`")
             var report = MessageReport(message)
-            report.idOnly = true
+            report.summaryOnly = true
             try context.printer.emit(report)
             if wait != nil { throw ConnError.configuration("--wait needs a server to deliver to") }
             return
@@ -100,7 +101,7 @@ public struct SendCommand: ConnCommand {
         if let pause = try store.pause() {
             let message = try store.enqueue(draft, now: Date())
             var report = MessageReport(message)
-            report.idOnly = true  // the error on stderr says the rest, once
+            report.summaryOnly = true  // the error on stderr says the rest, once
             try context.printer.emit(report)
             let paused = "message \(message.shortID) is queued but not sent: the outbox is paused since \(pause.byProxy ? "the proxy wants credentials" : "the server refused the credentials") (\(TerminalSanitizer.sanitize(pause.message, keepNewlines: false)))"
             let hint = AuthPause.hint(byProxy: pause.byProxy, then: "`conn outbox resend --failed`")
@@ -138,9 +139,9 @@ public struct SendCommand: ConnCommand {
         if agent != nil { _ = AgentClient.ask(.wake(handingOver: [message.id]), at: context.agentPlace) }
         var report = MessageReport(message)
         report.agentPID = agent
-        // Not sent (queued, waited in vain, refused): stdout is the id alone; stderr says once
-        // why, and what to do or who sends it.
-        report.idOnly = message.state != .sent
+        // Not sent (queued, waited in vain, refused): stdout is the summary line, as for one
+        // sent; stderr says once why, and what to do or who sends it.
+        report.summaryOnly = message.state != .sent
         try context.printer.emit(report)
         try explain(message, context: context, waited: wait != nil, agent: agent)
     }

@@ -137,9 +137,10 @@ public struct WatchCommand: ConnCommand {
             var reported: NetworkState?
             var internet: InternetReading?
             var linkState: ConnectionState?
-            // The first line is the baseline, with the verdict: a link that connects before the
-            // first look ends rides in it instead of coming first with no state.
+            // The first line is the baseline, with the verdict. The link's changes before it are
+            // held and follow it, in order: the baseline carries the link's first state.
             var baselineShown = false
+            var heldLinkStates: [ConnectionState] = []
             for await trigger in triggers {
                 switch trigger {
                 case .live(.looked(let decision, let state)):
@@ -151,11 +152,11 @@ public struct WatchCommand: ConnCommand {
                     reported = state
                     if try show(event) { return }
                 case .live(.link(let state)):
-                    let previous = linkState
-                    linkState = state
-                    guard baselineShown, state.isNews(after: previous) else { continue }  // a new offset alone is not an event
-                    try emit(event(.connectionState), context: context)
-                    if until == "connected", state.isConnected { return }
+                    guard baselineShown else {
+                        heldLinkStates.append(state)
+                        continue
+                    }
+                    if try showLink(state) { return }
                 case .live(.linkEnabled), .live(.synced):
                     continue  // watch never switches the link off, and does not sync
                 case .signal(let number):
@@ -182,14 +183,28 @@ public struct WatchCommand: ConnCommand {
             func show(_ event: WatchEvent) throws -> Bool {
                 var event = event
                 if details { event.details = event.state?.state.details }
+                if event.type == .baseline, !heldLinkStates.isEmpty {
+                    linkState = heldLinkStates.removeFirst()
+                }
                 event.connectionState = linkState
                 try emit(event, context: context)
                 if event.type == .change || event.type == .path { hook?.run(event) }
+                if until == event.state?.state.rawValue && (event.type == .baseline || event.type == .change) { return true }
                 if event.type == .baseline {
                     baselineShown = true
                     if until == "connected", linkState?.isConnected == true { return true }
+                    for held in heldLinkStates where try showLink(held) { return true }
+                    heldLinkStates = []
                 }
-                return until == event.state?.state.rawValue && (event.type == .baseline || event.type == .change)
+                return false
+            }
+            /// Prints a change of the link (not a new offset alone); true when --until connected is reached.
+            func showLink(_ state: ConnectionState) throws -> Bool {
+                let previous = linkState
+                linkState = state
+                guard state.isNews(after: previous) else { return false }
+                try emit(event(.connectionState), context: context)
+                return until == "connected" && state.isConnected
             }
 
             // The stream ends only when this task is cancelled (Ctrl-C in `conn repl`).

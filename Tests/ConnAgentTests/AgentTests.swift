@@ -46,8 +46,9 @@ struct AgentTests {
             let sent = try await home.conn(["send", "--to", "ann@conn.example", "--subject", "m\(index)", "--text", "t"], server: url)
             #expect(sent.exitCode == 0)
             #expect(sent.standardError.contains("The agent (pid \(agent.process.processIdentifier)) delivers it"), "\(sent.standardError)")
-            // Queued: stdout is the id alone, stderr the one line above.
-            #expect(UUID(uuidString: sent.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)) != nil, "\(sent.standardOutput)")
+            // Queued: stdout is the summary line (the short id first), stderr the one line above.
+            #expect(sent.standardOutput.range(of: "^[0-9a-f]{8}  sending  to ann@conn.example  m\(index)\n$", options: .regularExpression) != nil,
+                    "\(sent.standardOutput)")
         }
         let listed = try await home.conn(["outbox", "list"], server: url)
         #expect(listed.standardOutput.contains("the agent (pid \(agent.process.processIdentifier)) tries again"), "\(listed.standardOutput)")

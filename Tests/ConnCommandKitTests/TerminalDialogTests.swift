@@ -66,8 +66,8 @@ struct TerminalDialogTests {
         let queued = try await run(SendCommand.self, ["--server", closed, "--to", "bo@conn.example", "--subject", "Hi", "--text", "later"],
                                    home: home, terminal: .none)
         #expect(queued.code == 0, "\(queued.standardError)")
-        let id = queued.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(!id.isEmpty, "an offline send prints the message's id")
+        let id = String(queued.standardOutput.prefix { $0 != " " })
+        #expect(id.count == 8, "an offline send prints the message's short id first: \(queued.standardOutput)")
 
         let kept = try await run(OutboxDeleteCommand.self, [id], home: home, input: ScriptedInput(["n"]))
         #expect(kept.code == 64 && kept.standardError.contains("Delete 1 message (\(id.prefix(8))") && kept.standardError.contains("not deleted"),

@@ -180,14 +180,15 @@ struct SendAndOutboxTests {
         #expect(report["state"] as? String == "failed" && report["failureReason"] as? String == "rejected")
         #expect(report["actions"] as? [String] == ["resend", "delete"])
         let id = try #require(report["id"] as? String)
-        // In text, said once: the id alone on stdout, the error and what to do on stderr.
+        // In text, said once: the summary line on stdout (short id, state), the error and what to do on stderr.
         let bigText = try await home.conn(["send", "--to", "ada@example.com", "--subject", "big", "--text", String(repeating: "y", count: 500)], server: strict.url)
         #expect(bigText.exitCode == 65)
-        #expect(bigText.standardOutput.range(of: "^[0-9a-f-]{36}\n$", options: .regularExpression) != nil, "\(bigText.standardOutput)")
+        #expect(bigText.standardOutput.range(of: "^[0-9a-f]{8}  failed \\(rejected\\)  to ada@example.com  big\n$", options: .regularExpression) != nil,
+                "\(bigText.standardOutput)")
         let bigErrors = bigText.standardError.split(separator: "\n")
         #expect(bigErrors.count == 2 && bigErrors[0].hasPrefix("conn: error: the server rejected message") && bigErrors[1].contains("conn outbox delete"),
                 "\(bigText.standardError)")
-        let bigTextID = bigText.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        let bigTextID = String(bigText.standardOutput.prefix(8))
         #expect(try await home.conn(["outbox", "delete", "--yes", bigTextID]).exitCode == 0)
         await strict.stop()
 
@@ -218,8 +219,8 @@ struct SendAndOutboxTests {
         #expect(refused.exitCode == 77)
         #expect(try refused.json()["failureReason"] as? String == "auth")
         let refusedText = try await home.conn(["send", "--to", "ada@example.com", "--subject", "s", "--text", "t"], server: server.url, env: ["CONN_TOKEN": "wrong"])
-        #expect(refusedText.exitCode == 0 && refusedText.standardOutput.range(of: "^[0-9a-f-]{36}\n$", options: .regularExpression) != nil,
-                "paused: queued, the id alone: \(refusedText.standardOutput)")
+        #expect(refusedText.exitCode == 0 && refusedText.standardOutput.range(of: "^[0-9a-f]{8}  sending  to ada@example.com  s\n$", options: .regularExpression) != nil,
+                "paused: queued, its summary line: \(refusedText.standardOutput)")
         #expect(refusedText.standardError.split(separator: "\n").count == 2 && refusedText.standardError.contains("paused"), "\(refusedText.standardError)")
         let second = try await home.conn(Self.send("second"), server: server.url, env: ["CONN_TOKEN": "wrong"])
         #expect(second.exitCode == 0)

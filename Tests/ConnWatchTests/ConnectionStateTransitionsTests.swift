@@ -41,9 +41,10 @@ struct ConnectionStateTransitionsTests {
 
     init() throws { home = try TemporaryDirectory() }
 
-    /// The link's states in a watch's events, in order.
+    /// The link's states in a watch's events, in order: the one the baseline carries (the link's
+    /// first, when it began before the first look ended), then each connectionState line's.
     static func links(_ watcher: WatchProcess) -> [Link] {
-        watcher.events.filter { $0["type"] as? String == "connectionState" }.compactMap { Link($0["connectionState"]) }
+        watcher.events.filter { ["baseline", "connectionState"].contains($0["type"] as? String ?? "") }.compactMap { Link($0["connectionState"]) }
     }
 
     static func awaitLinks(_ watcher: WatchProcess, count: Int, seconds: Double = 10) async throws -> [Link] {
