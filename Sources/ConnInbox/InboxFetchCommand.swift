@@ -43,6 +43,8 @@ public struct InboxFetchCommand: ConnCommand {
             try await fetcher.fetch(over: transport, conditional: !force, logger: context.logger, progress: progress)
         }
         line.finish()  // before the summary takes its place
+        // -q: nothing but errors, as `git fetch -q` (JSON is asked for, so it is printed).
+        guard context.configuration.format != .text || context.printer.verbosity > .quiet else { return }
         try context.printer.emit(FetchReport(outcome))
     }
 

@@ -31,7 +31,9 @@ public struct OutboxDeleteCommand: ConnCommand {
         let store = try context.openOutbox()
         let chosen = try selection.messages(in: store)
         if chosen.isEmpty {
-            try context.printer.emit(DeleteReport(deleted: []))
+            let counts = try store.counts()
+            let waiting = (counts[.pending] ?? 0) + (counts[.sending] ?? 0), sent = counts[.sent] ?? 0
+            try context.printer.emit(DeleteReport(deleted: [], whenNone: "no failed message to delete (\(waiting) waiting, \(sent) sent and kept)"))
             return
         }
         if !yes {
@@ -51,8 +53,12 @@ public struct OutboxDeleteCommand: ConnCommand {
 
 struct DeleteReport: Encodable, TextRenderable {
     let deleted: [String]
+    /// What text says when nothing was deleted.
+    var whenNone = "nothing to delete"
+
+    private enum CodingKeys: String, CodingKey { case deleted }
 
     func renderText(style: TextStyle) -> String {
-        deleted.isEmpty ? "nothing to delete\n" : deleted.map { "deleted \($0.prefix(8))\n" }.joined()
+        deleted.isEmpty ? whenNone + "\n" : deleted.map { "deleted \($0.prefix(8))\n" }.joined()
     }
 }

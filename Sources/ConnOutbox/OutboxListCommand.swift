@@ -57,13 +57,18 @@ struct OutboxListReport: Encodable, TextRenderable {
     let pause: AuthPause?
     /// Sent messages left out of `messages` (`outbox list` without --all or --state).
     var sentNotShown = 0
+    /// What text says when there are no messages, if not the list's own words (`resend
+    /// --failed` with none failed).
+    var whenNone: String?
+
+    private enum CodingKeys: String, CodingKey { case messages, pause, sentNotShown }
 
     func renderText(style: TextStyle) -> String {
         var text = ""
         if let pause {
             text += style.red("paused") + ": \(pause.byProxy ? "the proxy wants credentials" : "the server refused the credentials") (\(TerminalSanitizer.sanitize(pause.message, keepNewlines: false))); fix \(pause.byProxy ? "the proxy's user and password" : "the token"), or run `conn outbox resend --failed`\n"
         }
-        if messages.isEmpty { return text + (sentNotShown > 0 ? "nothing waits, nothing failed\n" : "the outbox is empty\n") }
+        if messages.isEmpty { return text + (whenNone ?? (sentNotShown > 0 ? "nothing waits, nothing failed" : "the outbox is empty")) + "\n" }
         return text + messages.map { $0.renderText(style: style) }.joined()
     }
 }

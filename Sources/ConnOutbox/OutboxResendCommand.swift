@@ -40,6 +40,13 @@ public struct OutboxResendCommand: ConnCommand {
             if let error = tally.lastRetryError { context.printer.note("still queued: \(TerminalSanitizer.sanitize(error, keepNewlines: false))") }
             reports = try requeued.compactMap { try store.message(id: $0.id) }
         }
-        try context.printer.emit(OutboxListReport(messages: reports.map { MessageReport($0) }, pause: try store.pause()))
+        var report = OutboxListReport(messages: reports.map { MessageReport($0) }, pause: try store.pause())
+        if chosen.isEmpty {
+            // --failed with none failed: say what there is instead of "the outbox is empty".
+            let counts = try store.counts()
+            let waiting = (counts[.pending] ?? 0) + (counts[.sending] ?? 0), sent = counts[.sent] ?? 0
+            report.whenNone = "no failed message to resend (\(waiting) waiting, \(sent) sent and kept)"
+        }
+        try context.printer.emit(report)
     }
 }

@@ -19,7 +19,7 @@ struct InboxCommandTests {
                     "text": "1) Lorem Ipsum is simply dummy text.", "responseToUid": "", "dateTime": "Today"}]}
         """
 
-    @Test("seed 003's example: fetched, listed offline, threaded; a second fetch is a 304")
+    @Test("seed 003's example: fetched, listed offline, threaded; a second fetch is a 304; -q prints nothing")
     func seedExample() async throws {
         let seed = try home.write("seed.json", Self.seed003)
         try await ServerProcess.with(["--seed", seed]) { url in
@@ -31,6 +31,11 @@ struct InboxCommandTests {
             outcome = try await conn(["fetch", "--json"], env: env)
             report = try outcome.json()
             #expect(report["notModified"] as? Bool == true)
+            // -q: nothing on stdout or stderr but errors, as `git fetch -q`; --json still prints.
+            let quiet = try await conn(["fetch", "-q"], env: env)
+            #expect(quiet.exitCode == 0 && quiet.standardOutput.isEmpty && quiet.standardError.isEmpty, "\(quiet.standardOutput) \(quiet.standardError)")
+            let quietJSON = try await conn(["fetch", "-q", "--json"], env: env)
+            #expect(try quietJSON.json()["notModified"] as? Bool == true)
         }
         // The server is gone: the cache still answers.
         let list = try await conn(["list", "--json"])

@@ -64,4 +64,21 @@ struct OutboxFailedSelectionTests {
         #expect(both.exitCode == 64 && both.standardError.contains("give ids or --failed, not both"), "\(both.standardError)")
         #expect(try await states() == ["refused two": "pending", "waiting": "pending"])
     }
+    @Test("resend and delete --failed with none failed say so, with what the outbox holds — not 'the outbox is empty'; JSON lists none")
+    func noneFailed() async throws {
+        try await ServerProcess.with { url in
+            let sent = try await home.conn(["send", "--to", "ada@example.com", "--subject", "sent", "--text", "t"], server: url)
+            #expect(sent.exitCode == 0)
+        }
+        let down = URL(string: "http://127.0.0.1:\(try HTTPPorts.closed())")!
+        #expect(try await home.conn(["send", "--to", "ada@example.com", "--subject", "waiting", "--text", "t"], server: down).exitCode == 0)
+        let resent = try await home.conn(["outbox", "resend", "--failed"], server: down)
+        #expect(resent.exitCode == 0 && resent.standardOutput == "no failed message to resend (1 waiting, 1 sent and kept)\n", "\(resent.standardOutput)")
+        let deleted = try await home.conn(["outbox", "delete", "--failed", "--yes"], server: down)
+        #expect(deleted.exitCode == 0 && deleted.standardOutput == "no failed message to delete (1 waiting, 1 sent and kept)\n", "\(deleted.standardOutput)")
+        let json = try await home.conn(["outbox", "resend", "--failed", "--json"], server: down)
+        #expect((try json.json()["messages"] as? [Any])?.isEmpty == true, "\(json.standardOutput)")
+        let problems = try await JSONSchemaCheck.violations(of: json.standardOutput, schema: "outbox-list")
+        #expect(problems.isEmpty, "\(problems)")
+    }
 }
