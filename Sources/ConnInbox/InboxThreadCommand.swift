@@ -25,7 +25,7 @@ public struct InboxThreadCommand: ConnCommand {
     @Flag(help: "Draw the tree with ASCII (|- `-) instead of box-drawing characters.") var ascii = false
     @Flag(help: "List the messages in date order instead of as a tree.") var flat = false
     @Option(name: .customLong("max-depth"),
-            help: "Draw replies this deep at most; deeper ones are summarised. Past 12 the tree stops indenting and marks the depth (↳ 57).")
+            help: "Draw replies this deep at most; deeper ones are summarised. Past 12 the tree stops indenting (sooner on a narrow terminal) and marks the depth (↳ 57). A message asked for below it is shown with the path to it collapsed.")
     var maxDepth = 12
 
     public init() {}
@@ -37,7 +37,7 @@ public struct InboxThreadCommand: ConnCommand {
     public func run(in context: CommandContext) async throws {
         let database = try context.openDatabase(migrations: InboxMigrations.all + OutboxMigrations.all)
         let copy = try InboxCopy.open(context, database: database)
-        let root = try Self.resolveRoot(uid, in: copy.source.id, of: database)
+        let (root, asked) = try Self.resolve(uid, in: copy.source.id, of: database)
         let thread = try ThreadView.load(root: root, in: copy.source.id, of: database)
         // Replies written here and not yet delivered belong to the conversation too.
         let outbox = OutboxStore(database: database, expiry: context.configuration.outboxExpiry, token: context.configuration.outboxPauseIdentity)
@@ -47,19 +47,20 @@ public struct InboxThreadCommand: ConnCommand {
         let useASCII = ascii || !context.terminal.isUTF8
         var report = ThreadReport(view: thread, outbox: waiting, ascii: useASCII, flat: flat, maxDepth: maxDepth)
         report.width = TerminalSize.columns(environment: context.environment)
+        report.focus = thread.index(of: asked)
         try context.printer.emit(report)
     }
 
-    /// The conversation root of `text` in the copy `sourceId`: an exact uid, an unambiguous uid
-    /// prefix, or a missing parent's uid (a placeholder root).
-    static func resolveRoot(_ text: String, in sourceId: Int64, of database: LocalDatabase) throws -> String {
+    /// The conversation root of `text` in the copy `sourceId`, and the uid asked for: an exact
+    /// uid, an unambiguous uid prefix, or a missing parent's uid (a placeholder root).
+    static func resolve(_ text: String, in sourceId: Int64, of database: LocalDatabase) throws -> (root: String, uid: String) {
         try database.writer.read { db in
             if let root = try String.fetchOne(db, sql: "SELECT threadRoot FROM inboxMessage WHERE sourceId = ? AND uid = ?", arguments: [sourceId, text]) {
-                return root
+                return (root, text)
             }
             if try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM inboxConversation WHERE sourceId = ? AND rootUid = ?)",
                                  arguments: [sourceId, text]) == true {
-                return text
+                return (text, text)
             }
             let pattern = InboxListCommand.escapeLike(text) + "%"
             let matches = try Row.fetchAll(db, sql: """
@@ -68,7 +69,7 @@ public struct InboxThreadCommand: ConnCommand {
                 ORDER BY 1 LIMIT 6
                 """, arguments: [sourceId, pattern, sourceId, pattern])
             switch matches.count {
-            case 1: return matches[0][1]
+            case 1: return (matches[0][1], matches[0][0])
             case 0:
                 let empty = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM inboxMessage WHERE sourceId = ?", arguments: [sourceId]) == 0
                 throw ConnError.unavailable(.noSuchMessage, "no message with uid '\(TerminalSanitizer.sanitize(text))' in the cache",

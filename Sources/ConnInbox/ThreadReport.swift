@@ -46,15 +46,19 @@ struct ThreadReport: Encodable, StreamingTextRenderable {
     let maxDepth: Int
     /// The terminal's width (text only): headers elide recipients as "+N", text lines wrap.
     var width = 80
+    /// The message asked for, when it lies deeper than --max-depth: text shows the root, the
+    /// path to it collapsed into one line, then it and its replies (as mail clients do).
+    var focus: Int?
 
     /// The text tree indents this deep at most; deeper messages are marked "↳ 57" (their depth)
     /// at that indentation, so output grows linearly with a chain's length, not quadratically.
     static let indentedDepth = 12
 
     /// The JSON `tree` nests this deep at most, whatever --max-depth says: deeper replies are
-    /// counted in `omittedReplies` and listed in `messages`. Readers limit nesting (jq 1.6 stops
-    /// at 256 levels; a recursive encoder or decoder runs out of stack long before 100,000).
-    static let jsonTreeDepth = 200
+    /// counted in `omittedReplies` and listed in `messages` (the flat form: display order,
+    /// `depth`, `parentUid`). Readers limit nesting: Debian's jq 1.6 refuses a document deeper
+    /// than 256 levels, and each level of the tree is two (a node and its `children`).
+    static let jsonTreeDepth = 64
 
     private enum CodingKeys: String, CodingKey { case root, subject, messages, tree, outbox }
 
@@ -184,7 +188,9 @@ struct ThreadReport: Encodable, StreamingTextRenderable {
         }
         let alone = FittedText.participants(recipients, fitting: room - fixed)
         let first = FittedText.cut(from + " \(arrow) " + alone, to: room, ellipsis: ellipsis)
-        let second = FittedText.cut(details + flags, to: max(10, width - 1 - indent.count), ellipsis: ellipsis)
+        // On its own line the uid comes first: what is cut is the date, never the uid.
+        let uidFirst = "uid \(line(message.uid))" + (message.copy.map { " (copy \($0))" } ?? "") + " \(dot) \(when)"
+        let second = FittedText.cut(uidFirst + flags, to: max(10, width - 1 - indent.count), ellipsis: ellipsis)
         return [style.bold(first), indent + style.dim(second)]
     }
 
@@ -207,21 +213,44 @@ struct ThreadReport: Encodable, StreamingTextRenderable {
             }
             return
         }
-        let isLast = Self.lastChildFlags(view.depths)
-        var openLevels: [Bool] = []  // for each depth above: does a later sibling follow?
+        if let focus, view.depth(at: focus) > maxDepth {
+            renderFocused(focus, style: style, output: output)
+            return
+        }
+        var shown: [(index: Int, depth: Int)] = []
         var omitted = 0
         for index in 0..<view.count {
             let depth = view.depth(at: index)
-            if depth > maxDepth { omitted += 1; continue }
-            let message = view.message(at: index)
-            if openLevels.count > message.depth { openLevels.removeLast(openLevels.count - message.depth) }
-            // Past indentedDepth the lines stop moving right: a deep message is marked with its
-            // depth instead, so every line costs the same however deep the thread.
-            let deep = message.depth > Self.indentedDepth
-            let drawnLevels = max(0, min(message.depth, Self.indentedDepth) - 1)
+            if depth > maxDepth { omitted += 1 } else { shown.append((index, depth)) }
+        }
+        draw(shown, style: style, output: output)
+        if omitted > 0 { output(style.dim("\(ascii ? "..." : "…") \(omitted) deeper replies not drawn (--max-depth \(maxDepth); --flat lists them)") + "\n") }
+    }
+
+    /// How deep the text tree indents at `width` columns: 12 levels, fewer on a narrow terminal,
+    /// so a deep message keeps room for its header (its uid above all).
+    var indentedDepth: Int { max(1, min(Self.indentedDepth, (width - 40) / 3)) }
+
+    /// Draws `shown` — display indices in depth-first order, each with the depth to draw it at —
+    /// as a tree. A message drawn at another depth than its own, or past `indentedDepth`, is
+    /// marked with its own depth ("↳ 57").
+    private func draw(_ shown: [(index: Int, depth: Int)], style: TextStyle, output: (String) -> Void) {
+        let line = { (text: String) in TerminalSanitizer.sanitize(text, keepNewlines: false) }
+        let (branch, last, pipe, space) = ascii ? ("|- ", "`- ", "|  ", "   ") : ("├─ ", "└─ ", "│  ", "   ")
+        let isLast = Self.lastChildFlags(shown.map(\.depth))
+        let indented = indentedDepth
+        var openLevels: [Bool] = []  // for each depth above: does a later sibling follow?
+        for (position, item) in shown.enumerated() {
+            let message = view.message(at: item.index)
+            let depth = item.depth
+            if openLevels.count > depth { openLevels.removeLast(openLevels.count - depth) }
+            // Past the indented depth the lines stop moving right: a deep message is marked with
+            // its depth instead, so every line costs the same however deep the thread.
+            let marked = depth > indented || depth != message.depth
+            let drawnLevels = max(0, min(depth, indented) - 1)
             let prefix = openLevels.dropFirst().prefix(drawnLevels).map { $0 ? pipe : space }.joined()
-            let connector = message.depth == 0 ? "" : deep ? "\(ascii ? ">" : "↳") \(message.depth) " : (isLast[index] ? last : branch)
-            let body = prefix + (message.depth == 0 ? "" : (deep || isLast[index] ? space : pipe))
+            let connector = depth == 0 ? "" : marked ? "\(ascii ? ">" : "↳") \(message.depth) " : (isLast[position] ? last : branch)
+            let body = prefix + (depth == 0 ? "" : (marked || isLast[position] ? space : pipe))
             if message.placeholder {
                 output(prefix + connector + style.dim("[message \(line(message.uid)) is not in the cache]") + "\n")
             } else {
@@ -229,8 +258,41 @@ struct ThreadReport: Encodable, StreamingTextRenderable {
                 output(prefix + connector + head.joined(separator: "\n") + "\n")
                 for textLine in text(message, indent: body + "  ") { output(textLine + "\n") }
             }
-            openLevels.append(!isLast[index])
+            openLevels.append(!isLast[position])
         }
-        if omitted > 0 { output(style.dim("\(ascii ? "..." : "…") \(omitted) deeper replies not drawn (--max-depth \(maxDepth); --flat lists them)") + "\n") }
+    }
+
+    /// The root, the path from it to `focus` collapsed into one line (its parent drawn), then
+    /// `focus` and its replies down to --max-depth below it; what else the conversation holds is
+    /// counted.
+    private func renderFocused(_ focus: Int, style: TextStyle, output: (String) -> Void) {
+        let line = { (text: String) in TerminalSanitizer.sanitize(text, keepNewlines: false) }
+        var path: [Int] = []  // the ancestors between the root and focus, nearest first
+        var cursor = view.parentIndex(at: focus)
+        while let index = cursor, view.parentIndex(at: index) != nil {
+            path.append(index)
+            cursor = view.parentIndex(at: index)
+        }
+        let depth = view.depth(at: focus)
+        var shown: [(index: Int, depth: Int)] = [(0, 0)]
+        let parent = path.first
+        let between = path.count - (parent == nil ? 0 : 1)
+        var subtree: [(index: Int, depth: Int)] = []
+        var index = focus
+        repeat {
+            let relative = view.depth(at: index) - depth
+            if relative <= maxDepth { subtree.append((index, relative + 2)) }
+            index += 1
+        } while index < view.count && view.depth(at: index) > depth
+        draw(shown, style: style, output: output)
+        if between > 0 {
+            let first = line(view.uid(at: path[path.count - 1])), lastUid = line(view.uid(at: path[1]))
+            let span = between == 1 ? "uid \(first)" : "uids \(first) \(ascii ? "..." : "…") \(lastUid)"
+            output(style.dim("\(ascii ? ":" : "⋮") \(between) message\(between == 1 ? "" : "s") on the way (\(span)): --max-depth \(depth) draws them") + "\n")
+        }
+        shown = (parent.map { [($0, 1)] } ?? []) + subtree
+        draw(shown, style: style, output: output)
+        let others = view.count - 1 - path.count - subtree.count
+        if others > 0 { output(style.dim("\(ascii ? "..." : "…") \(others) other messages of the conversation not drawn (--flat lists them)") + "\n") }
     }
 }

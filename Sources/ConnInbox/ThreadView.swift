@@ -71,6 +71,10 @@ struct ThreadView {
     func isPlaceholder(at index: Int) -> Bool { entries[index].record < 0 }
     func uid(at index: Int) -> String { uid(of: entries[index]) }
     func depth(at index: Int) -> Int { Int(entries[index].depth) }
+    /// The display index of the message's parent; nil for the root.
+    func parentIndex(at index: Int) -> Int? { entries[index].parent < 0 ? nil : Int(entries[index].parent) }
+    /// The display index of `uid` (its first copy), if it is in the conversation.
+    func index(of uid: String) -> Int? { (0..<count).first { self.uid(at: $0) == uid } }
     /// The messages in date order, as display indices.
     var byDate: [Int] { dateOrder.map(Int.init) }
 

@@ -23,7 +23,7 @@ struct DeepThreadTests {
         _ = try InboxCache(database: database).store(document, etag: nil, requested: server + "/inbox", source: server + "/inbox", at: Date())
     }
 
-    @Test("3,000 and 100,000 deep: the same bytes per message, no line wider than the terminal, the depth marked; JSON nests 200 deep at most")
+    @Test("3,000 and 100,000 deep: the same bytes per message, no line wider than the terminal, the depth marked; JSON nests 64 deep at most")
     func linearAtAnyDepth() async throws {
         var bytesPerMessage: [Double] = []
         for count in [3_000, 100_000] {
@@ -59,5 +59,35 @@ struct DeepThreadTests {
         }
         // Linear: the longer chain's messages cost no more than the shorter's (their uids are longer).
         #expect(bytesPerMessage[1] < bytesPerMessage[0] * 1.2, "\(bytesPerMessage)")
+    }
+    @Test("3,000 deep: thread 2000 shows 2000 itself with the path to it collapsed; the JSON, whole, is read by jq 1.6; at 60 columns every uid is shown whole")
+    func deepMessageAskedFor() async throws {
+        let home = try TemporaryDirectory()
+        try Self.chain(3_000, in: home)
+        let environment = home.environment.merging(["CONN_SERVER": Self.server, "COLUMNS": "80", "LANG": "C.UTF-8"]) { $1 }
+        let asked = try await ConnProcess.run(ConnProcess.connPath, ["inbox", "thread", "2000"], environment: environment)
+        #expect(asked.exitCode == 0, "\(asked.standardError)")
+        let text = asked.standardOutput
+        let order = ["reply 0\n", "⋮ 1998 messages on the way (uids 1 … 1998): --max-depth 2000 draws them", "uid 1999", "reply 1999\n",
+                     "↳ 2000 ", "uid 2000", "reply 2000\n", "reply 2012\n", "… 987 other messages of the conversation not drawn"].map {
+            text.range(of: $0).map { text.distance(from: text.startIndex, to: $0.lowerBound) } ?? -1
+        }
+        #expect(order.allSatisfy { $0 >= 0 } && order == order.sorted(), "\(order)\n\(text.prefix(3000))")
+        #expect(!text.contains("reply 1998\n") && !text.contains("reply 2013\n"), "\(text.prefix(3000))")
+        // The whole conversation as JSON, through Debian's jq 1.6 (it refuses more than 256 levels).
+        let jq = ["/usr/bin/jq"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        #expect(TestTools.acceptable(jq), "jq is missing under .ci/run")
+        if let jq {
+            let piped = try await ConnProcess.run("/bin/sh", ["-c", #""$0" inbox thread 0 --max-depth 3000 --json | "$1" -c '[(.messages | length), .messages[2000].depth, .messages[2000].parentUid]'"#,
+                                                              ConnProcess.connPath, jq], environment: environment)
+            #expect(piped.exitCode == 0 && piped.standardOutput == "[3000,2000,\"1999\"]\n", "\(piped.standardOutput) \(piped.standardError)")
+        }
+        // 60 columns: deep headers wrap, and what is cut is the date, never the uid.
+        let narrow = try await ConnProcess.run(ConnProcess.connPath, ["inbox", "thread", "0", "--max-depth", "3000"],
+                                               environment: environment.merging(["COLUMNS": "60"]) { $1 })
+        let lines = narrow.standardOutput.split(separator: "\n")
+        #expect(lines.allSatisfy { $0.count < 60 }, "\(lines.first { $0.count >= 60 } ?? "")")
+        let uids = Set(lines.compactMap { $0.firstMatch(of: /uid (\d+)( |$)/).map { String($0.1) } })
+        #expect(uids.count == 3_000, "\(uids.count) of 3000 uids shown whole")
     }
 }

@@ -120,7 +120,7 @@ struct InboxCommandTests {
         }
     }
 
-    @Test("generated threads: placeholders for missing parents, prefixes, ascii, a deep thread capped")
+    @Test("generated threads: placeholders for missing parents, prefixes, ascii, a deep thread capped, a deep message asked for shown")
     func threadsFromAGeneratedInbox() async throws {
         var chain = (0..<1000).map { #"{"uid":"c\#($0)","from":"a@b.co","to":"c@d.co","subject":"chain","text":"\#($0)","responseToUid":"\#($0 == 0 ? "" : "c\($0 - 1)")","dateTime":"Today"}"# }
         chain.append(#"{"uid":"orphan1","from":"a@b.co","to":"c@d.co","subject":"Re: lost","text":"x","responseToUid":"lost-parent","dateTime":"Today"}"#)
@@ -136,11 +136,16 @@ struct InboxCommandTests {
         outcome = try await conn(["thread", "orph"])
         #expect(outcome.exitCode == 64)
         #expect(outcome.standardError.contains("matches several messages"))
-        outcome = try await conn(["thread", "c999", "--ascii", "--max-depth", "5"])
+        outcome = try await conn(["thread", "c0", "--ascii", "--max-depth", "5"])
         #expect(outcome.exitCode == 0)
         #expect(outcome.standardOutput.contains("`- "))
         #expect(!outcome.standardOutput.contains("└─"))
         #expect(outcome.standardOutput.contains("994 deeper replies not drawn"))
+        // A message deeper than --max-depth, asked for: it is shown, the path to it collapsed.
+        outcome = try await conn(["thread", "c999", "--ascii", "--max-depth", "5"])
+        #expect(outcome.standardOutput.contains(": 997 messages on the way (uids c1 ... c997): --max-depth 999 draws them")
+                && outcome.standardOutput.contains("uid c998") && outcome.standardOutput.contains("> 999 a@b.co -> c@d.co  Today - uid c999"),
+                "\(outcome.standardOutput)")
         outcome = try await conn(["thread", "c500", "--json"])
         let messages = try #require(try outcome.json()["messages"] as? [[String: Any]])
         #expect(messages.count == 1000)
