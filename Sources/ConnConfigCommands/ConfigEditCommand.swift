@@ -50,7 +50,8 @@ public struct ConfigEditCommand: ConnCommand, ConfigFileWritingCommand {
                 return
             }
             do {
-                let checked = try access.check(edited)
+                // An error names the copy: its lines are the edit's, not the file's.
+                let checked = try access.check(edited, shownAs: copy)
                 let note = try access.write(edited, checked: checked)
                 unlink(copy)
                 for warning in checked.warnings { context.printer.warning(warning) }

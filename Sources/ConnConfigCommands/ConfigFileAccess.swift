@@ -22,9 +22,10 @@ struct ConfigFileAccess {
         return text
     }
 
-    /// Checks `text` as every command would read it.
-    func check(_ text: String) throws -> ConfigFileCheck {
-        try ConfigurationLoader.check(candidateText: text, path: path, environment: environment)
+    /// Checks `text` as every command would read it. `shownAs`: the file the text is in, for
+    /// the lines an error names (the editor's copy, whose lines they are); the file by default.
+    func check(_ text: String, shownAs: String? = nil) throws -> ConfigFileCheck {
+        try ConfigurationLoader.check(candidateText: text, path: shownAs ?? path, environment: environment)
     }
 
     /// Replaces the file with `text`, as `check` found it. A new file is 0600, an existing one

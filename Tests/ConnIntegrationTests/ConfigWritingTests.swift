@@ -191,7 +191,8 @@ struct ConfigWritingTests {
         let session = try home.terminal(["config", "edit"], env: ["EDITOR": edit, "VISUAL": ""])
         try await session.waitFor(20, "the question") { $0.contains("Edit again? [Y/n]") }
         let screen = try session.screen().replacingOccurrences(of: "\n", with: "")
-        #expect(screen.contains("timeout '3 parsecs' (from \(home.configFile):8)"), "\(screen)")
+        // The copy's line: the edit's text is there, not in the file.
+        #expect(screen.contains("timeout '3 parsecs' (from \(home.configFile).edit-") && screen.contains(".yaml:8)"), "\(screen)")
         #expect(fileText == Self.file)
         try session.press("Enter")
         let (status, final) = try await session.finished()
@@ -216,7 +217,7 @@ struct ConfigWritingTests {
         #expect(try String(contentsOfFile: home.path + "/config/conn/" + (kept.first ?? ""), encoding: .utf8) == broken)
     }
 
-    @Test("edit without a terminal: an invalid save leaves the file and keeps the copy (78); unchanged text writes nothing")
+    @Test("edit without a terminal: an invalid save leaves the file and keeps the copy (78), naming the copy's line; unchanged text writes nothing")
     func editWithoutTerminal() async throws {
         try home.write("config/conn/config.yaml", Self.file)
         let same = try await home.conn(["config", "edit"], env: ["EDITOR": "true", "VISUAL": ""])
@@ -225,6 +226,11 @@ struct ConfigWritingTests {
         #expect(bad.exitCode == 78)
         #expect(bad.standardError.contains("is unchanged; your edit is kept in"), "\(bad.standardError)")
         #expect(fileText == Self.file)
+        // Broken YAML in a one-line edit: the copy's name and its one line, never a line past its end.
+        try FileManager.default.removeItem(atPath: home.path + "/edits")
+        let broken = try await home.conn(["config", "edit"], env: ["EDITOR": try editor(["server: [\n"]), "VISUAL": ""])
+        let named = broken.standardError.firstMatch(of: /config\.yaml\.edit-\d+\.yaml:(\d+):(\d+): malformed YAML/)
+        #expect(broken.exitCode == 78 && named.map { ($0.1, $0.2) } ?? ("", "") == ("1", "10"), "\(broken.standardError)")
         let failing = try await home.conn(["config", "edit"], env: ["EDITOR": "false", "VISUAL": ""])
         #expect(failing.exitCode == 69)
     }

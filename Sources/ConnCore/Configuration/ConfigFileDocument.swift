@@ -19,7 +19,7 @@ struct ConfigFileDocument {
             node = try Yams.compose(yaml: text, .basic, .default, .utf8)
         } catch let error as YamlError {
             throw ConnError.configuration(
-                "\(path):\(Self.describe(error))",
+                "\(path):\(Self.describe(error, in: text))",
                 hint: "Fix the YAML syntax at that line; `conn config show` checks the file.")
         }
         guard let node else {
@@ -161,11 +161,18 @@ struct ConfigFileDocument {
             "\(self.path):\(node.mark?.line ?? 0): key '\(path.joined(separator: "."))' must be \(expected)")
     }
 
-    private static func describe(_ error: YamlError) -> String {
+    /// "LINE:COLUMN: malformed YAML: …". A problem found at the end of the text is placed on its
+    /// last line (the parser's mark is then a line past it: `bad.yaml:2:1` for a one-line file).
+    private static func describe(_ error: YamlError, in text: String) -> String {
         switch error {
         case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _),
             .composer(_, let problem, let mark, _):
-            return "\(mark.line):\(mark.column): malformed YAML: \(problem)"
+            var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            if lines.last?.isEmpty == true { lines.removeLast() }
+            guard mark.line > lines.count, let last = lines.last else {
+                return "\(mark.line):\(mark.column): malformed YAML: \(problem)"
+            }
+            return "\(lines.count):\(last.count + 1): malformed YAML: \(problem) (at the end of the file)"
         default:
             return " malformed YAML: \(error)"
         }
