@@ -370,7 +370,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ConnClockTests",
-            dependencies: ["conn", "conn-server", "ConnClock", "ConnTestSupport"],
+            dependencies: ["conn", "conn-server", "ConnClock", "ConnCommandKit", "ConnTestSupport"],
             swiftSettings: strictSwift
         ),
         .testTarget(

@@ -21,8 +21,11 @@ struct ClockOffsetReport: Encodable, TextRenderable {
     let samples: [SampleLine]?
 
     func renderText(style: TextStyle) -> String {
-        let direction = offsetMs > 0 ? "back end ahead" : offsetMs < 0 ? "back end behind" : "in step"
-        var line = "\(style.bold(Self.signed(offsetMs) + " ms")) ±\(Self.number(uncertaintyMs)) ms (\(direction))"
+        // Within its bound the offset's sign means nothing: no sign, and "in step".
+        let inStep = abs(offsetMs) <= uncertaintyMs
+        let direction = inStep ? "in step: within the bound" : offsetMs > 0 ? "back end ahead" : "back end behind"
+        let shown = inStep ? Self.number(abs(offsetMs)) : Self.signed(offsetMs)
+        var line = "\(style.bold(shown + " ms")) ±\(Self.number(uncertaintyMs)) ms (\(direction))"
         line += style.dim(" · rtt \(Self.number(rttMs)) ms · jitter \(Self.number(jitterMs)) ms · \(samplesUsed)/\(samplesTotal) samples · \(method)")
         var lines = [line]
         for (index, sample) in (samples ?? []).enumerated() {

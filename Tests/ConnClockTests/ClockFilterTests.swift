@@ -1,3 +1,4 @@
+import ConnCommandKit
 import Foundation
 import Testing
 
@@ -70,5 +71,17 @@ struct ClockFilterTests {
     func timestampsToConvertParse(_ text: String, _ seconds: Double) throws {
         let date = try #require(ClockOffsetCommand.parseTimestamp(text))
         #expect(abs(date.timeIntervalSince1970 - seconds) < 0.0005)
+    }
+    @Test("an offset within its bound is 'in step', without a sign (never -0.0); outside it, signed with its direction")
+    func inStepWording() {
+        func line(_ offset: Double, _ bound: Double) -> String {
+            ClockOffsetReport(offsetMs: offset, uncertaintyMs: bound, rttMs: 0.2, jitterMs: 0.1, method: "ws", source: "ws://h/ws", samplesUsed: 8,
+                              samplesTotal: 8, requests: 8, measuredAt: Date(), samples: nil)
+                .renderText(style: TextStyle(enabled: false)).split(separator: "\n").first.map(String.init) ?? ""
+        }
+        #expect(line(-0.04, 0.3).hasPrefix("0.0 ms ±0.3 ms (in step: within the bound)"), "\(line(-0.04, 0.3))")
+        #expect(line(0.3, 0.3).hasPrefix("0.3 ms ±0.3 ms (in step: within the bound)"))
+        #expect(line(5.25, 0.3).hasPrefix("+5.2 ms ±0.3 ms (back end ahead)") || line(5.25, 0.3).hasPrefix("+5.3 ms ±0.3 ms (back end ahead)"))
+        #expect(line(-1500, 2).hasPrefix("-1500.0 ms ±2.0 ms (back end behind)"))
     }
 }
