@@ -39,8 +39,15 @@ public struct InboxFetchCommand: ConnCommand {
         line.update("fetching \(url.absoluteString) …", force: true)
         var progress: (@Sendable (InboxFetcher.Progress) -> Void)?
         if line.isEnabled { progress = { @Sendable step in line.update(InboxFetchCommand.describe(step), force: step.isPhaseStart) } }
-        let outcome = try await HTTPTransport.with(configuration: context.configuration, logger: context.logger) { transport in
-            try await fetcher.fetch(over: transport, conditional: !force, logger: context.logger, progress: progress)
+        let outcome: InboxFetcher.Outcome
+        do {
+            outcome = try await HTTPTransport.with(configuration: context.configuration, logger: context.logger) { transport in
+                try await fetcher.fetch(over: transport, conditional: !force, logger: context.logger, progress: progress)
+            }
+        } catch var error as ConnError where error.hint == nil && [.unavailable, .temporaryFailure].contains(error.exitStatus) {
+            // The server could not be reached or answered: what to do next, and what still works.
+            error.hint = "`conn probe` says which layer fails (`conn probe -v`, each rung); the copy fetched before still reads offline: `conn inbox list`."
+            throw error
         }
         line.finish()  // before the summary takes its place
         // -q: nothing but errors, as `git fetch -q` (JSON is asked for, so it is printed).

@@ -55,6 +55,19 @@ struct InboxCommandTests {
         #expect(age.map { $0 < 600 } == true, "\(text.standardError)")
     }
 
+    @Test("fetch from a server that is down: the failure, then the next step (conn probe, the cache offline), in text and in JSON's hint")
+    func fetchFromADownServerSaysWhatNext() async throws {
+        let down = "http://127.0.0.1:\(try HTTPPorts.closed())"
+        let text = try await conn(["fetch"], env: ["CONN_SERVER": down])
+        let lines = text.standardError.split(separator: "\n")
+        #expect(text.exitCode == 69 && lines.count == 2 && lines[0].contains("refused the connection")
+                && lines[1] == "conn: `conn probe` says which layer fails (`conn probe -v`, each rung); the copy fetched before still reads offline: `conn inbox list`.",
+                "\(text.standardError)")
+        let json = try await conn(["fetch", "--json"], env: ["CONN_SERVER": down])
+        let error = try #require(JSONSerialization.jsonObject(with: Data(json.standardError.utf8)) as? [String: Any])["error"] as? [String: Any]
+        #expect((error?["hint"] as? String)?.hasPrefix("`conn probe` says which layer fails") == true, "\(json.standardError)")
+    }
+
     @Test("a bad answer leaves the cache exactly as it was and names the problem")
     func badAnswersLeaveTheCacheAlone() async throws {
         let seed = try home.write("seed.json", Self.seed003)
