@@ -171,6 +171,21 @@ public struct Prober: Sendable {
                 if let through { return finish(.proxyUnreachable, "\(through): the name \(dialled.host) does not resolve") }
                 return finish(.nxdomain, "the name \(target.host) does not resolve")
             case .failure(.timeout):
+                // Before the deadline, the resolver gave up by itself (EAI_AGAIN): its name
+                // servers could not be reached, at once when there is no route to any of them.
+                let elapsed = settled?.elapsed ?? dnsStart.duration(to: clock.now)
+                if elapsed < timeout / 2 {
+                    let servers = NameServers.configured()
+                    let gaveUp = "the resolver gave up after \(TimeFormatting.duration(elapsed))"
+                    if !servers.isEmpty, servers.allSatisfy({ if case .failure(.noRoute) = routes.route(to: $0) { true } else { false } }) {
+                        let named = servers.map(\.ip).joined(separator: ", ")
+                        result.rungs.append(ProbeRung(name: "dns", ok: false, ms: elapsed.milliseconds, detail: whose + "\(gaveUp): no route to the name server \(named)"))
+                        if let through { return finish(.proxyUnreachable, "\(through): its name cannot be resolved: there is no route to the name server \(named)") }
+                        return finish(.noRoute, "the name \(dialled.host) cannot be resolved: there is no route to the name server \(named) (/etc/resolv.conf)")
+                    }
+                    result.rungs.append(ProbeRung(name: "dns", ok: false, ms: elapsed.milliseconds, detail: whose + "\(gaveUp) without an answer"))
+                    return finish(.timeout, "the name \(dialled.host) could not be resolved: \(gaveUp) without an answer from its name servers")
+                }
                 result.rungs.append(ProbeRung(name: "dns", ok: false, ms: nil, detail: whose + "the resolver did not answer in time"))
                 return finish(.timeout, "the name \(dialled.host) could not be resolved in time: DNS may be down")
             case .failure(.other(let why)):

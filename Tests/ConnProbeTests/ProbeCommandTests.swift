@@ -329,6 +329,23 @@ struct ProbeCommandTests {
         #expect(elapsed < .seconds(90), "took \(elapsed)")
     }
 
+    @Test("no route to the name server: the resolver gives up at once, and the verdict says so (noRoute, the name server named), not a timeout",
+          .enabled(if: NetworkNamespace.available, "needs root and ip netns"))
+    func nameServerWithoutARoute() async throws {
+        let namespace = try await NetworkNamespace.make()  // loopback only: 192.0.2.53 has no route
+        let directory = "/etc/netns/\(namespace.name)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try "nameserver 192.0.2.53\n".write(toFile: directory + "/resolv.conf", atomically: true, encoding: .utf8)
+        let (outcome, _) = try await timedProbe(in: namespace, ["--timeout", "10s", "service.example.com:443"])
+        #expect(outcome.exitCode == 69)
+        let result = try #require(try results(outcome).first)
+        #expect(result["verdict"] as? String == "noRoute", "\(result)")
+        #expect((result["explanation"] as? String)?.contains("there is no route to the name server 192.0.2.53") == true, "\(result)")
+        let dns = (result["rungs"] as? [[String: Any]])?.first { $0["name"] as? String == "dns" }
+        #expect((dns?["detail"] as? String)?.contains("the resolver gave up after") == true, "\(String(describing: dns))")
+    }
+
     @Test("a blackholed address times out within the bound", .enabled(if: NetworkNamespace.available, "needs root and ip netns"))
     func blackholeTimesOut() async throws {
         let namespace = try await NetworkNamespace.make()
