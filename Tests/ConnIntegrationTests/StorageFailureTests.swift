@@ -10,7 +10,7 @@ import Testing
 struct StorageFailureTests {
     static let closedServer = "http://127.0.0.1:1"
 
-    @Test("disk full during send: 74, 'no space left', not 'a bug in conn'", .enabled(if: getuid() == 0, "needs root to mount a small tmpfs"))
+    @Test("disk full during send: 74, 'the disk is full' with the bytes free, not an I/O error nor 'a bug in conn'", .enabled(if: getuid() == 0, "needs root to mount a small tmpfs"))
     func diskFull() async throws {
         let home = try TemporaryDirectory()
         let data = home.path + "/data"
@@ -24,8 +24,33 @@ struct StorageFailureTests {
         let text = try home.write("text.txt", String(repeating: "x", count: 600_000))
         let sent = try await home.conn(["send", "--to", "a@b.cc", "--subject", "s", "--file", text], env: ["CONN_SERVER": Self.closedServer])
         #expect(sent.exitCode == 74, "exit \(sent.exitCode): \(sent.standardError)")
-        #expect(sent.standardError.contains("no space left") || sent.standardError.contains("I/O"), "\(sent.standardError)")
-        #expect(!sent.standardError.contains("bug in conn"))
+        #expect(sent.standardError.contains("the disk is full (") && sent.standardError.contains("bytes free on \(data)/conn)"), "\(sent.standardError)")
+        #expect(!sent.standardError.contains("bug in conn") && !sent.standardError.contains("I/O error"))
+    }
+
+    @Test("disk full during inbox fetch: 74, 'the disk is full' with the bytes free, the cached copy left as it was", .enabled(if: getuid() == 0, "needs root to mount a small tmpfs"))
+    func diskFullDuringFetch() async throws {
+        let home = try TemporaryDirectory()
+        let data = home.path + "/data"
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        let mounted = try await ConnProcess.run("/bin/mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", data], environment: [:])
+        try #require(mounted.exitCode == 0, "mount: \(mounted.standardError)")
+        defer { _ = umount(data) }
+        let small = try await BackgroundServer.start(["--generate", "3"])
+        let url = small.url
+        #expect(try await home.conn(["inbox", "fetch"], server: url).exitCode == 0)
+        let before = try await home.conn(["inbox", "list", "--json", "--all"], server: url).json()["total"] as? Int
+        await small.stop()
+        _ = try await ConnProcess.run("/bin/sh", ["-c", "dd if=/dev/zero of='\(data)/fill' bs=4k 2>/dev/null; true"], environment: [:])
+        let big = try await BackgroundServer.start(["--generate", "5000", "--port", String(url.port!)])
+        let fetched = try await home.conn(["inbox", "fetch", "--force"], server: url)
+        await big.stop()
+        #expect(fetched.exitCode == 74, "exit \(fetched.exitCode): \(fetched.standardError)")
+        #expect(fetched.standardError.contains("the disk is full (") && fetched.standardError.contains("bytes free on"), "\(fetched.standardError)")
+        try FileManager.default.removeItem(atPath: data + "/fill")
+        let listed = try await home.conn(["inbox", "list", "--json", "--all"], server: url)
+        let after = try listed.json()["total"] as? Int
+        #expect(before != nil && after == before, "the old copy, whole: \(listed.standardOutput.prefix(300)) \(listed.standardError)")
     }
 
     @Test("a directory conn needs cannot be created: 74 naming it, the same for the database's, the config file's and the agent's")

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// What went wrong with the local database, said for a person, with the exit code that fits:
@@ -7,11 +8,14 @@ public enum StorageFailure {
     /// The `ConnError` for an SQLite failure on the database at `path`; nil for other errors.
     public static func describe(_ error: any Error, path: String) -> ConnError? {
         guard let error = error as? DatabaseError else { return nil }
+        let free = freeBytes(besides: path)
         switch error.resultCode {
         case .SQLITE_FULL:
-            return ConnError(code: .diskFull, message: "no space left on the device that holds \(path); nothing was written",
-                             hint: "Free some space, then run the command again.", exitStatus: .ioError)
+            return diskFull(path, free: free)
         case .SQLITE_IOERR:
+            // A write that found no room comes back from SQLite as an I/O error too (a WAL or
+            // journal write): a disk with (next to) nothing free is full, said so.
+            if let free, free < 1 << 20 { return diskFull(path, free: free) }
             return ConnError(code: .ioError, message: "reading or writing \(path) failed (\(error.message ?? "I/O error"))",
                              hint: "Check the disk; then run the command again.", exitStatus: .ioError)
         case .SQLITE_BUSY, .SQLITE_LOCKED:
@@ -30,5 +34,19 @@ public enum StorageFailure {
         default:
             return nil
         }
+    }
+
+    static func diskFull(_ path: String, free: UInt64?) -> ConnError {
+        let directory = (path as NSString).deletingLastPathComponent
+        let room = free.map { "\($0) bytes free on \(directory)" } ?? "on \(directory)"
+        return ConnError(code: .diskFull, message: "the disk is full (\(room)); nothing was written to \(path)",
+                         hint: "Free some space, then run the command again.", exitStatus: .ioError)
+    }
+
+    /// The bytes an unprivileged writer may still use on the file system that holds `path`.
+    static func freeBytes(besides path: String) -> UInt64? {
+        var stats = statvfs()
+        guard statvfs((path as NSString).deletingLastPathComponent, &stats) == 0 else { return nil }
+        return UInt64(stats.f_bavail) * UInt64(stats.f_frsize)
     }
 }
