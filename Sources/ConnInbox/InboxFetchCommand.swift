@@ -92,8 +92,8 @@ struct FetchReport: Encodable, TextRenderable {
     }
 
     func renderText(style: TextStyle) -> String {
-        if notModified { return "inbox unchanged since the last fetch (\(Int(elapsedMs)) ms)\n" }
-        var text = "fetched \(fetched) messages: \(style.bold("\(new) new")), \(updated) updated, \(unchanged) unchanged (\(Int(elapsedMs)) ms)\n"
+        if notModified { return "inbox unchanged since the last fetch (\(TimeFormatting.duration(milliseconds: elapsedMs)))\n" }
+        var text = "fetched \(fetched) messages: \(style.bold("\(new) new")), \(updated) updated, \(unchanged) unchanged (\(TimeFormatting.duration(milliseconds: elapsedMs)))\n"
         if duplicates > 0 {
             let uids = duplicateUids.map { TerminalSanitizer.sanitize($0, keepNewlines: false) }.joined(separator: ", ")
             text += style.yellow("\(duplicates) of them repeated the uid of an earlier one (uid \(uids)\(duplicates > duplicateUids.count ? ", …" : "")): ")

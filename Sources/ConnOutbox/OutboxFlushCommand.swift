@@ -139,6 +139,6 @@ struct FlushReport: Encodable, TextRenderable {
         if authRefused > 0 { parts.append(style.red("\(authRefused) refused (credentials)")) }
         if expired > 0 { parts.append(style.red("\(expired) expired")) }
         parts.append("\(waiting) still waiting")
-        return "\(parts.joined(separator: ", ")) (\(attempted) attempt\(attempted == 1 ? "" : "s"), \(Int(elapsedMs)) ms)\n"
+        return "\(parts.joined(separator: ", ")) (\(attempted) attempt\(attempted == 1 ? "" : "s"), \(TimeFormatting.duration(milliseconds: elapsedMs)))\n"
     }
 }

@@ -160,6 +160,10 @@ public struct WatchCommand: ConnCommand {
                 case .live(.linkEnabled), .live(.synced):
                     continue  // watch never switches the link off, and does not sync
                 case .signal(let number):
+                    // The terminal echoed ^C where the cursor was: the last line starts on a line of its own.
+                    if number == SIGINT, context.configuration.format == .text, context.terminal.standardOutputIsTerminal {
+                        context.printer.write("\n")
+                    }
                     try emit(event(.stopped, stopReason: number == SIGINT ? "SIGINT" : "SIGTERM"), context: context)
                     // 130/143 after a clean stop: returning lets every clean-up run first.
                     context.setExitCode(128 + number)

@@ -73,6 +73,20 @@ struct WatchCommandTests {
         }
     }
 
+    @Test("Ctrl-C on a terminal: the stopped line starts a line of its own, not after the ^C the terminal echoed; 130",
+          .enabled(if: TerminalSession.available, "needs tmux (scripts/install-deps)"))
+    func ctrlCOnATerminal() async throws {
+        try await ServerProcess.with { url in
+            let session = try home.terminal(["watch", "--no-internet", "--no-link", "--interval", "60s"], server: url)
+            try await session.waitFor(20, "the baseline") { $0.contains("online") }
+            try session.press("C-c")
+            let (status, screen) = try await session.finished(within: 20)
+            #expect(status == 130, "\(screen)")
+            let stopped = screen.split(separator: "\n").first { $0.contains("stopped (SIGINT)") }
+            #expect(stopped != nil && stopped?.contains("^C") == false, "\(screen)")
+        }
+    }
+
     @Test("--exec gets the event in CONN_EVENT_* and as JSON on stdin, never in the command string")
     func execHook() async throws {
         let server = try await BackgroundServer.start(["--port", String(try HTTPPorts.outsideAutomaticRange())])
