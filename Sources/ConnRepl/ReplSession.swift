@@ -9,7 +9,7 @@ import Synchronization
 /// One `conn repl`: reads lines, runs the REPL's own words and conn's commands in-process, and
 /// keeps the connection status in the prompt, with seed 001's warning rule for the banner.
 final class ReplSession: Sendable {
-    static let builtIns = ["ack", "connect", "disconnect", "exit", "help", "quit", "refresh", "stats", "status"]
+    static let builtIns = ["ack", "clear", "connect", "disconnect", "exit", "help", "quit", "refresh", "stats", "status"]
 
     private struct State {
         var status: ReplStatus?
@@ -236,7 +236,11 @@ final class ReplSession: Sendable {
             }
             return true
         case "help" where words.count == 1:
-            print(Self.help)
+            print(Self.helpText(width: TerminalSize.columns(environment: context.environment)))
+            finish(0)
+        case "clear" where words.count == 1:
+            // The screen cleared and the cursor home, as clear(1) and Ctrl-L do; nothing when not a terminal.
+            if context.terminal.standardOutputIsTerminal { context.printer.write("\u{1B}[H\u{1B}[2J") }
             finish(0)
         case "help":
             finish(await runCommand(Array(words.dropFirst()) + ["--help"]))
@@ -361,6 +365,12 @@ final class ReplSession: Sendable {
         if let line = try? JSONOutput.encode(report) { print(line) }
     }
 
+    /// The help, its first paragraph wrapped to `width` (the list below is laid out already).
+    static func helpText(width: Int) -> String {
+        let paragraphs = help.components(separatedBy: "\n\n")
+        return ([HelpLayout.wrap(paragraphs[0], width: width, indent: 0)] + paragraphs.dropFirst()).joined(separator: "\n\n")
+    }
+
     static let help = """
         conn's commands run here without the `conn` (`probe`, `inbox list`, `send …`); `help COMMAND` \
         shows a command's help. Quotes and backslashes work as in a shell: a quote left open \
@@ -375,6 +385,7 @@ final class ReplSession: Sendable {
                        jitter, verdicts (as `probe --count` ends); `stats clear` starts over
           connect      hold the live link to the server (on at start unless --no-link)
           disconnect   drop the live link
+          clear        clear the screen (also Ctrl-L)
           exit [N]     leave (also quit, Ctrl-D); Ctrl-C clears the line or stops a command
         """
 }

@@ -80,6 +80,25 @@ struct ReplTerminalTests {
         await restarted.stop()
     }
 
+    @Test("help wraps its first paragraph to the terminal and lists clear; clear empties the screen and the prompt comes back at the top")
+    func helpAndClear() async throws {
+        let server = try await BackgroundServer.start(["--generate", "3"])
+        defer { Task { await server.stop() } }
+        let session = try TerminalSession([ConnProcess.connPath, "repl", "--interval", "1s"], environment: environment(server.url), columns: 60)
+        try await session.waitFor(20, "the prompt") { $0.hasSuffix("conn online ›") }
+        try session.type("help")
+        try session.press("Enter")
+        let shown = try await session.waitFor(15, "the help") { $0.contains("clear        clear the screen") && $0.hasSuffix("conn online ›") }
+        let lines = shown.split(separator: "\n")
+        #expect(lines.allSatisfy { $0.count <= 60 }, "\(shown)")
+        #expect(lines.contains { $0.hasPrefix("conn's commands run here without the `conn`") }, "\(shown)")
+        try session.type("clear")
+        try session.press("Enter")
+        let cleared = try await session.waitFor(15, "the cleared screen") { !$0.contains("clear the screen") && $0.hasSuffix("conn online ›") }
+        #expect(cleared.split(separator: "\n").count <= 2, "\(cleared)")
+        try session.press("C-d")
+    }
+
     @Test("history is kept across runs; Tab completes commands, options and cached uids")
     func historyAndCompletion() async throws {
         let server = try await BackgroundServer.start(["--generate", "20"])
