@@ -21,10 +21,9 @@ struct ClockOffsetReport: Encodable, TextRenderable {
     let samples: [SampleLine]?
 
     func renderText(style: TextStyle) -> String {
-        // Within its bound the offset's sign means nothing: no sign, and "in step".
-        let inStep = abs(offsetMs) <= uncertaintyMs
-        let direction = inStep ? "in step: within the bound" : offsetMs > 0 ? "back end ahead" : "back end behind"
-        let shown = inStep ? Self.number(abs(offsetMs)) : Self.signed(offsetMs)
+        // Within its bound the offset's sign means nothing: no sign, and "in step" (OffsetWording).
+        let direction = OffsetWording.direction(offsetMs: offsetMs, uncertaintyMs: uncertaintyMs)
+        let shown = OffsetWording.inStep(offsetMs: offsetMs, uncertaintyMs: uncertaintyMs) ? Self.number(abs(offsetMs)) : Self.signed(offsetMs)
         var line = "\(style.bold(shown + " ms")) ±\(Self.number(uncertaintyMs)) ms (\(direction))"
         line += style.dim(" · rtt \(Self.number(rttMs)) ms · jitter \(Self.number(jitterMs)) ms · \(samplesUsed)/\(samplesTotal) samples · \(method)")
         var lines = [line]
@@ -34,8 +33,8 @@ struct ClockOffsetReport: Encodable, TextRenderable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    static func number(_ value: Double) -> String { String(format: "%.1f", value) }
-    static func signed(_ value: Double) -> String { (value >= 0 ? "+" : "") + String(format: "%.1f", value) }
+    static func number(_ value: Double) -> String { OffsetWording.number(value) }
+    static func signed(_ value: Double) -> String { OffsetWording.signed(value) }
 }
 
 /// What `conn clock-offset --convert` prints.

@@ -68,7 +68,8 @@ struct TopScreen {
         }
         var link = "link    " + (model.link.map { $0.label } ?? "off")
         if let clockReading = model.clock {
-            link += dot + String(format: "clock offset %+.1f ms %@%.1f", clockReading.offsetMs, unicode ? "±" : "+/-", clockReading.uncertaintyMs)
+            let reading = OffsetWording.value(offsetMs: clockReading.offsetMs, uncertaintyMs: clockReading.uncertaintyMs, plusMinus: unicode ? "±" : "+/-")
+            link += dot + "clock offset " + reading + (OffsetWording.inStep(offsetMs: clockReading.offsetMs, uncertaintyMs: clockReading.uncertaintyMs) ? " (in step)" : "")
                 + " (measured \(TimeFormatting.ago(seconds: max(0, now.timeIntervalSince(clockReading.measuredAt)))))"
         }
         screen.append([Run(text: clip(link), emphasis: model.link?.isConnected == true ? .plain : .dim)])
@@ -86,7 +87,7 @@ struct TopScreen {
         // Names as wide as the longest needs, leaving the sparkline at least 16 columns.
         let valueWidth = 10
         let longest = model.targets.map { clean($0.name).count }.max() ?? 10
-        let nameWidth = max(12, min(longest + 2, columns - valueWidth - 4 - 16))
+        let nameWidth = max(12, min(longest + 3, columns - valueWidth - 4 - 16))
         let traceWidth = max(0, columns - nameWidth - valueWidth - 4)
         let keysRow: Row = [Run(text: clip(unicode ? "q quit · p pause · r probe now · ↑↓ select" : "q quit | p pause | r probe now | up/down select"), emphasis: .dim)]
         // What is left for targets, their rungs and events: rows less the header, rule, keys.
@@ -99,7 +100,8 @@ struct TopScreen {
             for index in first..<(first + targetRows) {
                 let target = model.targets[index]
                 let marker = index == model.selected ? (unicode ? "▶ " : "> ") : "  "
-                let name = pad(clip(clean(target.name), to: nameWidth - 2), nameWidth - 2)
+                // Two spaces at least between a name and its latency, however long the name.
+                let name = pad(clip(clean(target.name), to: nameWidth - 3), nameWidth - 2)
                 let value = target.last.reachable ? TimeFormatting.duration(milliseconds: target.last.totalMs) : target.last.verdict
                 screen.append([Run(text: marker + name + " ", emphasis: index == model.selected ? .bold : .plain),
                                Run(text: pad(clip(value, to: valueWidth), valueWidth), emphasis: target.last.reachable ? .good : .bad),

@@ -42,13 +42,23 @@ struct TopScreenTests {
         let screen = rows.joined(separator: "\n")
         #expect(screen.contains("serverUnreachable") && screen.contains("since") && screen.contains("(9s)"), "\(screen)")
         #expect(screen.contains("wlan0 (wifi)") && screen.contains("IPv4 yes") && screen.contains("IPv6 no") && screen.contains("not expensive"), "\(screen)")
-        #expect(screen.contains("link    disconnected") && screen.contains("clock offset +0.4 ms ±0.7"), "\(screen)")
+        #expect(screen.contains("link    disconnected") && screen.contains("clock offset 0.4 ms ±0.7 ms (in step)"), "\(screen)")
         #expect(screen.contains("2 pending") && screen.contains("1 failed"), "\(screen)")
         #expect(screen.contains("▶ https://api.example.com/health") && screen.contains("db.example:5432"), "\(screen)")
         #expect(screen.contains("×") && screen.contains("█"), "a failed look and the highest bar: \(screen)")
         #expect(screen.contains("tcp ") && screen.contains("http "), "the selected target's rungs: \(screen)")
         #expect(screen.contains("state: online → serverUnreachable (refused)") && screen.contains("link: disconnected"), "\(screen)")
         #expect(rows.last?.hasPrefix("q quit") == true)
+    }
+
+    @Test("a target name longer than its column is clipped with two spaces at least before its latency")
+    func longTargetName() {
+        var model = TopModel()
+        let long = "https://" + String(repeating: "very-long-name.", count: 8) + "example/health"
+        model.apply(sample(.online, at: 1, look: [result(long, ms: 12)]))
+        let rows = text(TopScreen(columns: 80, rows: 24, unicode: true).render(model, now: Date(timeIntervalSince1970: 2)))
+        let row = try? #require(rows.first { $0.hasPrefix("▶ https://very-long") })
+        #expect(row?.contains("…  12ms") == true, "\(rows)")
     }
 
     @Test("10×5 says it is too small; an ASCII terminal gets no character outside ASCII, even from a hostile target name")
