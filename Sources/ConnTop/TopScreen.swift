@@ -69,8 +69,9 @@ struct TopScreen {
         var link = "link    " + (model.link.map { $0.label } ?? "off")
         if let clockReading = model.clock {
             let reading = OffsetWording.value(offsetMs: clockReading.offsetMs, uncertaintyMs: clockReading.uncertaintyMs, plusMinus: unicode ? "±" : "+/-")
-            link += dot + "clock offset " + reading + (OffsetWording.inStep(offsetMs: clockReading.offsetMs, uncertaintyMs: clockReading.uncertaintyMs) ? " (in step)" : "")
-                + " (measured \(TimeFormatting.ago(seconds: max(0, now.timeIntervalSince(clockReading.measuredAt)))))"
+            let inStep = OffsetWording.inStep(offsetMs: clockReading.offsetMs, uncertaintyMs: clockReading.uncertaintyMs)
+            link += dot + "clock offset " + reading
+                + " (\(inStep ? "in step, " : "")measured \(TimeFormatting.ago(seconds: max(0, now.timeIntervalSince(clockReading.measuredAt)))))"
         }
         screen.append([Run(text: clip(link), emphasis: model.link?.isConnected == true ? .plain : .dim)])
         if let outbox = model.outbox {

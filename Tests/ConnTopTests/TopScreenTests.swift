@@ -42,7 +42,7 @@ struct TopScreenTests {
         let screen = rows.joined(separator: "\n")
         #expect(screen.contains("serverUnreachable") && screen.contains("since") && screen.contains("(9s)"), "\(screen)")
         #expect(screen.contains("wlan0 (wifi)") && screen.contains("IPv4 yes") && screen.contains("IPv6 no") && screen.contains("not expensive"), "\(screen)")
-        #expect(screen.contains("link    disconnected") && screen.contains("clock offset 0.4 ms ±0.7 ms (in step)"), "\(screen)")
+        #expect(screen.contains("link    disconnected") && screen.contains("clock offset 0.4 ms ±0.7 ms (in step, measured"), "\(screen)")
         #expect(screen.contains("2 pending") && screen.contains("1 failed"), "\(screen)")
         #expect(screen.contains("▶ https://api.example.com/health") && screen.contains("db.example:5432"), "\(screen)")
         #expect(screen.contains("×") && screen.contains("█"), "a failed look and the highest bar: \(screen)")
