@@ -127,8 +127,8 @@ public struct BackEndLink: Sendable {
                     else { continue }
                     let offset = Int(estimate.offsetMS.rounded())
                     last.set(offset)
+                    onSample?(estimate)  // first: who reports the new state finds its bound there
                     update(offset)
-                    onSample?(estimate)
                 }
             }
         } catch {

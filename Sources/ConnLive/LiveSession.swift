@@ -87,7 +87,13 @@ public final class LiveSession: Sendable {
 
     private final class Shared: Sendable {
         let online = Mutex(false)
+        /// The link's latest clock estimate (offset, bound; ms), for saying its offset in words.
+        let linkClock = Mutex<WatchEvent.LinkClock?>(nil)
     }
+
+    private let shared: Shared
+    /// The live link's latest clock estimate, unrounded, with its error bound (ms); nil before one.
+    public var linkClock: WatchEvent.LinkClock? { shared.linkClock.withLock { $0 } }
 
     private let monitor: ConnectivityMonitor
     private let delivery: OutboxFlushWorker?
@@ -106,6 +112,7 @@ public final class LiveSession: Sendable {
     public init(_ parts: Parts, configuration: ConnConfiguration, logger: Logger, onEvent: @escaping @Sendable (Event) -> Void) {
         let metrics = parts.metrics
         let shared = Shared()
+        self.shared = shared
         self.metrics = metrics
 
         var worker: OutboxFlushWorker?
@@ -162,6 +169,11 @@ public final class LiveSession: Sendable {
             link?.onSample = { estimate in
                 metrics.update { ($0.clockOffsetMs, $0.clockUncertaintyMs, $0.clockMeasuredAt) = (estimate.offsetMS, estimate.uncertaintyMS, Date()) }
             }
+        }
+        let recorded = link?.onSample
+        link?.onSample = { estimate in
+            shared.linkClock.withLock { $0 = WatchEvent.LinkClock(offsetMs: estimate.offsetMS, boundMs: estimate.uncertaintyMS) }
+            recorded?(estimate)
         }
         let linkConnected: Bool? = link == nil ? nil : false
         metrics?.update { $0.linkConnected = linkConnected }

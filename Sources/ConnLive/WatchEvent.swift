@@ -49,6 +49,15 @@ public struct WatchEvent: Sendable, Equatable, Encodable, SchemaVersioned {
     public var outbox: WatchOutboxSummary?
     /// Why the watch stopped (type `stopped`): SIGINT, SIGTERM, timeout, interrupted.
     public var stopReason: String?
+    /// The link's clock estimate unrounded, with its bound (ms), for text to say it as
+    /// clock-offset does; not in the JSON, whose `connectionState` is seed 002's shape.
+    public var linkClock: LinkClock?
+
+    /// The live link's clock estimate: the offset unrounded and its error bound, in ms.
+    public struct LinkClock: Sendable, Equatable {
+        public var offsetMs: Double
+        public var boundMs: Double
+    }
 
     init(type: Kind, at: Date, from: NetworkStatus?, state: NetworkState, downtimeMs: Double?) {
         self.type = type
@@ -127,7 +136,7 @@ extension WatchEvent: TextRenderable {
         case .path:
             line = "\(time)  " + pathSummary(style: style)
         case .connectionState:
-            line = "\(time)  link: \(connectionState.map { "\($0)" } ?? "off")"
+            line = "\(time)  link: \(connectionState.map { Self.linkText($0, clock: linkClock) } ?? "off")"
         case .internet:
             line = "\(time)  internet: \(clean(internet?.text ?? "?"))"
         case .outbox:
@@ -138,6 +147,16 @@ extension WatchEvent: TextRenderable {
         }
         if let details { line += "\n  " + details }
         return line + "\n"
+    }
+
+    /// The link's state in words; with the bound of its clock offset, the offset as clock-offset
+    /// says it ("3.0 ms ±4.1 ms, in step: within the bound"), one estimate, one wording.
+    public static func linkText(_ state: ConnectionState, clock estimate: LinkClock?) -> String {
+        // The estimate the state's whole milliseconds came from, unrounded.
+        guard let estimate, let offset = state.backEndTimeOffsetMs, Int(estimate.offsetMs.rounded()) == offset else { return "\(state)" }
+        let clock = OffsetWording.value(offsetMs: estimate.offsetMs, uncertaintyMs: estimate.boundMs) + ", "
+            + OffsetWording.direction(offsetMs: estimate.offsetMs, uncertaintyMs: estimate.boundMs)
+        return state.isConnected ? "connected (back-end clock \(clock))" : "disconnected\(state.isInitializing ? ", connecting" : "") (last back-end clock \(clock))"
     }
 
     /// What a path event says, in watch's stream and in the REPL's announcement alike.

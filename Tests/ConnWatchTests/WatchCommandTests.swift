@@ -87,6 +87,26 @@ struct WatchCommandTests {
         }
     }
 
+    @Test("the link's clock offset in text is said as clock-offset says it, with its bound: in step on the same host, ahead with a skewed server")
+    func linkOffsetWording() async throws {
+        for (skew, expected) in [("0", ", in step: within the bound)"), ("1500", ", back end ahead)")] {
+            try await ServerProcess.with(["--skew-ms", skew]) { url in
+                let watcher = try JSONLinesProcess(ConnProcess.connPath, ["watch", "--no-internet", "--interval", "60s"], environment: environment(url))
+                let said = await poll(for: 30, every: .milliseconds(100)) { () -> String? in
+                    watcher.standardOutput.split(separator: "\n").first { $0.contains("link: connected (back-end clock ") }.map(String.init)
+                }
+                #expect(said?.hasSuffix(expected) == true, "skew \(skew): \(String(describing: said)) \(watcher.standardOutput)")
+                if skew != "0" {
+                    // The server's 1500 ms within the bound said.
+                    let match = said?.firstMatch(of: /clock \+(\d+\.\d) ms ±(\d+\.\d) ms/)
+                    let (offset, bound) = (match.flatMap { Double($0.1) } ?? 0, match.flatMap { Double($0.2) } ?? -1)
+                    #expect(abs(offset - 1500) <= bound + 0.1, "\(String(describing: said))")  // + 0.1: both printed to a tenth
+                }
+                _ = await watcher.stop()
+            }
+        }
+    }
+
     @Test("--exec gets the event in CONN_EVENT_* and as JSON on stdin, never in the command string")
     func execHook() async throws {
         let server = try await BackgroundServer.start(["--port", String(try HTTPPorts.outsideAutomaticRange())])
