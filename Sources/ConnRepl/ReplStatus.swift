@@ -14,6 +14,8 @@ public struct ReplStatus: Sendable, Equatable {
     /// Whether there is a server to link to at all.
     public var linkAvailable: Bool
     public var checkedAt: Date?
+    /// The link's latest clock estimate, unrounded, with its bound.
+    public var linkClock: WatchEvent.LinkClock?
 
     public var state: NetworkStatus? { network?.state }
 
@@ -50,7 +52,7 @@ public struct ReplStatus: Sendable, Equatable {
         } else if !linkEnabled {
             lines.append("link: off (`connect` turns it on)")
         } else if let link {
-            lines.append("link: \(link)")
+            lines.append("link: \(WatchEvent.linkText(link, clock: linkClock))")
         } else {
             lines.append("link: connecting (no answer yet)")
         }

@@ -51,7 +51,13 @@ final class ReplStatusTracker: Sendable {
 
     /// The status as of the latest look: `checkedAt` moves on with every look, even when
     /// nothing changed (`onChange` hears only changes). Its state is nil before the first look.
-    var current: ReplStatus { latest.status.withLock { $0 } }
+    /// The status now, with the link's latest clock estimate (for `status` to say its offset as
+    /// clock-offset and watch do).
+    var current: ReplStatus {
+        var status = latest.status.withLock { $0 }
+        status.linkClock = session.linkClock
+        return status
+    }
 
     /// Whether the session delivers the outbox (no agent does it for this database).
     var delivers: Bool { session.delivers }

@@ -80,6 +80,23 @@ struct ReplTerminalTests {
         await restarted.stop()
     }
 
+    @Test("status says the link's clock offset as clock-offset does: a server on the same host is in step, within the bound, without a sign")
+    func statusSaysTheOffsetInStep() async throws {
+        let server = try await BackgroundServer.start(["--generate", "3"])
+        defer { Task { await server.stop() } }
+        let session = try repl(server.url)
+        try await session.waitFor(20, "the prompt") { $0.hasSuffix("conn online ›") }
+        // The link connects on its own time: ask until it has an offset.
+        let said = try await poll(for: 20, every: .milliseconds(500)) { () -> String? in
+            try session.type("status")
+            try session.press("Enter")
+            try await Task.sleep(for: .milliseconds(300))
+            return try session.screen().split(separator: "\n").last { $0.hasPrefix("link: connected (back-end clock ") }.map(String.init)
+        }
+        #expect(said?.hasSuffix(", in step: within the bound)") == true && said?.contains("±") == true, "\(String(describing: said))")
+        try session.press("C-d")
+    }
+
     @Test("help wraps its first paragraph to the terminal and lists clear; clear empties the screen and the prompt comes back at the top")
     func helpAndClear() async throws {
         let server = try await BackgroundServer.start(["--generate", "3"])
