@@ -6,7 +6,7 @@ import Testing
 /// signed-in profile would find no token after an upgrade.
 @Suite("sign-in file names")
 struct SignInFileNameTests {
-    /// The name as conn computed it until session 26 (Foundation's CharacterSet and String(format:)).
+    /// The name as conn first computed it (Foundation's CharacterSet and String(format:)).
     static func earlierName(_ profile: String) -> String {
         let safe = profile.unicodeScalars.map { scalar -> String in
             CharacterSet.alphanumerics.contains(scalar) && scalar.isASCII || "._-".unicodeScalars.contains(scalar)

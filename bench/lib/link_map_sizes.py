@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Sums a link map's input sections by where they came from: a Swift package's module
 (.build/.../NAME.build/*.o), or a static archive of the toolchain (libFoundation.a, ...).
-Reads lld's map (the release link, Package.swift) and GNU ld's (gold's, before session 25).
+Reads lld's map (the release link, Package.swift) and GNU ld's (gold's, which linked it before lld).
 
 usage: link_map_sizes.py MAP [TOP]
 """
