@@ -370,7 +370,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ConnClockTests",
-            dependencies: ["conn", "conn-server", "ConnClock", "ConnCommandKit", "ConnTestSupport"],
+            dependencies: ["conn", "conn-server", "ConnClock", "ConnCommandKit", "ConnCore", "ConnTestSupport"],
             swiftSettings: strictSwift
         ),
         .testTarget(

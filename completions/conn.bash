@@ -453,7 +453,7 @@ _conn_clock-offset() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q -4 --ipv4 -6 --ipv6 --version -h --help)
     repeating_options=()
-    non_repeating_options=(--server --profile --config --format --timeout --color --cacert --proxy --noproxy --proxy-cacert --method --samples --interval --url --ntp-server --precision --max-uncertainty --interface --convert)
+    non_repeating_options=(--server --profile --config --format --timeout --color --cacert --proxy --noproxy --proxy-cacert --method --samples --interval --url --ntp-server --precision --max-uncertainty --chrony-socket --every --interface --convert)
     __conn_offer_flags_options 0
 
     # Offer option value completions
@@ -514,6 +514,13 @@ _conn_clock-offset() {
         return
         ;;
     '--max-uncertainty')
+        return
+        ;;
+    '--chrony-socket')
+        __conn_add_completions -f
+        return
+        ;;
+    '--every')
         return
         ;;
     '--interface')

@@ -29,7 +29,7 @@ function __conn_parse_tokens -S
         case 'top'
             __conn_parse_subcommand -r 1 'server=' 'profile=' 'config=' 'format=' 'json' 'timeout=' 'color=' 'insecure' 'cacert=' 'proxy=' 'noproxy=' 'proxy-cacert=' 'proxy-insecure' 'no-pager' 'utc' 'v/verbose' 'q/quiet' 'interval=' 'grace=' 'internet' 'no-internet' 'internet-url=+' 'no-link' 'interface=' '4/ipv4' '6/ipv6' 'no-agent' 'version' 'h/help'
         case 'clock-offset'
-            __conn_parse_subcommand 0 'server=' 'profile=' 'config=' 'format=' 'json' 'timeout=' 'color=' 'insecure' 'cacert=' 'proxy=' 'noproxy=' 'proxy-cacert=' 'proxy-insecure' 'no-pager' 'utc' 'v/verbose' 'q/quiet' 'method=' 'samples=' 'interval=' 'url=' 'ntp-server=' 'precision=' 'max-uncertainty=' 'interface=' '4/ipv4' '6/ipv6' 'convert=' 'version' 'h/help'
+            __conn_parse_subcommand 0 'server=' 'profile=' 'config=' 'format=' 'json' 'timeout=' 'color=' 'insecure' 'cacert=' 'proxy=' 'noproxy=' 'proxy-cacert=' 'proxy-insecure' 'no-pager' 'utc' 'v/verbose' 'q/quiet' 'method=' 'samples=' 'interval=' 'url=' 'ntp-server=' 'precision=' 'max-uncertainty=' 'chrony-socket=' 'every=' 'interface=' '4/ipv4' '6/ipv6' 'convert=' 'version' 'h/help'
         case 'inbox'
             __conn_parse_subcommand 0 'version' 'h/help'
             switch $unparsed_tokens[1]
@@ -308,7 +308,9 @@ complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "con
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn clock-offset" url' -l 'url' -d 'For http-date (and auto, which then uses http-date): the URL whose Date header to read (default: the server\'s health resource); other methods refuse it.' -rfka ''
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn clock-offset" ntp-server' -l 'ntp-server' -d 'For sntp: the NTP server, host or host:port.' -rfka ''
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn clock-offset" precision' -l 'precision' -d 'For http-date: stop once the bound is this narrow (ms).' -rfka ''
-complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn clock-offset" max-uncertainty' -l 'max-uncertainty' -d 'Exit 75 when the bound is wider than this (ms).' -rfka ''
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn clock-offset" max-uncertainty' -l 'max-uncertainty' -d 'Exit 75 when the bound is wider than this (ms); with --chrony-socket, such an estimate is not sent.' -rfka ''
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn clock-offset" chrony-socket' -l 'chrony-socket' -d 'Send each estimate to chronyd as a sample of its SOCK reference clock (chrony.conf: refclock SOCK PATH): the offset, back end minus this machine, in seconds.' -rF
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn clock-offset" every' -l 'every' -d 'With --chrony-socket: measure and send again every DURATION until SIGINT or SIGTERM (5s, 1m).' -rfka ''
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn clock-offset" interface' -l 'interface' -d 'Connect out through this interface only (eth0, wlan0, wwan0: bound to the device, so only its routes apply), or from this local address.' -rfka '(__conn_custom_completion ---completion clock-offset -- --interface (count (__conn_tokens -pc)) (__conn_tokens -tC))'
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn clock-offset" 4 ipv4' -s '4' -l 'ipv4' -d 'Use IPv4 addresses only.'
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn clock-offset" 6 ipv6' -s '6' -l 'ipv6' -d 'Use IPv6 addresses only.'

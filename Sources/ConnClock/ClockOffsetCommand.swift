@@ -24,13 +24,17 @@ public struct ClockOffsetCommand: ConnCommand {
             asks to try later ends the command as with json.
             """,
             exitCodes: """
-                0 measured; 69 the server or NTP server cannot be reached; 75 the bound is wider \
-                than --max-uncertainty, or the server asks to try later (5xx, 429); 77 the token \
-                was refused; 65 the answers are unusable (no Date header, a cached Date, not the \
-                time resource)
+                0 measured (with --every, stopped cleanly is 130 or 143); 64 a bad option (a \
+                --chrony-socket path that is not a socket); 69 the server or NTP server cannot be \
+                reached, or chronyd does not listen at --chrony-socket; 75 the bound is wider than \
+                --max-uncertainty (with --chrony-socket: not sent), or the server asks to try later \
+                (5xx, 429); 77 the token was refused; 65 the answers are unusable (no Date header, \
+                a cached Date, not the time resource)
                 """,
             examples: [
                 .init("conn clock-offset", "The configured server's offset in ms, with its error bound."),
+                .init("conn clock-offset --chrony-socket /run/chrony/conn.sock --every 30s --max-uncertainty 20",
+                      "Feed chronyd's `refclock SOCK /run/chrony/conn.sock` an estimate every 30 s; wider ones are not sent."),
                 .init("conn clock-offset --method sntp --ntp-server pool.ntp.org", "This device against an NTP server."),
                 .init("conn clock-offset --convert 2026-11-23T10:00:00.432Z", "A back-end time as this device's time, with the last offset (works offline)."),
             ]))
@@ -55,8 +59,16 @@ public struct ClockOffsetCommand: ConnCommand {
     @Option(help: ArgumentHelp("For http-date: stop once the bound is this narrow (ms).", valueName: "ms"))
     var precision = 5.0
 
-    @Option(name: .customLong("max-uncertainty"), help: ArgumentHelp("Exit 75 when the bound is wider than this (ms).", valueName: "ms"))
+    @Option(name: .customLong("max-uncertainty"), help: ArgumentHelp("Exit 75 when the bound is wider than this (ms); with --chrony-socket, such an estimate is not sent.", valueName: "ms"))
     var maxUncertainty: Double?
+
+    @Option(name: .customLong("chrony-socket"),
+            help: ArgumentHelp("Send each estimate to chronyd as a sample of its SOCK reference clock (chrony.conf: refclock SOCK PATH): the offset, back end minus this machine, in seconds.", valueName: "path"),
+            completion: .file())
+    var chronySocket: String?
+
+    @Option(help: ArgumentHelp("With --chrony-socket: measure and send again every DURATION until SIGINT or SIGTERM (5s, 1m).", valueName: "duration"))
+    var every: PositiveDuration?
 
     @OptionGroup(title: "Way out") var way: EgressOptions
 
@@ -76,6 +88,8 @@ public struct ClockOffsetCommand: ConnCommand {
         if url != nil, ![.auto, .httpDate].contains(method) {
             throw ValidationError("--url is read by --method http-date (and auto, which then uses it); --method \(method.rawValue) measures against \(method == .sntp ? "--ntp-server" : "the configured server") and would ignore it.")
         }
+        if every != nil, chronySocket == nil { throw ValidationError("--every repeats what --chrony-socket sends: give --chrony-socket PATH too.") }
+        if chronySocket != nil, convert != nil { throw ValidationError("--convert reads the stored offset; --chrony-socket measures: give one of them.") }
         if let convert, Self.parseTimestamp(convert) == nil {
             throw ValidationError("--convert '\(convert)' is neither milliseconds since the epoch nor an ISO 8601 time from 1970 to 9999, e.g. 1795380311432 or 2026-11-22T20:01:02.345Z.")
         }
@@ -94,10 +108,12 @@ public struct ClockOffsetCommand: ConnCommand {
             throw ConnError.usage("--interface, -4 and -6 apply to --method json, ws and sntp; http-date goes through conn's HTTP client, which cannot be bound to an interface",
                                   hint: "Use --method json (the server's /time) or sntp with them.")
         }
-        let measurement = try await ClockOffsetMeasurement(
-            context: context.replacing(configuration: try way.applied(to: context.configuration)), method: method, samples: samples, interval: interval.duration,
-            url: url.flatMap(URL.init(string:)), ntpServer: ntpServer, precisionMS: precision
-        ).run()
+        let measuring = context.replacing(configuration: try way.applied(to: context.configuration))
+        if let chronySocket {
+            try await feedChrony(ChronySocket(path: chronySocket), context: context, measuring: measuring, database: database)
+            return
+        }
+        let measurement = try await measure(measuring)
         let estimate = measurement.estimate
         try StoredOffset(offsetMs: estimate.offsetMS, uncertaintyMs: estimate.uncertaintyMS, method: measurement.method.rawValue,
                          source: measurement.source, measuredAt: Date()).save(to: database)
@@ -112,6 +128,59 @@ public struct ClockOffsetCommand: ConnCommand {
             throw ConnError.temporary(.uncertaintyTooWide, "the bound ±\(ClockOffsetReport.number(estimate.uncertaintyMS)) ms is wider than --max-uncertainty \(maxUncertainty) ms",
                                       hint: "Take more samples, or measure when the network is quieter.")
         }
+    }
+
+    private func measure(_ context: CommandContext) async throws -> ClockOffsetMeasurement.Result {
+        try await ClockOffsetMeasurement(
+            context: context, method: method, samples: samples, interval: interval.duration,
+            url: url.flatMap(URL.init(string:)), ntpServer: ntpServer, precisionMS: precision
+        ).run()
+    }
+
+    /// Measures and hands each estimate to chronyd — once, or every --every until SIGINT or
+    /// SIGTERM (130, 143, after the sample in hand). An estimate wider than --max-uncertainty is
+    /// withheld, so a bad network never steers the clock; chronyd not listening is said once
+    /// (until it listens again) and tried again at the next estimate.
+    private func feedChrony(_ socket: ChronySocket, context: CommandContext, measuring: CommandContext, database: LocalDatabase) async throws {
+        try ChronySocket.check(socket.path)
+        let stopped = StopSignal(installing: every != nil && !CommandSession.isEmbedded)
+        defer { stopped.remove() }
+        var saidAbsent = false
+        while true {
+            let measurement: ClockOffsetMeasurement.Result
+            do {
+                measurement = try await measure(measuring)
+            } catch let error as ConnError where every != nil {
+                context.printer.warning("no estimate this time (\(error.message)); trying again in \(TimeFormatting.duration(every!.duration))")
+                if await stopped.sleep(every!.duration) { break }
+                continue
+            }
+            let estimate = measurement.estimate
+            let at = Date()
+            try StoredOffset(offsetMs: estimate.offsetMS, uncertaintyMs: estimate.uncertaintyMS, method: measurement.method.rawValue,
+                             source: measurement.source, measuredAt: at).save(to: database)
+            var reason: String?
+            if let maxUncertainty, estimate.uncertaintyMS > maxUncertainty {
+                reason = "the bound ±\(ClockOffsetReport.number(estimate.uncertaintyMS)) ms is wider than --max-uncertainty \(maxUncertainty) ms: not sent"
+                context.printer.warning(reason!)
+            } else if let absent = socket.send(offsetSeconds: estimate.offsetMS / 1000, at: at) {
+                reason = absent
+                if !saidAbsent, every != nil { context.printer.warning(absent + "; trying again at each estimate") }
+                saidAbsent = true
+            } else {
+                saidAbsent = false
+            }
+            try context.printer.emitLine(ChronySampleReport(at: at, offsetMs: estimate.offsetMS, uncertaintyMs: estimate.uncertaintyMS,
+                                                            method: measurement.method.rawValue, socket: socket.path, sent: reason == nil, reason: reason))
+            if every == nil, let reason {
+                if maxUncertainty.map({ estimate.uncertaintyMS > $0 }) == true {
+                    throw ConnError.temporary(.uncertaintyTooWide, reason, hint: "Take more samples, or measure when the network is quieter.")
+                }
+                throw ConnError.unavailable(.chronyUnavailable, reason, hint: "Start chronyd with `refclock SOCK \(socket.path)` in chrony.conf.")
+            }
+            guard let every, !(await stopped.sleep(every.duration)) else { break }
+        }
+        if let signal = stopped.received { context.setExitCode(128 + signal) }
     }
 
     /// Converts a back-end timestamp with the stored offset: device = back end − offset.

@@ -25,6 +25,8 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
     // What an answer contained.
     case badInbox, badTimeAnswer, badNTPAnswer, ntpKissOfDeath
     case noDateHeader, cachedDate, inconsistentDate, noUsableSamples, uncertaintyTooWide, noOffset
+    /// `clock-offset --chrony-socket`: chronyd does not listen at the socket (69).
+    case chronyUnavailable
     /// `conn login`: the answer to a sign-in is not a usable session (65).
     case badSession
 

@@ -1,0 +1,70 @@
+import ConnCore
+import ConnTestSupport
+import Foundation
+import Testing
+
+/// `clock-offset --chrony-socket`: the back end's clock as a time source of a real chronyd (Debian's
+/// chrony, the test's own daemon with -x: it never sets this machine's clock), through its SOCK
+/// reference clock.
+@Suite("clock-offset feeds chronyd")
+struct ChronySocketTests {
+    static let chronyd = "/usr/sbin/chronyd"
+    static let chronyc = "/usr/bin/chronyc"
+
+    @Test("a server 1.5 s ahead: chronyd selects conn's samples and reports this machine's time 1.5 s slow, within 10 ms; SIGTERM ends the feed with 143",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: chronyd) && getuid() == 0, "needs chronyd (Debian's chrony, scripts/install-deps) and root"))
+    func chronydFollowsTheBackEnd() async throws {
+        let home = try TemporaryDirectory()
+        // chronyd refuses a socket directory others may write to.
+        let directory = home.path + "/chrony"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let socket = directory + "/conn.sock", command = directory + "/chronyd.sock"
+        let configuration = try home.write("chrony/chrony.conf", """
+            refclock SOCK \(socket) refid CONN poll 0 filter 4 precision 1e-3
+            bindcmdaddress \(command)
+            cmdport 0
+            pidfile \(directory)/chronyd.pid
+            driftfile \(directory)/drift
+            """)
+        let daemon = try SpawnedProcess(Self.chronyd, ["-u", "root", "-x", "-d", "-f", configuration])
+        defer { daemon.terminate() }
+        let listening = await poll(for: 20, every: .milliseconds(50)) { FileManager.default.fileExists(atPath: socket) ? true : nil }
+        try #require(listening == true, "chronyd did not create \(socket)")
+        try await ServerProcess.with(["--skew-ms", "1500"]) { url in
+            let feed = try JSONLinesProcess(ConnProcess.connPath, ["clock-offset", "--json", "--method", "json", "--samples", "2", "--interval", "0",
+                                                                   "--chrony-socket", socket, "--every", "100ms"],
+                                            environment: home.environment.merging(["CONN_SERVER": url.absoluteString]) { $1 })
+            let first = try #require(try await feed.await { $0["sent"] as? Bool == true }, "\(feed.errorOutput)")
+            #expect(abs((first["offsetMs"] as? Double ?? 0) - 1500) < 10 && first["reason"] is NSNull, "\(first)")
+            // chronyd's own word, once it has selected the source: the system time 1.5 s slow.
+            let slow = try await poll(for: 60, every: .milliseconds(500)) { () -> Double? in
+                let tracking = try await ConnProcess.run(Self.chronyc, ["-h", command, "tracking"], environment: [:])
+                guard tracking.standardOutput.contains("(CONN)"),
+                      let match = tracking.standardOutput.firstMatch(of: /System time\s*:\s*([0-9.]+) seconds slow of NTP time/) else { return nil }
+                return Double(match.1)
+            }
+            #expect(slow.map { abs($0 - 1.5) <= 0.010 } == true, "chronyc tracking: \(String(describing: slow)) s slow")
+            #expect(await feed.stop() == 143, "\(feed.errorOutput)")
+        }
+    }
+
+    @Test("no chronyd at the path: 69 saying so; a path that is not a socket: 64; a bound wider than --max-uncertainty: withheld, 75, never sent")
+    func refusalsAndWithheld() async throws {
+        let home = try TemporaryDirectory()
+        try await ServerProcess.with { url in
+            let absent = try await home.conn(["clock-offset", "--chrony-socket", home.path + "/absent.sock"], server: url)
+            #expect(absent.exitCode == 69 && absent.standardError.contains("chronyd is not listening at \(home.path)/absent.sock"), "\(absent.standardError)")
+            let file = try home.write("not-a-socket", "")
+            let notSocket = try await home.conn(["clock-offset", "--chrony-socket", file], server: url)
+            #expect(notSocket.exitCode == 64 && notSocket.standardError.contains("is not a socket"), "\(notSocket.standardError)")
+            let wide = try await home.conn(["clock-offset", "--json", "--chrony-socket", home.path + "/absent.sock", "--max-uncertainty", "0.000001"], server: url)
+            let line = try wide.json()
+            #expect(wide.exitCode == 75 && line["sent"] as? Bool == false && (line["reason"] as? String)?.contains("not sent") == true,
+                    "\(wide.exitCode) \(wide.standardOutput) \(wide.standardError)")
+            let problems = try await JSONSchemaCheck.violations(of: wide.standardOutput, schema: "clock-offset-chrony")
+            #expect(problems.isEmpty, "\(problems)")
+            let every = try await home.conn(["clock-offset", "--every", "1s"], server: url)
+            #expect(every.exitCode == 64 && every.standardError.contains("--chrony-socket"), "\(every.standardError)")
+        }
+    }
+}
