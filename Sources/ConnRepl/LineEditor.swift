@@ -53,6 +53,10 @@ final class LineEditor: Sendable {
         self.historyFile = historyFile
         self.onInterruptWhileBusy = onInterruptWhileBusy
         ReadlineGlobals.completer.withLock { $0 = completer }
+        // Readline measures the prompt and the line in the C library's locale: without this it
+        // counts bytes, so a UTF-8 "›" (3 bytes, 1 column) put its redraws 2 columns off — a
+        // prompt redrawn at another width came out garbled ("conn unreachabl›").
+        setlocale(LC_CTYPE, "")
         conn_rl_configure("conn")
         conn_rl_set_completion(ReadlineGlobals.complete)
         conn_rl_multiline_history()

@@ -195,7 +195,8 @@ final class ReplSession: Sendable {
 
     /// "conn online › ", the state coloured (readline is told the escapes take no room).
     func prompt(for status: ReplStatus?) -> String {
-        let word = status?.promptWord ?? "…"
+        // Not known yet: an ellipsis, in ASCII where the terminal is not UTF-8.
+        let word = status?.state == nil ? (context.terminal.isUTF8 ? "…" : "...") : status?.promptWord ?? "..."
         var colored = word
         if style.enabled {
             let code = status?.state == .online ? "32" : status?.state == nil ? "2" : "31"

@@ -80,6 +80,17 @@ struct ReplTerminalTests {
         await restarted.stop()
     }
 
+    @Test("the first prompt (the state not known yet) redrawn as the state arrives: exactly 'conn online ›', whatever the widths of the words (a server answering /health after 1.5 s)")
+    func promptRedrawnWhenTheStateArrives() async throws {
+        let server = try await BackgroundServer.start(["--latency-ms", "1500"])
+        defer { Task { await server.stop() } }
+        let session = try repl(server.url, ["--no-link"])
+        try await session.waitFor(20, "the first prompt") { $0.hasSuffix("›") }
+        let settled = try await session.waitFor(30, "the online prompt") { $0.split(separator: "\n").last?.hasPrefix("conn online") == true }
+        #expect(settled.hasSuffix("conn online ›"), "the prompt after the redraw: \(settled.split(separator: "\n").last ?? "")")
+        try session.press("C-d")
+    }
+
     @Test("status says the link's clock offset as clock-offset does: a server on the same host is in step, within the bound, without a sign")
     func statusSaysTheOffsetInStep() async throws {
         let server = try await BackgroundServer.start(["--generate", "3"])
