@@ -145,16 +145,21 @@ public struct ClockOffsetCommand: ConnCommand {
         try ChronySocket.check(socket.path)
         let stopped = StopSignal(installing: every != nil && !CommandSession.isEmbedded)
         defer { stopped.remove() }
-        var saidAbsent = false
+        var saidAbsent = false, saidNoEstimate = false
         while true {
             let measurement: ClockOffsetMeasurement.Result
             do {
                 measurement = try await measure(measuring)
             } catch let error as ConnError where every != nil {
-                context.printer.warning("no estimate this time (\(error.message)); trying again in \(TimeFormatting.duration(every!.duration))")
+                // Said once until an estimate comes again: nothing is sent meanwhile.
+                if !saidNoEstimate {
+                    context.printer.warning("no estimate, nothing sent to chronyd (\(error.message)); trying again every \(TimeFormatting.duration(every!.duration))")
+                }
+                saidNoEstimate = true
                 if await stopped.sleep(every!.duration) { break }
                 continue
             }
+            saidNoEstimate = false
             let estimate = measurement.estimate
             let at = Date()
             try StoredOffset(offsetMs: estimate.offsetMS, uncertaintyMs: estimate.uncertaintyMS, method: measurement.method.rawValue,
