@@ -37,23 +37,13 @@ struct ChronySocket: Sendable {
 
     /// Sends one sample; nil when chronyd took it, else why not (not running, restarted).
     func send(offsetSeconds: Double, at time: Date) -> String? {
-        let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        // A file name, never an abstract one: "@x" here is a file of that name.
+        guard let address = UnixSocketAddress(path.hasPrefix("@") ? "./" + path : path) else { return "the path is too long for a socket" }
+        let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { return String(cString: strerror(errno)) }
         defer { close(descriptor) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return "the path is too long for a socket" }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
         let sample = Self.datagram(offsetSeconds: offsetSeconds, at: time)
-        let sent = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                sendto(descriptor, sample, sample.count, 0, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
+        let sent = address.withSockaddr { sendto(descriptor, sample, sample.count, Int32(MSG_NOSIGNAL), $0, $1) }
         guard sent == sample.count else {
             return errno == ENOENT || errno == ECONNREFUSED ? "chronyd is not listening at \(path)" : String(cString: strerror(errno))
         }

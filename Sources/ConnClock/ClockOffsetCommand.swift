@@ -115,8 +115,7 @@ public struct ClockOffsetCommand: ConnCommand {
         }
         let measurement = try await measure(measuring)
         let estimate = measurement.estimate
-        try StoredOffset(offsetMs: estimate.offsetMS, uncertaintyMs: estimate.uncertaintyMS, method: measurement.method.rawValue,
-                         source: measurement.source, measuredAt: Date()).save(to: database)
+        try Self.store(measurement, at: Date(), in: database)
         let report = ClockOffsetReport(
             offsetMs: estimate.offsetMS, uncertaintyMs: estimate.uncertaintyMS, rttMs: estimate.rttMS, jitterMs: estimate.jitterMS,
             method: measurement.method.rawValue, source: measurement.source, samplesUsed: estimate.used, samplesTotal: estimate.total,
@@ -124,10 +123,21 @@ public struct ClockOffsetCommand: ConnCommand {
             samples: context.verbosity == .verbose
                 ? measurement.samples.map { .init(t1: $0.t1, t2: $0.t2, t3: $0.t3, t4: $0.t4, offsetMs: $0.offset, delayMs: $0.delay) } : nil)
         try context.printer.emit(report)
-        if let maxUncertainty, estimate.uncertaintyMS > maxUncertainty {
-            throw ConnError.temporary(.uncertaintyTooWide, "the bound ±\(ClockOffsetReport.number(estimate.uncertaintyMS)) ms is wider than --max-uncertainty \(maxUncertainty) ms",
-                                      hint: "Take more samples, or measure when the network is quieter.")
-        }
+        if let tooWide = tooWide(estimate, then: "") { throw tooWide }
+    }
+
+    /// The error of an estimate whose bound is wider than --max-uncertainty (`then` ends its
+    /// message), or nil.
+    private func tooWide(_ estimate: ClockEstimate, then: String) -> ConnError? {
+        guard let maxUncertainty, estimate.uncertaintyMS > maxUncertainty else { return nil }
+        return .temporary(.uncertaintyTooWide, "the bound ±\(ClockOffsetReport.number(estimate.uncertaintyMS)) ms is wider than --max-uncertainty \(maxUncertainty) ms\(then)",
+                          hint: "Take more samples, or measure when the network is quieter.")
+    }
+
+    /// Keeps the estimate for --convert, the agent's metrics and the REPL.
+    private static func store(_ measurement: ClockOffsetMeasurement.Result, at time: Date, in database: LocalDatabase) throws {
+        try StoredOffset(offsetMs: measurement.estimate.offsetMS, uncertaintyMs: measurement.estimate.uncertaintyMS, method: measurement.method.rawValue,
+                         source: measurement.source, measuredAt: time).save(to: database)
     }
 
     private func measure(_ context: CommandContext) async throws -> ClockOffsetMeasurement.Result {
@@ -162,27 +172,22 @@ public struct ClockOffsetCommand: ConnCommand {
             saidNoEstimate = false
             let estimate = measurement.estimate
             let at = Date()
-            try StoredOffset(offsetMs: estimate.offsetMS, uncertaintyMs: estimate.uncertaintyMS, method: measurement.method.rawValue,
-                             source: measurement.source, measuredAt: at).save(to: database)
-            var reason: String?
-            if let maxUncertainty, estimate.uncertaintyMS > maxUncertainty {
-                reason = "the bound ±\(ClockOffsetReport.number(estimate.uncertaintyMS)) ms is wider than --max-uncertainty \(maxUncertainty) ms: not sent"
-                context.printer.warning(reason!)
+            try Self.store(measurement, at: at, in: database)
+            // What keeps the estimate from chronyd: the error a single run ends with.
+            var refusal: ConnError?
+            if let tooWide = tooWide(estimate, then: ": not sent") {
+                refusal = tooWide
+                context.printer.warning(tooWide.message)
             } else if let absent = socket.send(offsetSeconds: estimate.offsetMS / 1000, at: at) {
-                reason = absent
+                refusal = .unavailable(.chronyUnavailable, absent, hint: "Start chronyd with `refclock SOCK \(socket.path)` in chrony.conf.")
                 if !saidAbsent, every != nil { context.printer.warning(absent + "; trying again at each estimate") }
                 saidAbsent = true
             } else {
                 saidAbsent = false
             }
-            try context.printer.emitLine(ChronySampleReport(at: at, offsetMs: estimate.offsetMS, uncertaintyMs: estimate.uncertaintyMS,
-                                                            method: measurement.method.rawValue, socket: socket.path, sent: reason == nil, reason: reason))
-            if every == nil, let reason {
-                if maxUncertainty.map({ estimate.uncertaintyMS > $0 }) == true {
-                    throw ConnError.temporary(.uncertaintyTooWide, reason, hint: "Take more samples, or measure when the network is quieter.")
-                }
-                throw ConnError.unavailable(.chronyUnavailable, reason, hint: "Start chronyd with `refclock SOCK \(socket.path)` in chrony.conf.")
-            }
+            try context.printer.emitLine(ChronySampleReport(at: at, offsetMs: estimate.offsetMS, uncertaintyMs: estimate.uncertaintyMS, method: measurement.method.rawValue,
+                                                            socket: socket.path, sent: refusal == nil, reason: refusal?.message))
+            if every == nil, let refusal { throw refusal }
             guard let every, !(await stopped.sleep(every.duration)) else { break }
         }
         if let signal = stopped.received { context.setExitCode(128 + signal) }

@@ -23,7 +23,7 @@ struct ClockOffsetReport: Encodable, TextRenderable {
     func renderText(style: TextStyle) -> String {
         // Within its bound the offset's sign means nothing: no sign, and "in step" (OffsetWording).
         let direction = OffsetWording.direction(offsetMs: offsetMs, uncertaintyMs: uncertaintyMs)
-        let shown = OffsetWording.inStep(offsetMs: offsetMs, uncertaintyMs: uncertaintyMs) ? Self.number(abs(offsetMs)) : Self.signed(offsetMs)
+        let shown = OffsetWording.offset(offsetMs: offsetMs, uncertaintyMs: uncertaintyMs)
         var line = "\(style.bold(shown + " ms")) ±\(Self.number(uncertaintyMs)) ms (\(direction))"
         line += style.dim(" · rtt \(Self.number(rttMs)) ms · jitter \(Self.number(jitterMs)) ms · \(samplesUsed)/\(samplesTotal) samples · \(method)")
         var lines = [line]

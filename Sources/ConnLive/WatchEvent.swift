@@ -154,9 +154,8 @@ extension WatchEvent: TextRenderable {
     public static func linkText(_ state: ConnectionState, clock estimate: LinkClock?) -> String {
         // The estimate the state's whole milliseconds came from, unrounded.
         guard let estimate, let offset = state.backEndTimeOffsetMs, Int(estimate.offsetMs.rounded()) == offset else { return "\(state)" }
-        let clock = OffsetWording.value(offsetMs: estimate.offsetMs, uncertaintyMs: estimate.boundMs) + ", "
-            + OffsetWording.direction(offsetMs: estimate.offsetMs, uncertaintyMs: estimate.boundMs)
-        return state.isConnected ? "connected (back-end clock \(clock))" : "disconnected\(state.isInitializing ? ", connecting" : "") (last back-end clock \(clock))"
+        return state.described(clock: OffsetWording.value(offsetMs: estimate.offsetMs, uncertaintyMs: estimate.boundMs) + ", "
+                                      + OffsetWording.direction(offsetMs: estimate.offsetMs, uncertaintyMs: estimate.boundMs))
     }
 
     /// What a path event says, in watch's stream and in the REPL's announcement alike.

@@ -31,9 +31,7 @@ public struct OutboxDeleteCommand: ConnCommand {
         let store = try context.openOutbox()
         let chosen = try selection.messages(in: store)
         if chosen.isEmpty {
-            let counts = try store.counts()
-            let waiting = (counts[.pending] ?? 0) + (counts[.sending] ?? 0), sent = counts[.sent] ?? 0
-            try context.printer.emit(DeleteReport(deleted: [], whenNone: "no failed message to delete (\(waiting) waiting, \(sent) sent and kept)"))
+            try context.printer.emit(DeleteReport(deleted: [], whenNone: "no failed message to delete \(try store.holdingBesidesFailed())"))
             return
         }
         if !yes {

@@ -43,9 +43,7 @@ public struct OutboxResendCommand: ConnCommand {
         var report = OutboxListReport(messages: reports.map { MessageReport($0) }, pause: try store.pause())
         if chosen.isEmpty {
             // --failed with none failed: say what there is instead of "the outbox is empty".
-            let counts = try store.counts()
-            let waiting = (counts[.pending] ?? 0) + (counts[.sending] ?? 0), sent = counts[.sent] ?? 0
-            report.whenNone = "no failed message to resend (\(waiting) waiting, \(sent) sent and kept)"
+            report.whenNone = "no failed message to resend \(try store.holdingBesidesFailed())"
         }
         try context.printer.emit(report)
     }

@@ -281,6 +281,13 @@ public struct OutboxStore: Sendable {
         try database.writer.read { db in try Self.fetch(db, id: id) }
     }
 
+    /// "(2 waiting, 5 sent and kept)": what the outbox holds besides failed messages, for
+    /// `resend` and `delete --failed` when none failed.
+    func holdingBesidesFailed() throws -> String {
+        let counts = try counts()
+        return "(\((counts[.pending] ?? 0) + (counts[.sending] ?? 0)) waiting, \(counts[.sent] ?? 0) sent and kept)"
+    }
+
     public func counts() throws -> [OutboxMessage.State: Int] {
         try database.writer.read { db in
             var counts: [OutboxMessage.State: Int] = [:]

@@ -7,10 +7,10 @@ import ConnCore
 /// valid option after it (`conn inbox lst -v` → "unknown option '-v'") or prints the root's
 /// help for it (`conn nosuch --help`, exit 0).
 enum CommandPathCheck {
-    /// Words after which ArgumentParser answers for the tree (help, completions, the dumped tree).
+    /// Words after which ArgumentParser answers for the tree, as for a command parsed alone —
+    /// except `--`, which ends a command's options: where a command belongs it names none.
     static func answeredByTheTree(_ word: String) -> Bool {
-        ["-h", "--help", "help", "--version", "--experimental-dump-help"].contains(word)
-            || word.hasPrefix("--generate-completion") || word.hasPrefix("---")
+        word != "--" && LeafCommandParser.answeredByTheTree(word)
     }
 
     /// The usage error for the first word that names no command where one belongs, or nil

@@ -9,6 +9,11 @@ enum LeafCommandParser {
     /// Words that only the whole tree answers (help, completions, the dumped tree, the version).
     static let wordsForTheTree: Set<String> = ["-h", "--help", "help", "--version", "--", "--experimental-dump-help"]
 
+    /// Whether ArgumentParser's whole tree must answer `word` (help, completion requests, `--`).
+    static func answeredByTheTree(_ word: String) -> Bool {
+        wordsForTheTree.contains(word) || word.hasPrefix("--generate-completion") || word.hasPrefix("---")
+    }
+
     /// The command `arguments` name (a path of subcommand names, then its own arguments),
     /// parsed; nil when the tree must do it.
     static func parse(_ arguments: [String]) -> (any ParsableCommand)? {
@@ -21,7 +26,7 @@ enum LeafCommandParser {
         }
         guard command.configuration.subcommands.isEmpty else { return nil }
         let own = arguments[found.words...]
-        guard !own.contains(where: { wordsForTheTree.contains($0) || $0.hasPrefix("--generate-completion") || $0.hasPrefix("---") }) else { return nil }
+        guard !own.contains(where: answeredByTheTree) else { return nil }
         return try? parseAlone(command, Array(own))
     }
 

@@ -9,22 +9,23 @@ public struct LocalLookups: Sendable {
     let databaseFile: String
     let configFile: String
     /// The inbox the configuration names (`InboxCopyRule`): its copy's uids are completed, not
-    /// another server's, which `inbox thread` would not find.
-    let inbox: URL?
+    /// another server's, which `inbox thread` would not find. Read when uids are asked for only:
+    /// an outbox id or a profile needs no configuration loaded.
+    let inbox: @Sendable () -> URL?
 
     /// `overrides`: what the command line typed so far sets (`--server`, `--profile`, `--config`).
     public init(environment: [String: String], overrides: ConfigurationOverrides = .init()) {
         let paths = ConnPaths(environment: environment)
         databaseFile = paths.databaseFile
         configFile = overrides.configFile ?? environment["CONN_CONFIG"].flatMap { $0.isEmpty ? nil : $0 } ?? paths.defaultConfigFile
-        inbox = (try? ConfigurationLoader(environment: environment).load(overrides))?.url(for: .inbox)
+        inbox = { (try? ConfigurationLoader(environment: environment).load(overrides))?.url(for: .inbox) }
     }
 
     /// Lookups for a configuration already loaded (the REPL's): its inbox is `inbox`.
     public init(environment: [String: String], configFile: String, inbox: URL?) {
         databaseFile = ConnPaths(environment: environment).databaseFile
         self.configFile = configFile
-        self.inbox = inbox
+        self.inbox = { inbox }
     }
 
     /// The overrides of the global options among a command line's `words`.
@@ -48,7 +49,7 @@ public struct LocalLookups: Sendable {
 
     /// Uids starting with `prefix` of the copy `inbox list` and `thread` read.
     public func inboxUIDs(_ prefix: String) -> [String] {
-        let (copy, arguments) = InboxCopyRule.sourceIdQuery(configured: inbox)
+        let (copy, arguments) = InboxCopyRule.sourceIdQuery(configured: inbox())
         return strings("SELECT uid FROM inboxMessage WHERE sourceId = (\(copy)) AND substr(uid, 1, length(?)) = ? ORDER BY uid LIMIT \(Self.limit)",
                        arguments + [prefix, prefix])
     }

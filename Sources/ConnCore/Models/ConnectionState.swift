@@ -48,13 +48,16 @@ public enum ConnectionState: Sendable, Equatable, Codable, CustomStringConvertib
         deviceDate(for: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
     }
 
-    public var description: String {
+    public var description: String { described(clock: backEndTimeOffsetMs.map(Self.describe(offset:))) }
+
+    /// The state in words, `clock` saying the back end's clock ("3 ms ahead"; nil: not known).
+    public func described(clock: String?) -> String {
         switch self {
-        case .connected(let offset):
-            "connected (back-end clock \(Self.describe(offset: offset)))"
-        case .disconnected(let offset, let initializing):
+        case .connected:
+            "connected (back-end clock \(clock ?? "offset unknown"))"
+        case .disconnected(_, let initializing):
             (initializing ? "disconnected, connecting" : "disconnected")
-                + (offset.map { " (last back-end clock \(Self.describe(offset: $0)))" } ?? " (back-end clock offset unknown)")
+                + (clock.map { " (last back-end clock \($0))" } ?? " (back-end clock offset unknown)")
         }
     }
 

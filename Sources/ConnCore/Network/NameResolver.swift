@@ -62,14 +62,3 @@ public enum NameResolver {
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
-
-/// The addresses a host name resolves to, as a probe would resolve it (the system resolver,
-/// with a deadline); empty when it does not resolve in time. For checks made before a probe.
-public enum HostAddresses {
-    public static func lookUp(_ host: String, timeout: Duration) async -> [String] {
-        switch await NameResolver.resolve(host: host, port: 80, timeout: timeout) {
-        case .success(let addresses): addresses.map(\.ip)
-        case .failure: []
-        }
-    }
-}

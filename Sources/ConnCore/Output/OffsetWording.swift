@@ -5,8 +5,12 @@ import Foundation
 public enum OffsetWording {
     /// "+5.2 ms ±0.3 ms", or "0.1 ms ±0.3 ms" within the bound; `plusMinus` for ASCII.
     public static func value(offsetMs: Double, uncertaintyMs: Double, plusMinus: String = "±") -> String {
-        let shown = inStep(offsetMs: offsetMs, uncertaintyMs: uncertaintyMs) ? number(abs(offsetMs)) : signed(offsetMs)
-        return "\(shown) ms \(plusMinus)\(number(uncertaintyMs)) ms"
+        "\(offset(offsetMs: offsetMs, uncertaintyMs: uncertaintyMs)) ms \(plusMinus)\(number(uncertaintyMs)) ms"
+    }
+
+    /// The offset's number alone: "+5.2", or "0.1" within the bound.
+    public static func offset(offsetMs: Double, uncertaintyMs: Double) -> String {
+        inStep(offsetMs: offsetMs, uncertaintyMs: uncertaintyMs) ? number(abs(offsetMs)) : signed(offsetMs)
     }
 
     /// "in step: within the bound", "back end ahead" or "back end behind".
