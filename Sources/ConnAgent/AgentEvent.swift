@@ -8,7 +8,7 @@ import Foundation
 /// did something, and its stop. Every line carries the current state, as watch's do.
 struct AgentEvent: Encodable, TextRenderable, Sendable, Equatable {
     enum Kind: String, Encodable, Sendable {
-        case started, reloaded, reloadFailed, baseline, change, path, connectionState, outbox, sync, stopped
+        case started, reloaded, reloadFailed, baseline, change, path, connectionState, outbox, sync, chrony, stopped
     }
 
     var type: Kind
@@ -19,7 +19,8 @@ struct AgentEvent: Encodable, TextRenderable, Sendable, Equatable {
     var connectionState: ConnectionState?
     var outbox: WatchOutboxSummary?
     var sync: AgentStatus.Sync?
-    /// Why it stopped (SIGTERM, SIGINT), what it started with, or why a re-read failed.
+    /// Why it stopped (SIGTERM, SIGINT), what it started with, why a re-read failed, or the
+    /// chrony feed's news.
     var detail: String?
     /// Under journald (JOURNAL_STREAM), which stamps every line itself: text lines carry no time.
     var timestamped = true
@@ -56,6 +57,7 @@ struct AgentEvent: Encodable, TextRenderable, Sendable, Equatable {
         case .connectionState: text = "link: " + (connectionState.map { "\($0)" } ?? "off")
         case .outbox: text = "outbox: " + (outbox?.line ?? "")
         case .sync: text = "inbox: " + (sync.map { $0.ok ? $0.text : "sync " + $0.text } ?? "?")
+        case .chrony: text = "chrony: \(clean(detail ?? ""))"
         case .stopped: text = "stopped" + (detail.map { " (\($0))" } ?? "")
         }
         return (timestamped ? style.dim(style.moment(at, milliseconds: true)) + "  " : "") + text + "\n"

@@ -62,6 +62,7 @@ struct AgentLoop {
         var trust: ServerTrust
         var outboxExpiry: Duration
         var databaseFile: String
+        var chrony: ChronyFeed.Settings?
     }
 
     let context: CommandContext
@@ -79,6 +80,8 @@ struct AgentLoop {
     let metrics: MonitorMetrics
     let store: OutboxStore
     let inboxDatabase: LocalDatabase
+    /// Sends the back end's clock to chronyd (`chronySocket:`); started with the session.
+    let chrony: ChronyFeed?
     /// The last look's per-target results and when it ended, for the status.
     private let lastLook = LastLook()
 
@@ -113,13 +116,19 @@ struct AgentLoop {
         store = OutboxStore(database: database, expiry: context.configuration.outboxExpiry, keepSent: context.configuration.outboxKeepSent,
                             token: context.configuration.outboxPauseIdentity)
         inboxDatabase = database
+        // A path that is not a socket is refused here, so a re-read naming one keeps the
+        // configuration in effect.
+        chrony = try context.configuration.chronySocket.map { socket in
+            try ChronyFeed(.init(socket: socket, maxUncertaintyMs: context.configuration.chronyMaxUncertaintyMs, interval: interval),
+                           waitsForLink: holdLink, measure: ChronyFeed.measuring(context, storingIn: database))
+        }
     }
 
     var sessionKey: SessionKey {
         let configuration = context.configuration
         return SessionKey(resources: BackEndResource.allCases.map { backEnd.url(for: $0) }, token: configuration.token,
                           timeout: configuration.timeout, trust: configuration.serverTrust, outboxExpiry: configuration.outboxExpiry,
-                          databaseFile: place.databaseFile)
+                          databaseFile: place.databaseFile, chrony: chrony?.settings)
     }
 
     /// The live session this loop's configuration asks for; its events go to `relay`.
@@ -131,6 +140,7 @@ struct AgentLoop {
         if syncInterval > .zero { parts.sync = LiveSession.InboxSync(url: backEnd.url(for: .inbox), database: inboxDatabase, interval: syncInterval) }
         // Each ping/pong's offset is kept, so `clock-offset --convert` uses a fresh one.
         parts.database = inboxDatabase
+        parts.chrony = chrony
         parts.metrics = metrics
         parts.releasesStartupPages = !reloaded
         parts.onResults = { [lastLook] results in lastLook.set(results) }

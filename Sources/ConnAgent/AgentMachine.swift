@@ -138,6 +138,8 @@ struct AgentMachine {
             status.lastSync = result
             if let error = result.error { status.lastError = "inbox sync: \(error)" }
             return !result.ok || !result.notModified ? [.emit(stamped(AgentEvent(type: .sync, sync: result), now))] : []
+        case .chrony(let news):
+            return [.emit(stamped(AgentEvent(type: .chrony, detail: news.text), now))]
         }
     }
 

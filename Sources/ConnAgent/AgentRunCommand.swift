@@ -30,10 +30,19 @@ public struct AgentRunCommand: ConnCommand {
             READY=1): the link and a delivery in flight go on unless the server, the token, the \
             timeout or the database changed; a configuration that cannot be used is reported and \
             the one in effect kept.
+
+            With chronySocket set (chrony.conf: refclock SOCK PATH), it feeds chronyd the back \
+            end's clock: each of the link's ping/pong estimates while it is connected, else one \
+            measured (the json method) each --interval in which none came. An estimate whose \
+            bound is wider than chronyMaxUncertainty (100 ms) is withheld; chronyd not listening \
+            is logged once and tried again at the next estimate, never a reason to stop. The log \
+            says each change (sending, withheld, not listening, no estimate); the metrics count \
+            every estimate (conn_chrony_samples_total) and give the last offset sent.
             """,
             exitCodes: """
                 0 stopped by SIGTERM or SIGINT (an attempt in flight is recorded first); 75 an agent \
-                already runs for this database; 78 no server is configured; 69, 77 or 74 the database \
+                already runs for this database; 78 no server is configured, or a setting cannot be \
+                used (chronySocket names a file that is not a socket); 69, 77 or 74 the database \
                 cannot be opened, is read-only, or the disk is full; 69 --metrics-listen cannot listen \
                 there (the port is taken)
                 """,

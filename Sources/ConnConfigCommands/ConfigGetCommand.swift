@@ -57,6 +57,8 @@ public struct ConfigGetCommand: ConnCommand {
         case "insecure": return configuration.insecure ? "true" : "false"
         case "caCert": return configuration.caCert
         case "utc": return configuration.utc ? "true" : "false"
+        case "chronySocket": return configuration.chronySocket
+        case "chronyMaxUncertainty": return ConnConfiguration.millisecondsText(configuration.chronyMaxUncertaintyMs)
         case "pluginsWithToken": return configuration.pluginsWithToken.isEmpty ? nil : configuration.pluginsWithToken.joined(separator: ",")
         case "internetCheck":
             let endpoints = configuration.internetCheck ?? ConnConfiguration.defaultInternetCheck

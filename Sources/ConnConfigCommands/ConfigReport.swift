@@ -48,6 +48,9 @@ struct ConfigReport: Encodable, TextRenderable {
     let outboxKeepSentSeconds: Double
     /// The plugins that get the token in CONN_TOKEN.
     let pluginsWithToken: [String]
+    /// Where the agent sends clock estimates to chronyd (nil: nowhere), and the widest bound sent.
+    let chronySocket: String?
+    let chronyMaxUncertaintyMs: Double
     /// The internet check's endpoints the monitors use (conn's own when none is set; empty: off).
     let internetCheck: [String]
     let databaseFile: String
@@ -109,6 +112,8 @@ struct ConfigReport: Encodable, TextRenderable {
         outboxExpirySeconds = configuration.outboxExpiry.seconds
         outboxKeepSentSeconds = configuration.outboxKeepSent.seconds
         pluginsWithToken = configuration.pluginsWithToken
+        chronySocket = configuration.chronySocket
+        chronyMaxUncertaintyMs = configuration.chronyMaxUncertaintyMs
         internetCheck = configuration.internetCheck.map { $0.map(URLUserinfo.redacted) } ?? ConnConfiguration.defaultInternetCheck
         databaseFile = configuration.paths.databaseFile
         sources = configuration.sources.mapValues { Source(kind: $0.kind, detail: $0.description) }
@@ -154,6 +159,8 @@ struct ConfigReport: Encodable, TextRenderable {
             ("outboxExpiry", TimeFormatting.duration(seconds: outboxExpirySeconds), sources["outboxExpiry"]?.detail),
             ("outboxKeepSent", TimeFormatting.duration(seconds: outboxKeepSentSeconds), sources["outboxKeepSent"]?.detail),
             ("pluginsWithToken", pluginsWithToken.isEmpty ? "(none)" : pluginsWithToken.joined(separator: ", "), sources["pluginsWithToken"]?.detail),
+            ("chronySocket", chronySocket ?? "(none)", sources["chronySocket"]?.detail),
+            ("chronyMaxUncertainty", ConnConfiguration.millisecondsText(chronyMaxUncertaintyMs) + " ms", sources["chronyMaxUncertainty"]?.detail),
             ("internetCheck", internetCheck.isEmpty ? "off" : internetCheck.joined(separator: ", "), sources["internetCheck"]?.detail),
         ]
         if let proxy {

@@ -34,6 +34,8 @@ public final class LiveSession: Sendable {
         case outbox(OutboxFlushWorker.Pass)
         /// An inbox sync ended.
         case synced(InboxSyncResult)
+        /// The chrony feed's condition changed (sending, withholding, chronyd gone, no estimate).
+        case chrony(ChronyFeed.News)
     }
 
     /// Background delivery of one outbox to the server's messages resource.
@@ -67,6 +69,8 @@ public final class LiveSession: Sendable {
         public var linkEnabled = true
         public var delivery: Delivery?
         public var sync: InboxSync?
+        /// Sends the link's clock estimates (and measured ones when the link gives none) to chronyd.
+        public var chrony: ChronyFeed?
         /// The local database: each clock estimate of the link is stored there (for
         /// `clock-offset --convert`), and its inbox cache is counted in the metrics (nil: neither).
         public var database: LocalDatabase?
@@ -101,6 +105,7 @@ public final class LiveSession: Sendable {
     private let syncTimer: Task<Void, Never>?
     private let pageRelease: Task<Void, Never>?
     private let metrics: MonitorMetrics?
+    private let chrony: ChronyFeed?
 
     /// Whether this session delivers the outbox.
     public var delivers: Bool { delivery != nil }
@@ -171,9 +176,17 @@ public final class LiveSession: Sendable {
             }
         }
         let recorded = link?.onSample
+        let chrony = parts.chrony
+        self.chrony = chrony
         link?.onSample = { estimate in
             shared.linkClock.withLock { $0 = WatchEvent.LinkClock(offsetMs: estimate.offsetMS, boundMs: estimate.uncertaintyMS) }
             recorded?(estimate)
+            chrony?.offer(estimate, method: "ws")
+        }
+        if let chrony {
+            metrics?.update { if $0.chronySamples == nil { $0.chronySamples = [:] } }
+            chrony.start(onSample: { sample in metrics?.chronySample(sample.outcome.rawValue, offsetMs: sample.offsetMs, at: sample.at) },
+                         onNews: { onEvent(.chrony($0)) })
         }
         let linkConnected: Bool? = link == nil ? nil : false
         metrics?.update { $0.linkConnected = linkConnected }
@@ -200,6 +213,7 @@ public final class LiveSession: Sendable {
                 event.live.map(onEvent)
             case .link(let state):
                 metrics?.update { $0.linkConnected = state.isConnected }
+                chrony?.linkChanged(state)
                 event.live.map(onEvent)
             case .path(_, let reported):
                 metrics?.update { $0.network = reported }
@@ -246,6 +260,7 @@ public final class LiveSession: Sendable {
     /// Stops looking, holding the link and syncing; lets a delivery pass in flight record what
     /// its requests came to (a cancelled request is a retry with the same key).
     public func stop() async {
+        chrony?.stop()
         syncTimer?.cancel()
         pageRelease?.cancel()
         monitor.stop()

@@ -81,6 +81,14 @@ public final class MonitorMetrics: Sendable {
         }
     }
 
+    /// An estimate offered to chronyd and what became of it (sent, withheld, unavailable).
+    public func chronySample(_ outcome: String, offsetMs: Double, at: Date) {
+        update { snapshot in
+            snapshot.chronySamples?[outcome, default: 0] += 1
+            if outcome == "sent" { (snapshot.chronyOffsetMs, snapshot.chronySentAt) = (offsetMs, at) }
+        }
+    }
+
     /// Something delivers the outbox from now on: its counters exist, at 0 until a delivery.
     public func delivers() {
         update { if $0.deliveries == nil { $0.deliveries = [:] } }

@@ -50,6 +50,20 @@ public enum MetricsExposition {
                               [], measured.timeIntervalSince1970)
         }
 
+        if let samples = snapshot.chronySamples {
+            for outcome in ["sent", "withheld", "unavailable"] {
+                counter("conn_chrony_samples_total",
+                        "Clock estimates offered to chronyd since conn started, by outcome (withheld: the bound was wider than chronyMaxUncertainty; unavailable: chronyd did not listen).",
+                        [("outcome", outcome)], samples[outcome] ?? 0)
+            }
+        }
+        if let offset = snapshot.chronyOffsetMs, offset.isFinite {
+            registry.setGauge("conn_chrony_offset_seconds", "The last offset sent to chronyd: the back end's clock minus this machine's.", [], offset / 1000)
+        }
+        if let sentAt = snapshot.chronySentAt {
+            registry.setGauge("conn_chrony_last_sent_timestamp_seconds", "When the last estimate sent to chronyd was for (Unix time).", [], sentAt.timeIntervalSince1970)
+        }
+
         if let outbox = snapshot.outbox {
             for state in ["pending", "sending", "sent", "failed"] {
                 registry.setGauge("conn_outbox_messages", "Messages in the outbox, by state.", [("state", state)], Double(outbox[state] ?? 0))

@@ -23,6 +23,11 @@ public struct MetricsSnapshot: Sendable {
     public var clockUncertaintyMs: Double?
     /// When that offset was measured (a stored one keeps its own time).
     public var clockMeasuredAt: Date?
+    /// Estimates offered to chronyd by outcome (sent, withheld, unavailable); nil without a
+    /// chrony feed. The last offset sent (ms) and when it was for.
+    public var chronySamples: [String: Int]?
+    public var chronyOffsetMs: Double?
+    public var chronySentAt: Date?
     /// Outbox messages per state (pending, sending, sent, failed); nil when not read.
     public var outbox: [String: Int]?
     /// Delivery attempts by outcome (sent, retrying, rejected, authRefused, expired); nil when

@@ -157,8 +157,8 @@ public struct WatchCommand: ConnCommand {
                         continue
                     }
                     if try showLink(state) { return }
-                case .live(.linkEnabled), .live(.synced):
-                    continue  // watch never switches the link off, and does not sync
+                case .live(.linkEnabled), .live(.synced), .live(.chrony):
+                    continue  // watch never switches the link off, does not sync, and feeds no chronyd
                 case .signal(let number):
                     // The terminal echoed ^C where the cursor was: the last line starts on a line of its own.
                     if number == SIGINT, context.configuration.format == .text, context.terminal.standardOutputIsTerminal {

@@ -8,28 +8,13 @@ import Testing
 /// reference clock.
 @Suite("clock-offset feeds chronyd")
 struct ChronySocketTests {
-    static let chronyd = "/usr/sbin/chronyd"
-    static let chronyc = "/usr/bin/chronyc"
-
     @Test("a server 1.5 s ahead: chronyd selects conn's samples and finds this machine 1.5 s slow, within 10 ms; the server's clock moves to 0.5 s: chronyd follows; the server gone: conn withholds and chronyd deselects; SIGTERM ends the feed with 143",
-          .enabled(if: FileManager.default.isExecutableFile(atPath: chronyd) && getuid() == 0, "needs chronyd (Debian's chrony, scripts/install-deps) and root"))
+          .enabled(if: ChronyDaemon.available, "needs chronyd (Debian's chrony, scripts/install-deps) and root"))
     func chronydFollowsTheBackEnd() async throws {
         let home = try TemporaryDirectory()
-        // chronyd refuses a socket directory others may write to.
-        let directory = home.path + "/chrony"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let socket = directory + "/conn.sock", command = directory + "/chronyd.sock"
-        let configuration = try home.write("chrony/chrony.conf", """
-            refclock SOCK \(socket) refid CONN poll 0 filter 4 precision 1e-3
-            bindcmdaddress \(command)
-            cmdport 0
-            pidfile \(directory)/chronyd.pid
-            driftfile \(directory)/drift
-            """)
-        let daemon = try SpawnedProcess(Self.chronyd, ["-u", "root", "-x", "-d", "-f", configuration])
-        defer { daemon.terminate() }
-        let listening = await poll(for: 20, every: .milliseconds(50)) { FileManager.default.fileExists(atPath: socket) ? true : nil }
-        try #require(listening == true, "chronyd did not create \(socket)")
+        let daemon = try await ChronyDaemon.start(in: home.path + "/chrony")
+        defer { daemon.process.terminate() }
+        let socket = daemon.socket
         let port = try HTTPPorts.outsideAutomaticRange()
         var server = try await BackgroundServer.start(["--port", String(port), "--skew-ms", "1500"])
         let feed = try JSONLinesProcess(ConnProcess.connPath, ["clock-offset", "--json", "--method", "json", "--samples", "2", "--interval", "0",
@@ -37,30 +22,16 @@ struct ChronySocketTests {
                                         environment: home.environment.merging(["CONN_SERVER": server.url.absoluteString]) { $1 })
         let first = try #require(try await feed.await { $0["sent"] as? Bool == true }, "\(feed.errorOutput)")
         #expect(abs((first["offsetMs"] as? Double ?? 0) - 1500) < 10 && first["reason"] is NSNull, "\(first)")
-        /// chronyd's own word, once it has selected conn's source: how slow it finds this machine's time.
-        func slow(by expected: Double) async throws -> Double? {
-            try await poll(for: 60, every: .milliseconds(500)) { () -> Double? in
-                let tracking = try await ConnProcess.run(Self.chronyc, ["-h", command, "tracking"], environment: [:])
-                guard tracking.standardOutput.contains("(CONN)"),
-                      let match = tracking.standardOutput.firstMatch(of: /System time\s*:\s*([0-9.]+) seconds slow of NTP time/),
-                      let seconds = Double(match.1), abs(seconds - expected) <= 0.010 else { return nil }
-                return seconds
-            }
-        }
-        #expect(try await slow(by: 1.5) != nil, "chronyc tracking never said 1.5 s slow")
+        #expect(try await daemon.slow(by: 1.5) != nil, "chronyc tracking never said 1.5 s slow")
         // The back end's clock changes: chronyd follows.
         await server.stop()
         server = try await BackgroundServer.start(["--port", String(port), "--skew-ms", "500"])
-        #expect(try await slow(by: 0.5) != nil, "chronyc tracking never followed to 0.5 s slow")
+        #expect(try await daemon.slow(by: 0.5) != nil, "chronyc tracking never followed to 0.5 s slow")
         // The server gone: conn sends nothing (it says why, once), and chronyd deselects the source.
         let saidBefore = feed.errorOutput.count  // the restart above may have been said already
         await server.stop()
         #expect(try await feed.awaitError(30, containing: "no estimate, nothing sent to chronyd"), "\(feed.errorOutput)")
-        let deselected = try await poll(for: 60, every: .milliseconds(500)) { () -> String? in
-            let sources = try await ConnProcess.run(Self.chronyc, ["-h", command, "sources"], environment: [:])
-            let line = sources.standardOutput.split(separator: "\n").first { $0.contains("CONN") }.map(String.init) ?? ""
-            return line.hasPrefix("#*") ? nil : line
-        }
+        let deselected = try await daemon.deselected()
         #expect(deselected != nil, "chronyd still selects conn's source after the server went")
         let saidSince = String(feed.errorOutput.dropFirst(saidBefore))
         #expect(saidSince.components(separatedBy: "no estimate, nothing sent").count == 2, "said once: \(saidSince)")

@@ -50,6 +50,14 @@ public struct ConfigSetting: Sendable {
             }
             configuration.internetCheck = entries
         },
+        .text("chronySocket", \.chronySocket, help: "where conn agent sends its clock estimates to chronyd (chrony.conf's refclock SOCK PATH)", emptyIsUnset: true),
+        ConfigSetting(key: "chronyMaxUncertainty", help: "the widest error bound in ms of an estimate conn agent sends to chronyd (100)") { text, source, configuration in
+            guard let value = Double(text.trimmingBlanks()), value.isFinite, value > 0, value <= 60_000 else {
+                throw ConnError.configuration("chronyMaxUncertainty '\(text)' (from \(source)) is not a number of milliseconds above 0 and at most 60000",
+                                              hint: "Estimates with a wider error bound are not sent to chronyd: 100 (the default) suits most links, 20 a LAN.")
+            }
+            configuration.chronyMaxUncertaintyMs = value
+        },
         ConfigSetting(key: "proxy", help: "the proxy for every request, '' for none (as --proxy; else http_proxy, https_proxy, all_proxy)") { text, source, configuration in
             if !text.trimmingBlanks().isEmpty, case .failure(let problem) = ProxyServer.read(text) {
                 throw ConnError.configuration("proxy '\(URLUserinfo.redacted(text))' (from \(source)) \(problem.why)", hint: ProxyServer.hint)

@@ -39,6 +39,16 @@ public struct ConnConfiguration: Sendable {
     public var outboxExpiry: Duration = .seconds(24 * 3600)
     /// How long a sent message stays in the outbox (for `outbox list --all`) before it is pruned.
     public var outboxKeepSent: Duration = .seconds(7 * 24 * 3600)
+    /// `chronySocket`: where `conn agent` sends its clock estimates to chronyd (chrony.conf's
+    /// `refclock SOCK PATH`); nil: it sends none.
+    public var chronySocket: String?
+    /// `chronyMaxUncertainty`: the widest error bound (ms) of an estimate the agent sends to
+    /// chronyd; a wider one is withheld, so a slow network never steers the clock.
+    public var chronyMaxUncertaintyMs = 100.0
+    /// A number of milliseconds as `chronyMaxUncertainty` reads it back: 100, 2.5.
+    public static func millisecondsText(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
     /// The plugins (by name, as in `conn NAME`) that get the token in `CONN_TOKEN`; others never do.
     public var pluginsWithToken: [String] = []
     /// The internet check's endpoints (`internetCheck`), each `URL[=STATUS[:TEXT]]` as
