@@ -174,6 +174,12 @@ let package = Package(
             dependencies: ["ConnCore", "ConnCommandKit", "ConnProtocol", "ConnOutbox", "ConnInbox"],
             swiftSettings: strictSwift
         ),
+        // `conn request`: any HTTP change through the outbox (durable, once, its answer kept).
+        .target(
+            name: "ConnRequest",
+            dependencies: ["ConnCore", "ConnCommandKit", "ConnOutbox", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strictSwift
+        ),
         // The live runtime that `conn watch`, `conn agent` and `conn repl` share: `LiveSession`
         // (the monitor machine and its driver, rtnetlink, the WebSocket link to the back end,
         // background delivery, inbox sync, the stored clock offset, the metrics they feed), and
@@ -282,6 +288,7 @@ let package = Package(
                 "ConnInbox",
                 "ConnOutbox",
                 "ConnSend",
+                "ConnRequest",
                 "ConnWatch",
                 "ConnRepl",
                 "ConnAgent",

@@ -38,7 +38,8 @@ public enum DeliveryOutcome: Sendable, Equatable {
 
     var message: String? {
         switch self {
-        case .sent(let uid, _, let replayed, _): "stored as \(uid)\(replayed ? " (replayed: the server already had it)" : "")"
+        case .sent(let uid, _, let replayed, let status):
+            (uid.isEmpty ? "delivered: the server answered \(status)" : "stored as \(uid)") + (replayed ? " (replayed: the server already had it)" : "")
         case .retry(_, let message, _, _), .rejected(_, let message, _), .auth(_, let message, _): message
         }
     }

@@ -3,8 +3,12 @@ import ConnCore
 import Foundation
 
 /// One outbox message as commands print it. JSON keys are part of the output contract.
-public struct MessageReport: Encodable, TextRenderable, Sendable {
+public struct MessageReport: Encodable, TextRenderable, Sendable, SchemaVersioned {
+    /// 2: an item may be a request (`kind`), whose `to` and `subject` are empty.
+    public static let schemaVersion = 2
     public let id: String
+    /// message (`conn send`) or request (`conn request`).
+    public let kind: String
     /// Sent on every attempt so the server stores the message once: the id at the server it was
     /// queued for; after `outbox retarget`, a key of its own for each other server.
     public let idempotencyKey: String
@@ -30,6 +34,10 @@ public struct MessageReport: Encodable, TextRenderable, Sendable {
     public let sentAt: Date?
     public let serverUid: String?
     public let attemptLog: [OutboxAttempt]?
+    /// A request's method, URL, headers (secrets hidden) and body; null for a message.
+    public let request: RequestReport?
+    /// What the server answered a request (its last attempt with an answer worth keeping).
+    public let answer: AnswerReport?
     /// Why the message is not sent and what the user can do: resend, delete, wait.
     public let actions: [String]
     /// The running agent, which will make the next attempt (text only: a script asks
@@ -42,19 +50,22 @@ public struct MessageReport: Encodable, TextRenderable, Sendable {
     public var summaryOnly = false
 
     private enum CodingKeys: String, CodingKey {
-        case id, idempotencyKey, server, messagesUrl, profile, to, subject, text, responseToUid, state, displayState, failureReason,
-             lastErrorCode, lastError, attempts, createdAt, nextAttemptAt, sentAt, serverUid, attemptLog, actions
+        case id, kind, idempotencyKey, server, messagesUrl, profile, to, subject, text, responseToUid, state, displayState, failureReason,
+             lastErrorCode, lastError, attempts, createdAt, nextAttemptAt, sentAt, serverUid, attemptLog, request, answer, actions
     }
 
     public init(_ message: OutboxMessage, includeText: Bool = false, attemptLog: [OutboxAttempt]? = nil) {
         id = message.id
+        kind = message.kind.rawValue
+        request = message.request.map { RequestReport($0, includeBody: includeText) }
+        answer = message.answer.map(AnswerReport.init)
         idempotencyKey = message.idempotencyKey
         server = message.origin
         messagesUrl = message.messagesURL
         profile = message.profile
         to = message.to
         subject = message.subject
-        text = includeText ? message.text : nil
+        text = includeText && message.kind == .message ? message.text : nil
         responseToUid = message.responseToUid
         state = message.state.rawValue
         displayState = message.displayState
@@ -76,7 +87,8 @@ public struct MessageReport: Encodable, TextRenderable, Sendable {
 
     public func renderText(style: TextStyle) -> String {
         let clean = { (text: String) in TerminalSanitizer.sanitize(text, keepNewlines: false) }
-        var lines = ["\(style.bold(String(id.prefix(8))))  \(stateText(style: style))  to \(clean(to))  \(clean(subject))"]
+        let what = request.map { "\($0.method) \(clean($0.url))" + (answer.map { "  → \($0.status)" } ?? "") } ?? "to \(clean(to))  \(clean(subject))"
+        var lines = ["\(style.bold(String(id.prefix(8))))  \(stateText(style: style))  \(what)"]
         if summaryOnly { return lines[0] + "\n" }
         if let serverUid { lines.append("  server uid \(clean(serverUid))") }
         if state != "sent", let lastError { lines.append("  last error: \(clean(lastError))") }
@@ -101,6 +113,22 @@ public struct MessageReport: Encodable, TextRenderable, Sendable {
             }
         }
         if state == "failed" { lines.append("  resend: conn outbox resend \(id.prefix(8))   delete: conn outbox delete \(id.prefix(8))") }
+        if request != nil, let answer, attemptLog != nil {
+            for name in KeptAnswer.keptHeaders { if let value = answer.headers[name] { lines.append("  \(name): \(clean(value))") } }
+            if let body = answer.body, !body.isEmpty {
+                lines.append("  answer (\(answer.bodyBytes) bytes\(answer.truncated ? ", the first \(KeptAnswer.keptBytes) kept" : "")):")
+                lines.append(TerminalSanitizer.sanitize(body, keepNewlines: true))
+            } else if answer.bodyBytes > 0 {
+                lines.append("  answer: \(answer.bodyBytes) bytes, not text (--json has them in base64)")
+            }
+        }
+        if let request, attemptLog != nil {
+            lines.append("  id \(id) · \(attempts) attempt\(attempts == 1 ? "" : "s") · queued \(style.moment(createdAt))")
+            lines.append("  idempotency: " + (request.idempotencyHeader.map { "\($0): \(idempotencyKey)" } ?? "none sent (delivered at least once)"))
+            if let expect = request.expect { lines.append("  delivered when the server answers \(expect.map(String.init).joined(separator: ", "))") }
+            for header in request.headers { lines.append("  > \(clean(header))") }
+            lines.append("  > body: \(request.bodyBytes) bytes")
+        }
         if let text {
             lines.append("  id \(id) · \(attempts) attempt\(attempts == 1 ? "" : "s") · queued \(style.moment(createdAt))")
             if let responseToUid { lines.append("  in reply to \(clean(responseToUid))") }

@@ -5,7 +5,7 @@ import ConnCore
 public struct OutboxCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "outbox",
-        abstract: "List, show, deliver, resend and delete queued messages.",
+        abstract: "List, show, deliver, resend and delete queued messages and requests.",
         discussion: HelpText.discussion(
             """
             Every message `conn send` writes is in the outbox until the server has it. Its id is \

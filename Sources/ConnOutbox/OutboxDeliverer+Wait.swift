@@ -12,8 +12,7 @@ extension OutboxDeliverer {
             if message.state == .sent || message.state == .failed { return message }
             let claim = try store.claim(.ids([id]), for: target, limit: 1, owner: owner, lease: lease, now: Date())
             if let claimed = claim.messages.first {
-                let outcome = await attempt(claimed)
-                try store.record([(claimed, outcome)], owner: owner, now: Date())
+                try record([await attempt(claimed)])
                 message = try store.message(id: id) ?? message
                 if message.state == .sent || message.state == .failed { return message }
                 onRetry(message)

@@ -17,15 +17,33 @@ public struct OutboxDeliverer: Sendable {
     public var concurrency: Int
     /// The deadline of one request.
     public var requestTimeout: Duration
+    /// The origin the transport sends the profile's token to (the configured server's; nil:
+    /// none): a request there refused with 401 or 403 pauses the queue, as a message does.
+    public var tokenOrigin: String?
+
+    /// One attempt and what the server answered worth keeping (a request's answer).
+    public struct Attempted: Sendable {
+        public var message: OutboxMessage
+        public var outcome: DeliveryOutcome
+        public var answer: KeptAnswer?
+    }
 
     public init(store: OutboxStore, transport: HTTPTransport, url: URL, owner: LeaseOwner = .current, concurrency: Int = 8, requestTimeout: Duration) {
+        self.init(store: store, transport: transport, target: OutboxTarget(messagesURL: url), owner: owner, concurrency: concurrency,
+                  requestTimeout: requestTimeout)
+    }
+
+    /// A deliverer for `target` (`OutboxTarget.requestsOnly`: no server configured, requests only).
+    public init(store: OutboxStore, transport: HTTPTransport, target: OutboxTarget, owner: LeaseOwner = .current, concurrency: Int = 8,
+                requestTimeout: Duration) {
         self.store = store
         self.transport = transport
-        self.url = url
-        self.target = OutboxTarget(messagesURL: url)
+        self.url = URL(string: target.messagesURL) ?? URL(string: "http://invalid/")!
+        self.target = target
         self.owner = owner
         self.concurrency = max(1, concurrency)
         self.requestTimeout = requestTimeout
+        tokenOrigin = target == .requestsOnly ? nil : target.origin
     }
 
     /// Messages claimed per transaction.
@@ -38,8 +56,41 @@ public struct OutboxDeliverer: Sendable {
         return .milliseconds(Int64((rounds * requestTimeout.seconds + 10) * 1000))
     }
 
+    /// One attempt at a message or a request.
+    public func attempt(_ message: OutboxMessage) async -> Attempted {
+        if message.kind == .request, let request = message.request {
+            let (outcome, answer) = await attempt(request, key: message.idempotencyKey)
+            return Attempted(message: message, outcome: outcome, answer: answer)
+        }
+        return Attempted(message: message, outcome: await post(message), answer: nil)
+    }
+
+    /// Records how attempts ended, with the answers kept.
+    public func record(_ attempts: [Attempted]) throws {
+        var answers: [String: KeptAnswer] = [:]
+        for attempt in attempts { if let answer = attempt.answer { answers[attempt.message.id] = answer } }
+        try store.record(attempts.map { ($0.message, $0.outcome) }, answers: answers, owner: owner, now: Date())
+    }
+
+    /// One request from the outbox, to its own URL, exactly as stored, with its key.
+    private func attempt(_ request: StoredRequest, key: String) async -> (DeliveryOutcome, KeptAnswer?) {
+        guard let url = URL(string: request.url) else {
+            return (.rejected(code: "badURL", message: "the stored URL cannot be read", status: 0), nil)
+        }
+        do {
+            var exchange = HTTPExchangeRequest(method: .init(rawValue: request.method), url: url, headers: request.headerFields(key: key), body: request.body,
+                                               timeout: requestTimeout, maxResponseBytes: 64 << 20, redirects: RedirectPolicy.none)
+            exchange.keepsFirstBytes = KeptAnswer.keptBytes
+            let response = try await transport.send(exchange)
+            let profileTokenSent = tokenOrigin != nil && Origin(url)?.description == tokenOrigin && !request.has("Authorization")
+            return RequestOutcome.classify(response, request: request, profileTokenSent: profileTokenSent, now: Date())
+        } catch {
+            return (DeliveryOutcome.classify(error), nil)
+        }
+    }
+
     /// One POST of one message.
-    public func attempt(_ message: OutboxMessage) async -> DeliveryOutcome {
+    private func post(_ message: OutboxMessage) async -> DeliveryOutcome {
         let submission = MessageSubmission(to: message.to, subject: message.subject, text: message.text, responseToUid: message.responseToUid)
         do {
             let body = try JSONEncoder().encode(submission)
@@ -59,9 +110,9 @@ public struct OutboxDeliverer: Sendable {
 
     /// Delivers the claimed messages, `concurrency` at a time, and records the outcomes.
     public func deliver(_ messages: [OutboxMessage]) async throws -> [(message: OutboxMessage, outcome: DeliveryOutcome)] {
-        let results = await messages.concurrentMap(limit: concurrency) { message in (message: message, outcome: await attempt(message)) }
-        try store.record(results, owner: owner, now: Date())
-        return results
+        let results = await messages.concurrentMap(limit: concurrency) { message in await attempt(message) }
+        try record(results)
+        return results.map { ($0.message, $0.outcome) }
     }
 
     /// One pass over what is due: claim a batch, deliver it, repeat until nothing is left to

@@ -18,9 +18,10 @@ public struct OutboxFlushCommand: ConnCommand {
             deliverer.
             """,
             exitCodes: """
-                0 nothing left waiting; 65 a message was rejected; 75 messages still waiting (the \
-                server could not be reached, or asked to wait); 77 the server refused the \
-                credentials (the queue is paused); 78 no server is configured
+                0 nothing left waiting; 65 a message or request was rejected; 75 some still waiting \
+                (the server could not be reached, or asked to wait); 77 the server refused the \
+                credentials (the queue is paused); 78 messages wait and no server is configured \
+                (requests are delivered first)
                 """,
             examples: [
                 .init("conn outbox flush", "Try every waiting message now."),
@@ -44,7 +45,8 @@ public struct OutboxFlushCommand: ConnCommand {
     }
 
     public func run(in context: CommandContext) async throws {
-        let backEnd = try context.requireBackEnd()
+        // Without a server, requests are still delivered (each to its own URL); messages wait.
+        let backEnd = context.configuration.backEnd
         var store = try context.openOutbox()
         if let wait { store.fitBackoff(within: wait.duration) }
         let clock = ContinuousClock()
@@ -61,8 +63,9 @@ public struct OutboxFlushCommand: ConnCommand {
         }
         if line.isEnabled { showProgress(FlushTally()) }
         let tally = try await HTTPTransport.with(configuration: context.configuration, logger: context.logger) { transport in
-            let deliverer = OutboxDeliverer(store: store, transport: transport, url: backEnd.url(for: .messages),
+            var deliverer = OutboxDeliverer(store: store, transport: transport, target: target,
                                             concurrency: concurrency, requestTimeout: context.configuration.timeout)
+            if backEnd == nil { deliverer.tokenOrigin = nil }
             var tally = FlushTally()
             try await deliverer.flushOnce(.due(ignoringBackoff: true), tally: &tally, afterBatch: line.isEnabled ? showProgress : nil)
             while let deadline, tally.pause == nil, try store.waitingCount(for: target.origin) > 0, clock.now < deadline {
@@ -78,6 +81,11 @@ public struct OutboxFlushCommand: ConnCommand {
             return tally
         }
         line.finish()
+        if backEnd == nil, case let messages = try store.waitingCount(kind: .message), messages > 0 {
+            let delivered = tally.sent > 0 ? "; \(tally.sent) request\(tally.sent == 1 ? "" : "s") delivered" : ""
+            throw ConnError.configuration("no server is configured: \(messages) message\(messages == 1 ? " waits" : "s wait") for one\(delivered)",
+                                          hint: "Pass --server URL, set CONN_SERVER, or add `server: URL` to \(context.configuration.configFile).")
+        }
         let counts = try store.counts()
         let elsewhere = try store.waitingElsewhere(than: target.origin)
         var report = FlushReport(tally: tally, waiting: try store.waitingCount(for: target.origin),

@@ -51,7 +51,9 @@ public struct OutboxListCommand: ConnCommand {
 
 extension OutboxMessage.State: NamedValueArgument {}
 
-struct OutboxListReport: Encodable, TextRenderable {
+struct OutboxListReport: Encodable, TextRenderable, SchemaVersioned {
+    /// 2: an item may be a request (MessageReport's 2).
+    static let schemaVersion = 2
     let messages: [MessageReport]
     /// Set while the queue is paused because the server refused the credentials.
     let pause: AuthPause?

@@ -15,6 +15,11 @@ public struct OutboxMessage: Sendable, Equatable {
         case failed
     }
 
+    /// A message of the protocol (`conn send`) or any HTTP request (`conn request`).
+    public enum Kind: String, Sendable, Codable, DatabaseValueConvertible {
+        case message, request
+    }
+
     public enum FailureReason: String, Sendable, Codable, DatabaseValueConvertible {
         /// The server refused the message itself (400, 413, 422…): resending it unchanged will not help.
         case rejected
@@ -49,6 +54,11 @@ public struct OutboxMessage: Sendable, Equatable {
     public var messagesURL: String?
     public var profile: String?
     public var queuedOrigin: String?
+    public var kind: Kind = .message
+    /// The request, for a request (its `to`, `subject` and `text` are empty).
+    public var request: StoredRequest?
+    /// What the server answered the request's last attempt that had an answer worth keeping.
+    public var answer: KeptAnswer?
 
     /// What the server it is for sees as the Idempotency-Key.
     public var idempotencyKey: String { OutboxTarget.idempotencyKey(id: id, origin: origin, queuedOrigin: queuedOrigin) }
@@ -71,6 +81,8 @@ public struct OutboxMessage: Sendable, Equatable {
         "id", "toAddress", "subject", "text", "responseToUid", "createdAt", "state", "failureReason", "lastErrorCode", "lastError",
         "attempts", "nextAttemptAt", "notBefore", "leaseOwner", "leaseExpiresAt", "sentAt", "serverUid", "serverDateTime",
         "origin", "messagesURL", "profile", "queuedOrigin",
+        "kind", "requestMethod", "requestURL", "requestHeaders", "requestBody", "expectStatuses", "keyHeader",
+        "answerStatus", "answerHeaders", "answerBody", "answerBytes",
     ]
     static let columns = columnNames.joined(separator: ", ")
 
@@ -105,6 +117,19 @@ public struct OutboxMessage: Sendable, Equatable {
         messagesURL = row[column("messagesURL")]
         profile = row[column("profile")]
         queuedOrigin = row[column("queuedOrigin")]
+        kind = Kind(rawValue: row[column("kind")] ?? "message") ?? .message
+        if kind == .request {
+            let expect: String? = row[column("expectStatuses")]
+            request = StoredRequest(method: row[column("requestMethod")] ?? "POST", url: row[column("requestURL")] ?? "",
+                                    headers: StoredRequest.decodeHeaders(row[column("requestHeaders")]), body: row[column("requestBody")],
+                                    expect: expect.flatMap { try? JSONDecoder().decode([Int].self, from: Data($0.utf8)) },
+                                    keyHeader: row[column("keyHeader")])
+        }
+        if let status: Int = row[column("answerStatus")] {
+            let body: Data = row[column("answerBody")] ?? Data()
+            answer = KeptAnswer(status: status, headers: KeptAnswer.decodeHeaders(row[column("answerHeaders")]), body: body,
+                                bytes: row[column("answerBytes")] ?? body.count)
+        }
     }
 }
 

@@ -69,5 +69,27 @@ public enum OutboxMigrations {
             }
             try db.create(index: "outboxMessage_origin", on: "outboxMessage", columns: ["origin", "state"])
         },
+        // Any HTTP request (`conn request`) beside messages: the same row, queue, leases, attempts
+        // and states; bound to its own URL's origin, delivered by whichever deliverer runs.
+        DatabaseMigration("outbox.v4.requests") { db in
+            try db.alter(table: "outboxMessage") { table in
+                /// message | request
+                table.add(column: "kind", .text).notNull().defaults(to: "message")
+                table.add(column: "requestMethod", .text)
+                table.add(column: "requestURL", .text)
+                /// JSON: [{"name", "value", "secret"}], in the order given.
+                table.add(column: "requestHeaders", .text)
+                table.add(column: "requestBody", .blob)
+                /// JSON: the statuses that prove delivery; NULL: any 2xx.
+                table.add(column: "expectStatuses", .text)
+                /// The header the idempotency key goes in; NULL: none.
+                table.add(column: "keyHeader", .text)
+                /// The server's answer to the last attempt that had one worth keeping.
+                table.add(column: "answerStatus", .integer)
+                table.add(column: "answerHeaders", .text)
+                table.add(column: "answerBody", .blob)
+                table.add(column: "answerBytes", .integer)
+            }
+        },
     ]
 }

@@ -53,6 +53,30 @@ public struct OutboxStore: Sendable {
         }
     }
 
+    /// Writes an HTTP request durably (`conn request`), bound to its URL's origin. With
+    /// `leaseTo`, it starts leased to that deliverer (the command's own first attempt).
+    public func enqueue(request: StoredRequest, profile: String?, now: Date, leaseTo owner: LeaseOwner? = nil,
+                        lease: Duration = .seconds(60)) throws -> OutboxMessage {
+        let id = UUID().uuidString.lowercased()
+        let origin = URL(string: request.url).flatMap(Origin.init)?.description ?? request.url
+        let expect = request.expect.map { String(decoding: (try? JSONEncoder().encode($0)) ?? Data("[]".utf8), as: UTF8.self) }
+        return try database.writer.write { db in
+            let nowSeconds = now.timeIntervalSince1970
+            let state: OutboxMessage.State = owner == nil ? .pending : .sending
+            let leaseUntil = owner.map { _ in now.addingTimeInterval(lease.seconds).timeIntervalSince1970 }
+            try db.execute(literal: """
+                INSERT INTO outboxMessage(id, toAddress, subject, text, createdAt, state, attempts, nextAttemptAt, lastAttemptAt, leaseOwner,
+                                          leaseExpiresAt, origin, profile, queuedOrigin, kind, requestMethod, requestURL, requestHeaders,
+                                          requestBody, expectStatuses, keyHeader)
+                VALUES (\(id), '', '', '', \(nowSeconds), \(state), \(owner == nil ? 0 : 1), \(nowSeconds), \(owner == nil ? nil : nowSeconds),
+                        \(owner?.description), \(leaseUntil), \(origin), \(profile), \(origin), \(OutboxMessage.Kind.request), \(request.method),
+                        \(request.url), \(StoredRequest.encodeHeaders(request.headers)), \(request.body), \(expect), \(request.keyHeader))
+                """)
+            if let owner { try Self.logAttemptStart(db, id: id, number: 1, owner: owner, now: now) }
+            return try Self.fetch(db, id: id)!
+        }
+    }
+
     /// Which messages a deliverer may take.
     public enum ClaimScope: Sendable {
         /// Everything waiting. A manual flush passes `ignoringBackoff: true`: the user said
@@ -81,7 +105,10 @@ public struct OutboxStore: Sendable {
             if let pause = try activePause(db) { return Claim(messages: [], pause: pause, expired: 0) }
             let expired = try expireOverdue(db, now: now)
             let nowSeconds = now.timeIntervalSince1970
-            var filter = "state = :pending AND (notBefore IS NULL OR notBefore <= :now) AND (origin IS NULL OR origin = :origin)"
+            // Its server's messages (and those with none yet), and every request: each is bound
+            // to its own URL's origin, which any deliverer sends it to.
+            var filter = "state = :pending AND (notBefore IS NULL OR notBefore <= :now) AND "
+                + (target == .requestsOnly ? "kind = 'request'" : "(kind = 'request' OR origin IS NULL OR origin = :origin)")
             var arguments: [String: (any DatabaseValueConvertible)?] = ["pending": OutboxMessage.State.pending, "now": nowSeconds, "limit": limit,
                                                                        "origin": target.origin]
             if let passStart {
@@ -105,7 +132,8 @@ public struct OutboxStore: Sendable {
             let leaseUntil = now.addingTimeInterval(lease.seconds).timeIntervalSince1970
             let update = try db.cachedStatement(sql: """
                 UPDATE outboxMessage SET state = :sending, leaseOwner = :owner, leaseExpiresAt = :leaseUntil, lastAttemptAt = :now,
-                attempts = attempts + 1, origin = COALESCE(origin, :origin), messagesURL = COALESCE(messagesURL, :messagesURL),
+                attempts = attempts + 1, origin = COALESCE(origin, :origin),
+                messagesURL = CASE kind WHEN 'request' THEN messagesURL ELSE COALESCE(messagesURL, :messagesURL) END,
                 queuedOrigin = COALESCE(queuedOrigin, :origin)
                 WHERE id = :id RETURNING attempts
                 """)
@@ -149,10 +177,18 @@ public struct OutboxStore: Sendable {
 
     /// Records how each attempt ended. A "sent" always counts (the server has the message); any
     /// other outcome only while this deliverer still holds the lease.
-    public func record(_ results: [(message: OutboxMessage, outcome: DeliveryOutcome)], owner: LeaseOwner, now: Date) throws {
+    /// `answers`: what the server answered requests (by id), kept with them.
+    public func record(_ results: [(message: OutboxMessage, outcome: DeliveryOutcome)], answers: [String: KeptAnswer] = [:], owner: LeaseOwner,
+                       now: Date) throws {
         try database.writer.write { db in
             let nowSeconds = now.timeIntervalSince1970
             for (message, outcome) in results {
+                if let answer = answers[message.id] {
+                    try Self.execute(db, """
+                        UPDATE outboxMessage SET answerStatus = \(answer.status), answerHeaders = \(KeptAnswer.encodeHeaders(answer.headers)),
+                        answerBody = \(answer.body), answerBytes = \(answer.bytes) WHERE id = \(message.id)
+                        """)
+                }
                 try Self.execute(db, """
                     UPDATE outboxAttempt SET finishedAt = \(nowSeconds), outcome = \(outcome.label), httpStatus = \(outcome.status),
                     code = \(outcome.code), detail = \(outcome.message)
@@ -164,7 +200,7 @@ public struct OutboxStore: Sendable {
                 switch outcome {
                 case .sent(let uid, let dateTime, _, _):
                     try Self.execute(db, """
-                        UPDATE outboxMessage SET state = \(OutboxMessage.State.sent), sentAt = \(nowSeconds), serverUid = \(uid),
+                        UPDATE outboxMessage SET state = \(OutboxMessage.State.sent), sentAt = \(nowSeconds), serverUid = NULLIF(\(uid), ''),
                         serverDateTime = \(dateTime), failureReason = NULL, lastErrorCode = NULL, lastError = NULL, \(released), notBefore = NULL
                         WHERE id = \(message.id) AND state != \(OutboxMessage.State.sent)
                         """)
@@ -384,6 +420,10 @@ public struct OutboxStore: Sendable {
             var moved: [OutboxMessage] = []
             for id in ids {
                 guard let message = try Self.fetch(db, id: id) else { continue }
+                if message.kind == .request {
+                    throw ConnError.usage("request \(message.shortID) is bound to its URL's origin, \(message.origin ?? "its server"); it cannot move",
+                                          hint: "Queue a new request to the other URL (`conn request`) and delete this one.")
+                }
                 if message.state == .sent {
                     throw ConnError.usage("message \(message.shortID) was sent to \(message.origin ?? "its server") already; it cannot move",
                                           hint: "Send a new message to the other server instead.")
@@ -484,10 +524,18 @@ extension OutboxStore {
         }
     }
 
+    /// How many of one kind are still on their way (pending or being sent), for any server.
+    public func waitingCount(kind: OutboxMessage.Kind) throws -> Int {
+        try database.writer.read { db in
+            try SQLRequest<Int>(literal: "SELECT COUNT(*) FROM outboxMessage WHERE state IN \([OutboxMessage.State.pending, .sending]) AND kind = \(kind)")
+                .fetchOne(db) ?? 0
+        }
+    }
+
     /// The messages a deliverer for `origin` takes: its own, and those with no server yet (which
     /// become its own when it claims them).
     static func takenBy(_ origin: String) -> SQL {
-        "(origin IS NULL OR origin = \(origin))"
+        origin == OutboxTarget.requestsOnly.origin ? "kind = 'request'" : "(kind = 'request' OR origin IS NULL OR origin = \(origin))"
     }
 
     /// Messages waiting for each server other than `origin`: they wait for their own.
@@ -495,7 +543,7 @@ extension OutboxStore {
         try database.writer.read { db in
             let rows = try SQLRequest<Row>(literal: """
                 SELECT origin, COUNT(*) AS count FROM outboxMessage
-                WHERE state IN \([OutboxMessage.State.pending, .sending]) AND origin IS NOT NULL AND origin IS NOT \(origin)
+                WHERE state IN \([OutboxMessage.State.pending, .sending]) AND kind = 'message' AND origin IS NOT NULL AND origin IS NOT \(origin)
                 GROUP BY origin
                 """).fetchAll(db)
             return Dictionary(uniqueKeysWithValues: rows.map { ($0["origin"] as String, $0["count"] as Int) })

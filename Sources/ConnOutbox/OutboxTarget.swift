@@ -23,6 +23,20 @@ public struct OutboxTarget: Sendable, Equatable {
         self.init(messagesURL: backEnd.url(for: .messages))
     }
 
+    /// No server is configured: a deliverer takes requests only (each is bound to its own URL),
+    /// never a message.
+    public static let requestsOnly = OutboxTarget(origin: "conn:requests-only", messagesURL: "")
+
+    private init(origin: String, messagesURL: String) {
+        self.origin = origin
+        self.messagesURL = messagesURL
+    }
+
+    /// The configured server's target, or `requestsOnly` without one.
+    public init(_ backEnd: BackEndEndpoint?) {
+        self = backEnd.map { OutboxTarget($0) } ?? .requestsOnly
+    }
+
     /// The Idempotency-Key of message `id` at `origin`: the id itself at the origin it was queued
     /// for, and for another one (after `outbox retarget`) a key derived from both, the same
     /// every time, so each server sees one key per message however often it is moved.

@@ -118,8 +118,7 @@ public struct SendCommand: ConnCommand {
                                             concurrency: 1, requestTimeout: firstAttemptTimeout(context.configuration))
             // Committed before the request: from here on the message cannot be lost.
             let queued = try store.enqueue(draft, now: Date(), leaseTo: deliverer.owner, lease: deliverer.lease)
-            let outcome = await deliverer.attempt(queued)
-            try store.record([(queued, outcome)], owner: deliverer.owner, now: Date())
+            try deliverer.record([await deliverer.attempt(queued)])
             var current = try store.message(id: queued.id) ?? queued
             if current.state == .pending, let wait = wait?.duration {
                 let spinner = Spinner(context, limit: wait)

@@ -8,6 +8,7 @@ import ConnConfigCommands
 import ConnPlugins
 import ConnProbe
 import ConnRepl
+import ConnRequest
 import ConnSend
 import ConnTop
 import ConnWatch
@@ -28,6 +29,7 @@ enum BuiltInModules {
         ("clock-offset", { ClockOffsetCommand.self }),
         ("inbox", { InboxCommand.self }),
         ("send", { SendCommand.self }),
+        ("request", { RequestCommand.self }),
         ("outbox", { OutboxCommand.self }),
         ("repl", { ReplCommand.self }),
         ("agent", { AgentCommand.self }),

@@ -20,6 +20,11 @@ logs {"tlsServerName": NAME} (null when the client sent no SNI). The script is J
                                   server's time in whole ms, read as the answer is made) are replaced
       "trickle": {"bytes": 1, "intervalMs": 200},   send the answer slowly; with
                                   "afterHead": true the head at once and only the body slowly
+      "inTurn": [ANSWER, ...],    the Nth request this route matches gets the Nth answer (the last
+                                  repeats); ANSWER = {"status", "headers", "body"}
+      "idempotent": true,         honour Idempotency-Key: the first request with a key answered 2xx is
+                                  applied (logged as {"applied": KEY}); later ones with that key get
+                                  the same answer with Idempotent-Replayed: true
       "close": true,              close the connection without answering
       "gzipZeros": N,             answer N zero bytes, gzip-compressed (Content-Encoding: gzip)
       "websocket": {              upgrade, then:
@@ -65,6 +70,7 @@ class Handler(BaseHTTPRequestHandler):
             "path": self.path,
             "headers": [[k, v] for k, v in self.headers.items()],
             "body": body.decode("utf-8", "replace"),
+            "bodyBase64": base64.b64encode(body).decode(),
         }
         with self.server.log_lock:
             with open(self.server.log_path, "a") as log:
@@ -86,10 +92,36 @@ class Handler(BaseHTTPRequestHandler):
             headers = route.get("headers", []) + [["Content-Encoding", "gzip"]]
             self.answer(route.get("status", 200), headers, payload, route.get("trickle"))
             return
-        text = self.fill(route.get("body", ""), body)
-        self.answer(route.get("status", 200), route.get("headers", []), text.encode("utf-8"), route.get("trickle"))
+        key = self.headers.get("Idempotency-Key")
+        if route.get("idempotent") and key:
+            with self.server.log_lock:
+                seen = self.server.answered.get(key)
+                if seen is None:
+                    status, headers, text = self.pick(route, body)
+                    # Only a 2xx applied the request; an error (503, 429) is answered afresh.
+                    if 200 <= status < 300:
+                        self.server.answered[key] = (status, headers, text)
+                        with open(self.server.log_path, "a") as log:
+                            log.write(json.dumps({"applied": key}) + "\n")
+            if seen is not None:
+                status, headers, text = seen
+                headers = headers + [["Idempotent-Replayed", "true"]]
+            self.answer(status, headers, text.encode("utf-8"), route.get("trickle"))
+            return
+        status, headers, text = self.pick(route, body)
+        self.answer(status, headers, text.encode("utf-8"), route.get("trickle"))
 
-    do_GET = do_POST = do_PUT = do_HEAD = do_DELETE = do_CONNECT = handle_any
+    def pick(self, route, body):
+        """The answer this request gets: the route's own, or its next one in turn."""
+        answer = route
+        if "inTurn" in route:
+            with self.server.log_lock:
+                count = self.server.turns.get(id(route), 0)
+                self.server.turns[id(route)] = count + 1
+            answer = route["inTurn"][min(count, len(route["inTurn"]) - 1)]
+        return answer.get("status", 200), answer.get("headers", []), self.fill(answer.get("body", ""), body)
+
+    do_GET = do_POST = do_PUT = do_PATCH = do_HEAD = do_DELETE = do_CONNECT = handle_any
 
     def fill(self, template, request_body=b""):
         return (template.replace("{port}", str(self.server.server_address[1]))
@@ -241,7 +273,9 @@ def main():
     with open(options.script) as script:
         server.script = json.load(script)
     server.log_path = options.log
-    server.log_lock = threading.Lock()
+    server.log_lock = threading.RLock()
+    server.answered = {}
+    server.turns = {}
     open(options.log, "a").close()
     scheme = "https" if options.tls else "http"
     print("listening on %s://%s:%d" % (scheme, options.host, server.server_address[1]), flush=True)

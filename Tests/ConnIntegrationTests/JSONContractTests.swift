@@ -62,6 +62,9 @@ struct JSONContractTests {
                 Case(arguments: ["outbox", "flush", "--json"], schema: "outbox-flush", exitCode: 0, server: server),
                 Case(arguments: ["outbox", "flush", "--json"], schema: nil, exitCode: 78),
                 Case(arguments: ["outbox", "show", "--json", "ffffffff"], schema: nil, exitCode: 69),
+                // After the flushes: a request left queued would keep them waiting.
+                Case(arguments: ["request", "--json", "\(closed.absoluteString)/items", "--body", "{}"], schema: "outbox-message", exitCode: 0),
+                Case(arguments: ["request", "--json", "-X", "GET", "\(closed.absoluteString)/items"], schema: nil, exitCode: 64),
                 Case(arguments: ["clock-offset", "--json", "-v"], schema: "clock-offset", exitCode: 0, server: server),
                 Case(arguments: ["clock-offset", "--json", "--convert", "2026-11-23T10:00:00.432Z"], schema: "clock-offset-convert", exitCode: 0, server: server),
                 Case(arguments: ["clock-offset", "--json"], schema: nil, exitCode: 69, server: closed),

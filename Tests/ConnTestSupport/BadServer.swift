@@ -23,6 +23,10 @@ public struct BadServer: Sendable {
         public var websocket: WebSocketPlan?
         /// Answer this many zero bytes, gzip-compressed: a decompression bomb.
         public var gzipZeros: Int?
+        /// The Nth request the route matches gets the Nth of these (the last repeats).
+        public var inTurn: [Answer]?
+        /// Honour Idempotency-Key: apply (log `applied`) once per key, replay the answer after.
+        public var idempotent: Bool?
 
         public init(method: String? = nil, path: String, status: Int? = nil, headers: [[String]]? = nil, body: String? = nil,
                     trickle: Trickle? = nil, close: Bool? = nil, websocket: WebSocketPlan? = nil, gzipZeros: Int? = nil) {
@@ -37,6 +41,14 @@ public struct BadServer: Sendable {
             self.gzipZeros = gzipZeros
         }
 
+        /// Answers in turn: the first request gets the first, and so on; the last repeats.
+        public static func inTurn(_ method: String? = nil, _ path: String, _ answers: [Answer], idempotent: Bool? = nil) -> Route {
+            var route = Route(method: method, path: path)
+            route.inTurn = answers
+            route.idempotent = idempotent
+            return route
+        }
+
         /// An answer with a body of the given type.
         public static func answer(_ method: String? = nil, _ path: String, status: Int, contentType: String = "application/json",
                                   headers: [[String]] = [], body: String) -> Route {
@@ -46,6 +58,18 @@ public struct BadServer: Sendable {
         /// A redirect to `location` ("{port}" is this server's port).
         public static func redirect(_ method: String? = nil, _ path: String, status: Int, to location: String) -> Route {
             Route(method: method, path: path, status: status, headers: [["Location", location]], body: "")
+        }
+    }
+
+    /// One answer of a route's `inTurn`.
+    public struct Answer: Encodable, Sendable {
+        public var status: Int
+        public var headers: [[String]]
+        public var body: String
+        public init(_ status: Int, headers: [[String]] = [], body: String = "") {
+            self.status = status
+            self.headers = headers
+            self.body = body
         }
     }
 
@@ -87,6 +111,9 @@ public struct BadServer: Sendable {
         public var path: String
         public var headers: [[String]]
         public var body: String
+        /// The body's exact bytes.
+        public var bodyBase64: String?
+        public var bodyBytes: Data { bodyBase64.flatMap { Data(base64Encoded: $0) } ?? Data(body.utf8) }
 
         public func header(_ name: String) -> String? {
             headers.first { $0.first?.caseInsensitiveCompare(name) == .orderedSame }?.last
@@ -104,6 +131,17 @@ public struct BadServer: Sendable {
         return try text.split(separator: "\n").compactMap { line in
             guard line.hasPrefix("{\"method\"") else { return nil }
             return try JSONDecoder().decode(LoggedRequest.self, from: Data(line.utf8))
+        }
+    }
+
+    /// The idempotency keys the server applied (`idempotent` routes), in order: once each.
+    public func applied() -> [String] {
+        let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { line in
+            guard line.hasPrefix("{\"applied\""),
+                let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String]
+            else { return nil }
+            return object["applied"]
         }
     }
 
@@ -137,13 +175,13 @@ public struct BadServer: Sendable {
     /// Runs the server on `host` (a loopback address) for the length of `body`; with `tls`, over
     /// TLS with a fresh self-signed certificate for `localhost` (openssl).
     public static func with<Result: Sendable>(
-        _ routes: [Route], host: String = "127.0.0.1", tls: Bool = false, _ body: (BadServer) async throws -> Result
+        _ routes: [Route], host: String = "127.0.0.1", port: Int = 0, tls: Bool = false, _ body: (BadServer) async throws -> Result
     ) async throws -> Result {
         let directory = try TemporaryDirectory()
         let scriptFile = directory.path + "/script.json"
         let logPath = directory.path + "/requests.jsonl"
         try JSONEncoder().encode(["routes": routes]).write(to: URL(fileURLWithPath: scriptFile))
-        var arguments = [scriptPath, "--script", scriptFile, "--log", logPath, "--host", host]
+        var arguments = [scriptPath, "--script", scriptFile, "--log", logPath, "--host", host, "--port", String(port)]
         let certificate = tls ? directory.path + "/cert.pem" : nil
         if let certificate {
             let key = directory.path + "/key.pem"

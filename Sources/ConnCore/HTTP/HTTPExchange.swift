@@ -13,6 +13,10 @@ public struct HTTPExchangeRequest: Sendable {
     public var maxResponseBytes: Int
     /// What to do with a 3xx answer.
     public var redirects: RedirectPolicy
+    /// Keep only this many bytes of the answer's body and read the rest (up to
+    /// `maxResponseBytes`) without keeping it: an answer kept for a person or a script, whose
+    /// size the server chooses.
+    public var keepsFirstBytes: Int?
     /// Told the bytes of the answer's body received so far, and how many are announced
     /// (Content-Length), as they arrive: for a progress line.
     public var onBodyProgress: (@Sendable (_ received: Int, _ expected: Int?) -> Void)?
@@ -51,6 +55,8 @@ public struct HTTPExchangeResponse: Sendable {
     public var elapsed: Duration
     /// The URL that gave this answer: the request's, or where same-origin redirects led.
     public var url: URL?
+    /// The body's whole size when only its first bytes were kept (`keepsFirstBytes`).
+    public var receivedBodyBytes: Int?
 
     public init(status: Int, headers: [(String, String)], body: Data, elapsed: Duration, url: URL? = nil) {
         self.status = status

@@ -187,7 +187,21 @@ public final class HTTPTransport: Sendable {
             // AsyncHTTPClient's own debug lines (pool scheduling) would drown conn's under -v.
             let response = try await client.execute(request, timeout: .nanoseconds(Int64(timeout.nanoseconds)), logger: Self.silentLogger)
             let body: ByteBuffer
-            if let progress = exchange.onBodyProgress {
+            var received: Int?
+            if let kept = exchange.keepsFirstBytes {
+                var collected = ByteBuffer()
+                var total = 0
+                for try await chunk in response.body {
+                    total += chunk.readableBytes
+                    guard total <= exchange.maxResponseBytes else { throw NIOTooManyBytesError() }
+                    if collected.readableBytes < kept, let part = chunk.getSlice(at: chunk.readerIndex, length: min(chunk.readableBytes, kept - collected.readableBytes)) {
+                        var part = part
+                        collected.writeBuffer(&part)
+                    }
+                }
+                body = collected
+                received = total
+            } else if let progress = exchange.onBodyProgress {
                 let expected = response.headers.first(name: "Content-Length").flatMap(Int.init)
                 var collected = ByteBuffer()
                 for try await chunk in response.body {
@@ -202,10 +216,12 @@ public final class HTTPTransport: Sendable {
             }
             let elapsed = start.duration(to: clock.now)
             logger.debug("\(response.status.code) from \(url.absoluteString) in \(TimeFormatting.duration(elapsed))")
-            return HTTPExchangeResponse(
+            var answer = HTTPExchangeResponse(
                 status: Int(response.status.code),
                 headers: response.headers.map { ($0.name, $0.value) },
                 body: Data(buffer: body), elapsed: elapsed, url: url)
+            answer.receivedBodyBytes = received
+            return answer
         } catch is NIOTooManyBytesError, ChannelHTTPExchange.Failure.tooLarge {
             throw ConnError.dataError(
                 .responseTooLarge,
@@ -239,8 +255,16 @@ public final class HTTPTransport: Sendable {
                                                       named: named, maxBytes: exchange.maxResponseBytes, timeout: timeout,
                                                       onBody: exchange.onBodyProgress)
         logger.debug("\(response.status) from \(url.absoluteString) through \(proxy.display) in \(TimeFormatting.duration(response.elapsed))")
-        return HTTPExchangeResponse(status: response.status, headers: response.headers.map { ($0.name, $0.value) },
-                                    body: Data(buffer: response.body), elapsed: response.elapsed, url: url)
+        var answer = HTTPExchangeResponse(status: response.status, headers: response.headers.map { ($0.name, $0.value) },
+                                          body: Data(buffer: response.body), elapsed: response.elapsed, url: url)
+        // Read whole (up to maxResponseBytes) on this path; only the first bytes are kept.
+        if let kept = exchange.keepsFirstBytes, answer.body.count > kept {
+            answer.receivedBodyBytes = answer.body.count
+            answer.body = answer.body.prefix(kept)
+        } else if exchange.keepsFirstBytes != nil {
+            answer.receivedBodyBytes = answer.body.count
+        }
+        return answer
     }
 
     /// An error on the way through a proxy: the proxy's failures as such (unreachable, 407, a
