@@ -219,13 +219,13 @@ _conn() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    probe|watch|top|clock-offset|inbox|send|outbox|repl|agent|login|logout|config|plugins|help)
+    probe|watch|top|clock-offset|inbox|send|request|outbox|repl|agent|login|logout|config|plugins|help)
         # Offer subcommand argument completions
         "_conn_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W "probe watch top clock-offset inbox send outbox repl agent login logout config plugins help $("${COMP_WORDS[0]}" plugins list --names 2>/dev/null)" -- "${cur}"))
+        COMPREPLY+=($(compgen -W "probe watch top clock-offset inbox send request outbox repl agent login logout config plugins help $("${COMP_WORDS[0]}" plugins list --names 2>/dev/null)" -- "${cur}"))
         ;;
     esac
 }
@@ -837,6 +837,79 @@ _conn_send() {
         ;;
     '--reply-to')
         __conn_add_completions -W "$(__conn_custom_complete ---completion send -- --reply-to "${COMP_CWORD}" "$(__conn_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--wait')
+        return
+        ;;
+    esac
+}
+
+_conn_request() {
+    repeating_flags=()
+    non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --no-idempotency-key --version -h --help)
+    repeating_options=(-H --header --expect --secret-header)
+    non_repeating_options=(--server --profile --config --format --timeout --color --cacert --proxy --noproxy --proxy-cacert -X --method --body --body-file --idempotency-header --wait)
+    __conn_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--server')
+        return
+        ;;
+    '--profile')
+        __conn_add_completions -W "$(__conn_custom_complete ---completion request -- --profile "${COMP_CWORD}" "$(__conn_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--config')
+        __conn_add_completions -o plusdirs -fX '!*.@(yaml|yml)'
+        return
+        ;;
+    '--format')
+        __conn_add_completions -W 'text'$'\n''json'$'\n''prometheus'
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--color')
+        __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--cacert')
+        __conn_add_completions -f
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
+        return
+        ;;
+    '--proxy-cacert')
+        __conn_add_completions -f
+        return
+        ;;
+    '-X'|'--method')
+        return
+        ;;
+    '-H'|'--header')
+        return
+        ;;
+    '--body')
+        return
+        ;;
+    '--body-file')
+        __conn_add_completions -f
+        return
+        ;;
+    '--expect')
+        return
+        ;;
+    '--idempotency-header')
+        return
+        ;;
+    '--secret-header')
         return
         ;;
     '--wait')

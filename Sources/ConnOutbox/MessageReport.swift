@@ -93,7 +93,8 @@ public struct MessageReport: Encodable, TextRenderable, Sendable, SchemaVersione
         if let serverUid { lines.append("  server uid \(clean(serverUid))") }
         if state != "sent", let lastError { lines.append("  last error: \(clean(lastError))") }
         // Only a command that knows the configured server (list, show) can tell.
-        let elsewhere = server != nil && configuredServer != nil && server != configuredServer
+        // A request goes to its own URL, whoever delivers it: never "elsewhere".
+        let elsewhere = kind == "message" && server != nil && configuredServer != nil && server != configuredServer
         if elsewhere, let server, state == "pending" || state == "sending" {
             lines.append("  for \(clean(server)), not the server configured now: it waits for its own")
             lines.append("  send it: conn outbox flush --server \(clean(server))   move it: conn outbox retarget \(id.prefix(8)) --server URL")
