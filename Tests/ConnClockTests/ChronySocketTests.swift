@@ -21,7 +21,9 @@ struct ChronySocketTests {
                                                                "--chrony-socket", socket, "--every", "100ms"],
                                         environment: home.environment.merging(["CONN_SERVER": server.url.absoluteString]) { $1 })
         let first = try #require(try await feed.await { $0["sent"] as? Bool == true }, "\(feed.errorOutput)")
-        #expect(abs((first["offsetMs"] as? Double ?? 0) - 1500) < 10 && first["reason"] is NSNull, "\(first)")
+        // The true offset (1500 ms) lies within the estimate's own bound, however loaded the machine.
+        let bound = first["uncertaintyMs"] as? Double ?? 0
+        #expect(abs((first["offsetMs"] as? Double ?? 0) - 1500) <= bound + 0.5 && first["reason"] is NSNull, "\(first)")
         #expect(try await daemon.slow(by: 1.5) != nil, "chronyc tracking never said 1.5 s slow")
         // The back end's clock changes: chronyd follows.
         await server.stop()
