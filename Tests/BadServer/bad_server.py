@@ -64,6 +64,10 @@ class Handler(BaseHTTPRequestHandler):
     def handle_any(self):
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length > 0 else b""
+        if len(body) < length:
+            # The client went away mid-body (killed): no request to log, apply or answer.
+            self.close_connection = True
+            return
         path = self.path.split("?", 1)[0]
         entry = {
             "method": self.command,

@@ -124,6 +124,8 @@ public struct BadServer: Sendable {
     let logPath: String
     /// The PEM certificate it serves with `tls` (names localhost and 127.0.0.1), to trust in a test.
     public let certificatePath: String?
+    /// The python process, to freeze (SIGSTOP) and continue.
+    public var processIdentifier: pid_t? = nil
 
     /// Every request received so far, oldest first.
     public func requests() throws -> [LoggedRequest] {
@@ -205,7 +207,9 @@ public struct BadServer: Sendable {
                 throw ServerProcess.StartFailure(description: "bad_server.py did not start")
             }
             defer { try? execution.send(signal: .kill) }
-            return try await body(BadServer(url: url, logPath: logPath, certificatePath: certificate))
+            var server = BadServer(url: url, logPath: logPath, certificatePath: certificate)
+            server.processIdentifier = execution.processIdentifier.value
+            return try await body(server)
         }
         _ = directory
         return outcome.closureResult
