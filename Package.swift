@@ -174,10 +174,12 @@ let package = Package(
             dependencies: ["ConnCore", "ConnCommandKit", "ConnProtocol", "ConnOutbox", "ConnInbox"],
             swiftSettings: strictSwift
         ),
-        // `conn request`: any HTTP change through the outbox (durable, once, its answer kept).
+        // `conn request` (any HTTP change through the outbox: durable, once, its answer kept) and
+        // `conn get` (any resource offline-first, kept with its validators; `conn cache`).
         .target(
             name: "ConnRequest",
-            dependencies: ["ConnCore", "ConnCommandKit", "ConnOutbox", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["ConnCore", "ConnCommandKit", "ConnOutbox", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                           .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSwift
         ),
         // The live runtime that `conn watch`, `conn agent` and `conn repl` share: `LiveSession`
@@ -384,6 +386,11 @@ let package = Package(
             name: "ConnInboxTests",
             dependencies: ["conn", "conn-server", "ConnInbox", "ConnCore", "ConnTestSupport",
                            .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "ConnRequestTests",
+            dependencies: ["conn", "conn-server", "ConnCore", "ConnTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSwift
         ),
         .testTarget(

@@ -12,6 +12,8 @@ public enum OutputStreamKind: Sendable {
 /// Where a command's text goes. Commands never print directly, so tests can capture output.
 public protocol OutputSink: Sendable {
     func write(_ text: String, to stream: OutputStreamKind)
+    /// Bytes exactly as they are (a body `conn get` fetched); a sink of text takes them as UTF-8.
+    func write(bytes: Data, to stream: OutputStreamKind)
     /// Whether long text results may go through a pager here.
     var pages: Bool { get }
     /// Shows a text result through `pager` instead of writing it; false when that could not be
@@ -20,6 +22,10 @@ public protocol OutputSink: Sendable {
 }
 
 extension OutputSink {
+    public func write(bytes: Data, to stream: OutputStreamKind) {
+        write(String(decoding: bytes, as: UTF8.self), to: stream)
+    }
+
     public var pages: Bool { false }
     public func page(_ text: String, with pager: Pager, environment: [String: String]) -> Bool { false }
 }
@@ -40,8 +46,16 @@ public struct StandardOutputSink: OutputSink {
     }
 
     public func write(_ text: String, to stream: OutputStreamKind) {
+        write(Array(text.utf8)[...], to: stream)
+    }
+
+    public func write(bytes: Data, to stream: OutputStreamKind) {
+        write(Array(bytes)[...], to: stream)
+    }
+
+    private func write(_ bytes: ArraySlice<UInt8>, to stream: OutputStreamKind) {
         let descriptor = stream == .standardOutput ? STDOUT_FILENO : STDERR_FILENO
-        var bytes = Array(text.utf8)[...]
+        var bytes = bytes
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
             if written < 0 {

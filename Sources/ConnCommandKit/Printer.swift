@@ -70,6 +70,11 @@ public struct Printer: Sendable {
         }
     }
 
+    /// Bytes on stdout exactly as they are (a fetched body), for a pipe or a file.
+    public func write(bytes: Data) {
+        sink.write(bytes: bytes, to: .standardOutput)
+    }
+
     /// Plain text data on stdout (text mode helpers).
     public func write(_ text: String) {
         sink.write(text.hasSuffix("\n") || text.isEmpty ? text : text + "\n", to: .standardOutput)

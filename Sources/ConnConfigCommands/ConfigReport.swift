@@ -51,6 +51,8 @@ struct ConfigReport: Encodable, TextRenderable {
     /// Where the agent sends clock estimates to chronyd (nil: nowhere), and the widest bound sent.
     let chronySocket: String?
     let chronyMaxUncertaintyMs: Double
+    /// The most conn get's copies may hold together, in bytes.
+    let cacheLimitBytes: Int
     /// The internet check's endpoints the monitors use (conn's own when none is set; empty: off).
     let internetCheck: [String]
     let databaseFile: String
@@ -114,6 +116,7 @@ struct ConfigReport: Encodable, TextRenderable {
         pluginsWithToken = configuration.pluginsWithToken
         chronySocket = configuration.chronySocket
         chronyMaxUncertaintyMs = configuration.chronyMaxUncertaintyMs
+        cacheLimitBytes = configuration.cacheLimitBytes
         internetCheck = configuration.internetCheck.map { $0.map(URLUserinfo.redacted) } ?? ConnConfiguration.defaultInternetCheck
         databaseFile = configuration.paths.databaseFile
         sources = configuration.sources.mapValues { Source(kind: $0.kind, detail: $0.description) }
@@ -161,6 +164,7 @@ struct ConfigReport: Encodable, TextRenderable {
             ("pluginsWithToken", pluginsWithToken.isEmpty ? "(none)" : pluginsWithToken.joined(separator: ", "), sources["pluginsWithToken"]?.detail),
             ("chronySocket", chronySocket ?? "(none)", sources["chronySocket"]?.detail),
             ("chronyMaxUncertainty", ConnConfiguration.millisecondsText(chronyMaxUncertaintyMs) + " ms", sources["chronyMaxUncertainty"]?.detail),
+            ("cacheLimit", ConnConfiguration.byteSizeText(cacheLimitBytes), sources["cacheLimit"]?.detail),
             ("internetCheck", internetCheck.isEmpty ? "off" : internetCheck.joined(separator: ", "), sources["internetCheck"]?.detail),
         ]
         if let proxy {

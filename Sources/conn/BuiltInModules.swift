@@ -30,6 +30,8 @@ enum BuiltInModules {
         ("inbox", { InboxCommand.self }),
         ("send", { SendCommand.self }),
         ("request", { RequestCommand.self }),
+        ("get", { GetCommand.self }),
+        ("cache", { CacheCommand.self }),
         ("outbox", { OutboxCommand.self }),
         ("repl", { ReplCommand.self }),
         ("agent", { AgentCommand.self }),

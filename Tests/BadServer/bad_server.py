@@ -21,7 +21,8 @@ logs {"tlsServerName": NAME} (null when the client sent no SNI). The script is J
       "trickle": {"bytes": 1, "intervalMs": 200},   send the answer slowly; with
                                   "afterHead": true the head at once and only the body slowly
       "inTurn": [ANSWER, ...],    the Nth request this route matches gets the Nth answer (the last
-                                  repeats); ANSWER = {"status", "headers", "body"}
+                                  repeats; with "cycle": true, they go round); ANSWER = {"status",
+                                  "headers", "body"}
       "idempotent": true,         honour Idempotency-Key: the first request with a key answered 2xx is
                                   applied (logged as {"applied": KEY}); later ones with that key get
                                   the same answer with Idempotent-Replayed: true
@@ -122,7 +123,8 @@ class Handler(BaseHTTPRequestHandler):
             with self.server.log_lock:
                 count = self.server.turns.get(id(route), 0)
                 self.server.turns[id(route)] = count + 1
-            answer = route["inTurn"][min(count, len(route["inTurn"]) - 1)]
+            turns = route["inTurn"]
+            answer = turns[count % len(turns)] if route.get("cycle") else turns[min(count, len(turns) - 1)]
         return answer.get("status", 200), answer.get("headers", []), self.fill(answer.get("body", ""), body)
 
     do_GET = do_POST = do_PUT = do_PATCH = do_HEAD = do_DELETE = do_CONNECT = handle_any

@@ -27,6 +27,8 @@ public struct BadServer: Sendable {
         public var inTurn: [Answer]?
         /// Honour Idempotency-Key: apply (log `applied`) once per key, replay the answer after.
         public var idempotent: Bool?
+        /// `inTurn` goes round instead of repeating its last answer.
+        public var cycle: Bool?
 
         public init(method: String? = nil, path: String, status: Int? = nil, headers: [[String]]? = nil, body: String? = nil,
                     trickle: Trickle? = nil, close: Bool? = nil, websocket: WebSocketPlan? = nil, gzipZeros: Int? = nil) {
@@ -42,10 +44,11 @@ public struct BadServer: Sendable {
         }
 
         /// Answers in turn: the first request gets the first, and so on; the last repeats.
-        public static func inTurn(_ method: String? = nil, _ path: String, _ answers: [Answer], idempotent: Bool? = nil) -> Route {
+        public static func inTurn(_ method: String? = nil, _ path: String, _ answers: [Answer], idempotent: Bool? = nil, cycle: Bool? = nil) -> Route {
             var route = Route(method: method, path: path)
             route.inTurn = answers
             route.idempotent = idempotent
+            route.cycle = cycle
             return route
         }
 

@@ -17,14 +17,14 @@ export XDG_DATA_HOME=$home/data XDG_CONFIG_HOME=$home/config XDG_STATE_HOME=$hom
 db=$XDG_DATA_HOME/conn/conn.sqlite
 "$CONN" outbox list >/dev/null   # creates the database and its tables
 log() { echo "$*" | tee -a "$out"; }
-body='{"to":"jhon@gmail.com","subject":"benchmark","text":"Lorem Ipsum is simply dummy text of the printing and typesetting industry."}'
+body='{"to":"jhon@gmail.com","subject":"benchmark","text":"Lorem-Ipsum-is-simply-dummy-text-of-the-printing-industry."}'  # hyperfine -N splits words as a shell does: quoted below, no blanks
 
 # 1. one request, start-up included. Each conn run queues a fresh key (a new message); curl
 # sends one fixed key, so the server replays after its first: cheaper for the server, not for conn.
 start_conn_server "$CONN_SERVER_BIN"
 hyperfine -N --warmup 5 --runs 100 --export-markdown "$RESULTS/request-one.md" \
-    -n "curl -X POST" "curl -s -o /dev/null -X POST -H Content-Type:application/json -H Idempotency-Key:4a0d2c7e-0000-4000-8000-000000000001 --data-raw $body $CONN_SERVER_URL/messages" \
-    -n "conn request" "$CONN request $CONN_SERVER_URL/messages --body $body --expect 201" | tee -a "$out"
+    -n "curl -X POST" "curl -sf -o /dev/null -X POST -H Content-Type:application/json -H Idempotency-Key:4a0d2c7e-0000-4000-8000-000000000001 --data-raw '$body' $CONN_SERVER_URL/messages" \
+    -n "conn request" "$CONN request $CONN_SERVER_URL/messages --body '$body' --expect 201" | tee -a "$out"
 stop_conn_server
 
 # 2. flush of COUNT queued requests vs wrk.

@@ -58,6 +58,13 @@ public struct ConfigSetting: Sendable {
             }
             configuration.chronyMaxUncertaintyMs = value
         },
+        ConfigSetting(key: "cacheLimit", help: "the most conn get's copies may hold together, e.g. 256MiB (the default), 1GiB") { text, source, configuration in
+            guard let bytes = ConnConfiguration.byteSize(text) else {
+                throw ConnError.configuration("cacheLimit '\(text)' (from \(source)) is not a size from 1MiB to 1TiB",
+                                              hint: "Write a number with KiB, MiB or GiB: 256MiB (the default), 1GiB.")
+            }
+            configuration.cacheLimitBytes = bytes
+        },
         ConfigSetting(key: "proxy", help: "the proxy for every request, '' for none (as --proxy; else http_proxy, https_proxy, all_proxy)") { text, source, configuration in
             if !text.trimmingBlanks().isEmpty, case .failure(let problem) = ProxyServer.read(text) {
                 throw ConnError.configuration("proxy '\(URLUserinfo.redacted(text))' (from \(source)) \(problem.why)", hint: ProxyServer.hint)

@@ -49,6 +49,32 @@ public struct ConnConfiguration: Sendable {
     public static func millisecondsText(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
+    /// `cacheLimit`: the most `conn get`'s copies may hold together (the least recently used
+    /// are evicted first).
+    public var cacheLimitBytes = 256 << 20
+    /// A size as `cacheLimit` reads it back: 256MiB, 1GiB, 1500KiB, 1000 (bytes).
+    public static func byteSizeText(_ bytes: Int) -> String {
+        for (suffix, size) in [("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)] where bytes >= size && bytes % size == 0 {
+            return "\(bytes / size)\(suffix)"
+        }
+        return String(bytes)
+    }
+    /// Reads `256MiB`, `256M`, `1GiB`, `64KiB`, `1000` (bytes); nil for anything else or a size
+    /// outside 1 MiB…1 TiB.
+    public static func byteSize(_ text: String) -> Int? {
+        let written = text.trimmingBlanks()
+        let units: [(String, Int)] = [("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10), ("G", 1 << 30), ("M", 1 << 20), ("K", 1 << 10), ("B", 1)]
+        var number = written, scale = 1
+        for (suffix, size) in units where written.lowercased().hasSuffix(suffix.lowercased()) {
+            number = String(written.dropLast(suffix.count)).trimmingBlanks()
+            scale = size
+            break
+        }
+        guard let value = Double(number), value.isFinite, value > 0 else { return nil }
+        let bytes = value * Double(scale)
+        guard bytes >= Double(1 << 20), bytes <= Double(1 << 40) else { return nil }
+        return Int(bytes)
+    }
     /// The plugins (by name, as in `conn NAME`) that get the token in `CONN_TOKEN`; others never do.
     public var pluginsWithToken: [String] = []
     /// The internet check's endpoints (`internetCheck`), each `URL[=STATUS[:TEXT]]` as

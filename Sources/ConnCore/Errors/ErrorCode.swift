@@ -35,6 +35,8 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
 
     // The inbox cache.
     case emptyCache
+    /// `conn get`: no copy of the URL is cached, and the network was not used or failed (69).
+    case notCached
 
     // Local storage.
     case databaseUnavailable, databaseReadOnly, databaseLocked, databaseCorrupt, diskFull, ioError, directoryUnavailable
