@@ -219,13 +219,13 @@ _conn() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    probe|watch|top|clock-offset|inbox|send|request|outbox|repl|agent|login|logout|config|plugins|help)
+    probe|watch|top|clock-offset|inbox|send|request|get|cache|outbox|repl|agent|login|logout|config|plugins|help)
         # Offer subcommand argument completions
         "_conn_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W "probe watch top clock-offset inbox send request outbox repl agent login logout config plugins help $("${COMP_WORDS[0]}" plugins list --names 2>/dev/null)" -- "${cur}"))
+        COMPREPLY+=($(compgen -W "probe watch top clock-offset inbox send request get cache outbox repl agent login logout config plugins help $("${COMP_WORDS[0]}" plugins list --names 2>/dev/null)" -- "${cur}"))
         ;;
     esac
 }
@@ -913,6 +913,183 @@ _conn_request() {
         return
         ;;
     '--wait')
+        return
+        ;;
+    esac
+}
+
+_conn_get() {
+    repeating_flags=()
+    non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --offline --version -h --help)
+    repeating_options=(-H --header)
+    non_repeating_options=(--server --profile --config --format --timeout --color --cacert --proxy --noproxy --proxy-cacert --strategy --max-age)
+    __conn_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--server')
+        return
+        ;;
+    '--profile')
+        __conn_add_completions -W "$(__conn_custom_complete ---completion get -- --profile "${COMP_CWORD}" "$(__conn_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--config')
+        __conn_add_completions -o plusdirs -fX '!*.@(yaml|yml)'
+        return
+        ;;
+    '--format')
+        __conn_add_completions -W 'text'$'\n''json'$'\n''prometheus'
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--color')
+        __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--cacert')
+        __conn_add_completions -f
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
+        return
+        ;;
+    '--proxy-cacert')
+        __conn_add_completions -f
+        return
+        ;;
+    '--strategy')
+        __conn_add_completions -W 'network-first'$'\n''cache-first'$'\n''stale-while-revalidate'$'\n''cache-only'
+        return
+        ;;
+    '--max-age')
+        return
+        ;;
+    '-H'|'--header')
+        return
+        ;;
+    esac
+}
+
+_conn_cache() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __conn_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    list|clear)
+        # Offer subcommand argument completions
+        "_conn_cache_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'list clear' -- "${cur}"))
+        ;;
+    esac
+}
+
+_conn_cache_list() {
+    repeating_flags=()
+    non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--server --profile --config --format --timeout --color --cacert --proxy --noproxy --proxy-cacert)
+    __conn_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--server')
+        return
+        ;;
+    '--profile')
+        __conn_add_completions -W "$(__conn_custom_complete ---completion cache list -- --profile "${COMP_CWORD}" "$(__conn_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--config')
+        __conn_add_completions -o plusdirs -fX '!*.@(yaml|yml)'
+        return
+        ;;
+    '--format')
+        __conn_add_completions -W 'text'$'\n''json'$'\n''prometheus'
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--color')
+        __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--cacert')
+        __conn_add_completions -f
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
+        return
+        ;;
+    '--proxy-cacert')
+        __conn_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_conn_cache_clear() {
+    repeating_flags=()
+    non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --all --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--server --profile --config --format --timeout --color --cacert --proxy --noproxy --proxy-cacert)
+    __conn_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--server')
+        return
+        ;;
+    '--profile')
+        __conn_add_completions -W "$(__conn_custom_complete ---completion cache clear -- --profile "${COMP_CWORD}" "$(__conn_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--config')
+        __conn_add_completions -o plusdirs -fX '!*.@(yaml|yml)'
+        return
+        ;;
+    '--format')
+        __conn_add_completions -W 'text'$'\n''json'$'\n''prometheus'
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--color')
+        __conn_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '--cacert')
+        __conn_add_completions -f
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
+    '--noproxy')
+        return
+        ;;
+    '--proxy-cacert')
+        __conn_add_completions -f
         return
         ;;
     esac
@@ -1693,7 +1870,7 @@ _conn_config_get() {
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __conn_add_completions -W 'server'$'\n''format'$'\n''color'$'\n''timeout'$'\n''outboxExpiry'$'\n''outboxKeepSent'$'\n''insecure'$'\n''caCert'$'\n''utc'$'\n''email'$'\n''token'$'\n''pluginsWithToken'$'\n''internetCheck'$'\n''chronySocket'$'\n''chronyMaxUncertainty'$'\n''proxy'$'\n''noProxy'$'\n''proxyInsecure'$'\n''proxyCaCert'$'\n''profile'$'\n''resources.health'$'\n''resources.inbox'$'\n''resources.messages'$'\n''resources.time'$'\n''resources.ws'$'\n''resources.session'
+        __conn_add_completions -W 'server'$'\n''format'$'\n''color'$'\n''timeout'$'\n''outboxExpiry'$'\n''outboxKeepSent'$'\n''insecure'$'\n''caCert'$'\n''utc'$'\n''email'$'\n''token'$'\n''pluginsWithToken'$'\n''internetCheck'$'\n''chronySocket'$'\n''chronyMaxUncertainty'$'\n''cacheLimit'$'\n''proxy'$'\n''noProxy'$'\n''proxyInsecure'$'\n''proxyCaCert'$'\n''profile'$'\n''resources.health'$'\n''resources.inbox'$'\n''resources.messages'$'\n''resources.time'$'\n''resources.ws'$'\n''resources.session'
         return
         ;;
     esac
@@ -1749,7 +1926,7 @@ _conn_config_set() {
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __conn_add_completions -W 'server'$'\n''format'$'\n''color'$'\n''timeout'$'\n''outboxExpiry'$'\n''outboxKeepSent'$'\n''insecure'$'\n''caCert'$'\n''utc'$'\n''email'$'\n''token'$'\n''pluginsWithToken'$'\n''internetCheck'$'\n''chronySocket'$'\n''chronyMaxUncertainty'$'\n''proxy'$'\n''noProxy'$'\n''proxyInsecure'$'\n''proxyCaCert'$'\n''profile'$'\n''resources.health'$'\n''resources.inbox'$'\n''resources.messages'$'\n''resources.time'$'\n''resources.ws'$'\n''resources.session'
+        __conn_add_completions -W 'server'$'\n''format'$'\n''color'$'\n''timeout'$'\n''outboxExpiry'$'\n''outboxKeepSent'$'\n''insecure'$'\n''caCert'$'\n''utc'$'\n''email'$'\n''token'$'\n''pluginsWithToken'$'\n''internetCheck'$'\n''chronySocket'$'\n''chronyMaxUncertainty'$'\n''cacheLimit'$'\n''proxy'$'\n''noProxy'$'\n''proxyInsecure'$'\n''proxyCaCert'$'\n''profile'$'\n''resources.health'$'\n''resources.inbox'$'\n''resources.messages'$'\n''resources.time'$'\n''resources.ws'$'\n''resources.session'
         return
         ;;
     esac

@@ -22,7 +22,7 @@ enum RequestDraft {
         let method = given.uppercased()
         if method == "GET" || method == "HEAD" {
             throw ConnError.usage("-X \(method) reads and changes nothing: conn request queues changes to deliver once",
-                                  hint: "Read with curl (or any client); a read that fails can simply be made again.")
+                                  hint: "Read it with `conn get URL`: offline-first, the last copy kept.")
         }
         guard methods.contains(method) else {
             throw ConnError.usage("-X '\(TerminalSanitizer.sanitize(given, keepNewlines: false))' is not a method conn request queues",
