@@ -4,10 +4,21 @@ import ConnCore
 import Foundation
 
 /// `conn cache`: the copies `conn get` keeps.
-public struct CacheCommand: ParsableCommand {
+public struct CacheCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "cache",
         abstract: "List and clear the copies conn get keeps.",
+        discussion: HelpText.discussion(
+            """
+            conn get keeps one copy of each URL it reads (in the local database, with its ETag \
+            and Last-Modified), within cacheLimit (256MiB by default), the least recently used \
+            evicted first.
+            """,
+            exitCodes: "0 its help (with no command); 64 a word that names none of its commands",
+            examples: [
+                .init("conn cache list", "The copies by origin, with sizes and ages."),
+                .init("conn cache clear --all", "Forget every copy."),
+            ]),
         subcommands: [CacheListCommand.self, CacheClearCommand.self])
 
     public init() {}
@@ -21,7 +32,10 @@ public struct CacheListCommand: ConnCommand {
         discussion: HelpText.discussion(
             "Reads the local database only. The total is measured against cacheLimit (256MiB by default).",
             exitCodes: "0 listed (an empty cache too); 69, 77 or 74 the database cannot be read",
-            examples: [.init("conn cache list --json | jq '.resources[] | select(.ageSeconds > 86400) | .url'", "Copies older than a day.")]))
+            examples: [
+                .init("conn cache list", "The copies by origin, with sizes and ages."),
+                .init("conn cache list --json | jq '.resources[] | select(.ageSeconds > 86400) | .url'", "Copies older than a day."),
+            ]))
 
     @OptionGroup(title: "Global options") public var global: GlobalOptions
 
@@ -81,7 +95,10 @@ public struct CacheClearCommand: ConnCommand {
         discussion: HelpText.discussion(
             "The next conn get of such a URL asks the network.",
             exitCodes: "0 dropped (or nothing to drop); 64 neither URLs nor --all; 69, 77 or 74 the database cannot be written",
-            examples: [.init("conn cache clear --all", "Forget every copy.")]))
+            examples: [
+                .init("conn cache clear https://api.example.com/v1/catalog.json", "Drop one copy: the next conn get asks the network."),
+                .init("conn cache clear --all", "Forget every copy."),
+            ]))
 
     @OptionGroup(title: "Global options") public var global: GlobalOptions
 
