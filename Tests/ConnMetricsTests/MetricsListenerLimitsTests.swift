@@ -7,7 +7,10 @@ import Testing
 
 /// The metrics listener lets go: a client that says nothing, trickles half a request, never
 /// finishes its TLS handshake or idles after an answer is closed in time, and a flood of such
-/// connections cannot keep a scrape out. A real listener on loopback, real sockets.
+/// connections cannot keep a scrape out. A real listener on loopback, real sockets. It answers
+/// from Swift tasks in this test process, whose cooperative pool the whole parallel suite shares
+/// (two threads on a 2-core machine): an answer is awaited up to 30 s, a close 10 s (closes come
+/// from the event loop, which nothing else holds).
 @Suite("the metrics listener's deadlines and connection limit")
 struct MetricsListenerLimitsTests {
     /// What the listener told `onLimit`.
@@ -73,7 +76,7 @@ struct MetricsListenerLimitsTests {
         let connection = try RawConnection(port: server.address.port)
         for _ in 0..<2 {
             connection.send("GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-            let answer = await connection.read(until: "ok\n", within: 10)
+            let answer = await connection.read(until: "ok\n", within: 30)
             #expect(answer.hasPrefix("HTTP/1.1 200") && answer.contains("keep-alive"), "\(answer)")
         }
         let idle = await connection.awaitClose(within: 10)
@@ -117,10 +120,10 @@ struct MetricsListenerLimitsTests {
         // Both requests in hand (each answers 2 s after it began).
         #expect(await poll(for: 10, every: .milliseconds(20)) { reports.slow.withLock { $0 } == 2 ? true : nil } == true)
         let newcomer = try RawConnection(port: server.address.port)
-        let refused = await newcomer.awaitClose(within: 10)
+        let refused = await newcomer.awaitClose(within: 30)
         #expect(refused.closed && refused.received.isEmpty, "\(refused)")
         for connection in busy {
-            let answer = await connection.awaitClose(within: 10)
+            let answer = await connection.awaitClose(within: 30)
             #expect(answer.received.hasPrefix("HTTP/1.1 200") && answer.received.hasSuffix("ok\n"), "\(answer)")
         }
         await server.stop()
