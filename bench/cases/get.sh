@@ -9,13 +9,14 @@ out="$RESULTS/get.txt"
 : > "$out"
 source scripts/lib/server.sh
 home=$(mktemp -d)
-trap 'stop_conn_server; kill "${static_pid:-0}" 2>/dev/null || true; rm -rf "$home"' EXIT
+static_pid=""
+trap 'stop_conn_server; [ -z "$static_pid" ] || kill "$static_pid" 2>/dev/null || true; rm -rf "$home"' EXIT
 export XDG_DATA_HOME=$home/data XDG_CONFIG_HOME=$home/config XDG_STATE_HOME=$home/state XDG_CACHE_HOME=$home/cache
 
 # 1. Two files served once by python's http.server, then read from the copy.
 mkdir -p "$home/www"
-head -c 1024 /dev/urandom | base64 -w 0 | head -c 1024 > "$home/www/small.txt"
-head -c $((1 << 20)) /dev/urandom | base64 -w 0 | head -c $((1 << 20)) > "$home/www/large.txt"
+python3 -c 'import base64, os, sys; sys.stdout.write(base64.b64encode(os.urandom(int(sys.argv[1]))).decode()[:int(sys.argv[1])])' 1024 > "$home/www/small.txt"
+python3 -c 'import base64, os, sys; sys.stdout.write(base64.b64encode(os.urandom(int(sys.argv[1]))).decode()[:int(sys.argv[1])])' $((1 << 20)) > "$home/www/large.txt"
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 python3 -m http.server "$port" --bind 127.0.0.1 --directory "$home/www" >/dev/null 2>&1 &
 static_pid=$!
