@@ -189,7 +189,7 @@ let package = Package(
         .target(
             name: "ConnLive",
             dependencies: [
-                "ConnCore", "ConnCommandKit", "ConnProtocol", "ConnProbe", "ConnOutbox", "ConnInbox", "ConnMetrics", "ConnClock",
+                "ConnCore", "ConnCommandKit", "ConnProtocol", "ConnProbe", "ConnOutbox", "ConnInbox", "ConnMetrics", "ConnClock", "ConnRequest",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "WSCore", package: "swift-websocket"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1870,7 +1870,7 @@ _conn_config_get() {
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __conn_add_completions -W 'server'$'\n''format'$'\n''color'$'\n''timeout'$'\n''outboxExpiry'$'\n''outboxKeepSent'$'\n''insecure'$'\n''caCert'$'\n''utc'$'\n''email'$'\n''token'$'\n''pluginsWithToken'$'\n''internetCheck'$'\n''chronySocket'$'\n''chronyMaxUncertainty'$'\n''cacheLimit'$'\n''proxy'$'\n''noProxy'$'\n''proxyInsecure'$'\n''proxyCaCert'$'\n''profile'$'\n''resources.health'$'\n''resources.inbox'$'\n''resources.messages'$'\n''resources.time'$'\n''resources.ws'$'\n''resources.session'
+        __conn_add_completions -W 'server'$'\n''format'$'\n''color'$'\n''timeout'$'\n''outboxExpiry'$'\n''outboxKeepSent'$'\n''insecure'$'\n''caCert'$'\n''utc'$'\n''email'$'\n''token'$'\n''pluginsWithToken'$'\n''internetCheck'$'\n''chronySocket'$'\n''chronyMaxUncertainty'$'\n''sync'$'\n''cacheLimit'$'\n''proxy'$'\n''noProxy'$'\n''proxyInsecure'$'\n''proxyCaCert'$'\n''profile'$'\n''resources.health'$'\n''resources.inbox'$'\n''resources.messages'$'\n''resources.time'$'\n''resources.ws'$'\n''resources.session'
         return
         ;;
     esac
@@ -1926,7 +1926,7 @@ _conn_config_set() {
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __conn_add_completions -W 'server'$'\n''format'$'\n''color'$'\n''timeout'$'\n''outboxExpiry'$'\n''outboxKeepSent'$'\n''insecure'$'\n''caCert'$'\n''utc'$'\n''email'$'\n''token'$'\n''pluginsWithToken'$'\n''internetCheck'$'\n''chronySocket'$'\n''chronyMaxUncertainty'$'\n''cacheLimit'$'\n''proxy'$'\n''noProxy'$'\n''proxyInsecure'$'\n''proxyCaCert'$'\n''profile'$'\n''resources.health'$'\n''resources.inbox'$'\n''resources.messages'$'\n''resources.time'$'\n''resources.ws'$'\n''resources.session'
+        __conn_add_completions -W 'server'$'\n''format'$'\n''color'$'\n''timeout'$'\n''outboxExpiry'$'\n''outboxKeepSent'$'\n''insecure'$'\n''caCert'$'\n''utc'$'\n''email'$'\n''token'$'\n''pluginsWithToken'$'\n''internetCheck'$'\n''chronySocket'$'\n''chronyMaxUncertainty'$'\n''sync'$'\n''cacheLimit'$'\n''proxy'$'\n''noProxy'$'\n''proxyInsecure'$'\n''proxyCaCert'$'\n''profile'$'\n''resources.health'$'\n''resources.inbox'$'\n''resources.messages'$'\n''resources.time'$'\n''resources.ws'$'\n''resources.session'
         return
         ;;
     esac

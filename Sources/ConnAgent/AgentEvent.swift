@@ -8,7 +8,7 @@ import Foundation
 /// did something, and its stop. Every line carries the current state, as watch's do.
 struct AgentEvent: Encodable, TextRenderable, Sendable, Equatable {
     enum Kind: String, Encodable, Sendable {
-        case started, reloaded, reloadFailed, baseline, change, path, connectionState, outbox, sync, chrony, stopped
+        case started, reloaded, reloadFailed, baseline, change, path, connectionState, outbox, sync, resources, chrony, stopped
     }
 
     var type: Kind
@@ -57,6 +57,7 @@ struct AgentEvent: Encodable, TextRenderable, Sendable, Equatable {
         case .connectionState: text = "link: " + (connectionState.map { "\($0)" } ?? "off")
         case .outbox: text = "outbox: " + (outbox?.line ?? "")
         case .sync: text = "inbox: " + (sync.map { $0.ok ? $0.text : "sync " + $0.text } ?? "?")
+        case .resources: text = "resources: \(clean(detail ?? ""))"
         case .chrony: text = "chrony: \(clean(detail ?? ""))"
         case .stopped: text = "stopped" + (detail.map { " (\($0))" } ?? "")
         }

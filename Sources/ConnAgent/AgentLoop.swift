@@ -5,6 +5,7 @@ import ConnInbox
 import ConnLive
 import ConnOutbox
 import ConnProbe
+import ConnRequest
 import Foundation
 import Synchronization
 import Logging
@@ -63,6 +64,8 @@ struct AgentLoop {
         var outboxExpiry: Duration
         var databaseFile: String
         var chrony: ChronyFeed.Settings?
+        var syncResources: [String]
+        var cacheLimit: Int
     }
 
     let context: CommandContext
@@ -109,7 +112,7 @@ struct AgentLoop {
         // Opened (and migrated) once, before anything else runs: a database that cannot be used
         // ends the agent at once, with the error that says why. One connection for the outbox
         // and the inbox alike.
-        let database = try reused ?? context.openDatabase(migrations: OutboxMigrations.all + InboxMigrations.all)
+        let database = try reused ?? context.openDatabase(migrations: OutboxMigrations.all + InboxMigrations.all + HTTPCacheMigrations.all)
         // A database this user may read but not write opens without complaint, and every
         // delivery would then fail: find out now, with one small write (77 "read-only").
         if reused == nil { try database.setMetaValue("agent.startedAt", JSONOutput.timestamp(Date())) }
@@ -128,7 +131,8 @@ struct AgentLoop {
         let configuration = context.configuration
         return SessionKey(resources: BackEndResource.allCases.map { backEnd.url(for: $0) }, token: configuration.token,
                           timeout: configuration.timeout, trust: configuration.serverTrust, outboxExpiry: configuration.outboxExpiry,
-                          databaseFile: place.databaseFile, chrony: chrony?.settings)
+                          databaseFile: place.databaseFile, chrony: chrony?.settings, syncResources: configuration.syncResources,
+                          cacheLimit: configuration.cacheLimitBytes)
     }
 
     /// The live session this loop's configuration asks for; its events go to `relay`.
@@ -138,6 +142,10 @@ struct AgentLoop {
                                       link: holdLink ? BackEndLink(backEnd, configuration: configuration, logger: context.logger) : nil)
         parts.delivery = LiveSession.Delivery(store: store, url: backEnd.url(for: .messages))
         if syncInterval > .zero { parts.sync = LiveSession.InboxSync(url: backEnd.url(for: .inbox), database: inboxDatabase, interval: syncInterval) }
+        if syncInterval > .zero, !configuration.syncResources.isEmpty {
+            parts.resources = ResourceSync(urls: configuration.syncResources.compactMap(URL.init(string:)), database: inboxDatabase,
+                                           limit: configuration.cacheLimitBytes)
+        }
         // Each ping/pong's offset is kept, so `clock-offset --convert` uses a fresh one.
         parts.database = inboxDatabase
         parts.chrony = chrony

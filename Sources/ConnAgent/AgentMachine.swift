@@ -140,6 +140,10 @@ struct AgentMachine {
             return !result.ok || !result.notModified ? [.emit(stamped(AgentEvent(type: .sync, sync: result), now))] : []
         case .chrony(let news):
             return [.emit(stamped(AgentEvent(type: .chrony, detail: news.text), now))]
+        case .resourcesSynced(let result):
+            // A line when something changed or failed; all still current is no news.
+            if !result.failed.isEmpty { status.lastError = "sync: \(result.text)" }
+            return result.refreshed > 0 || !result.failed.isEmpty ? [.emit(stamped(AgentEvent(type: .resources, detail: result.text), now))] : []
         }
     }
 

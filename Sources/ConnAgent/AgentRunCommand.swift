@@ -31,6 +31,10 @@ public struct AgentRunCommand: ConnCommand {
             timeout or the database changed; a configuration that cannot be used is reported and \
             the one in effect kept.
 
+            With sync set (URLs, comma-separated), it keeps those resources fresh in conn \
+            get's copies, refreshed with the inbox; a refresh that changed something or failed \
+            is one resources line of the log.
+
             With chronySocket set (chrony.conf: refclock SOCK PATH), it feeds chronyd the back \
             end's clock: each of the link's ping/pong estimates while it is connected, else one \
             measured (the json method) each --interval in which none came. An estimate whose \

@@ -59,6 +59,7 @@ public struct ConfigGetCommand: ConnCommand {
         case "utc": return configuration.utc ? "true" : "false"
         case "chronySocket": return configuration.chronySocket
         case "chronyMaxUncertainty": return ConnConfiguration.millisecondsText(configuration.chronyMaxUncertaintyMs)
+        case "sync": return configuration.syncResources.isEmpty ? nil : configuration.syncResources.joined(separator: ",")
         case "cacheLimit": return ConnConfiguration.byteSizeText(configuration.cacheLimitBytes)
         case "pluginsWithToken": return configuration.pluginsWithToken.isEmpty ? nil : configuration.pluginsWithToken.joined(separator: ",")
         case "internetCheck":

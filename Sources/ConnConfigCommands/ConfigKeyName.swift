@@ -31,7 +31,7 @@ struct ConfigKeyName: ExpressibleByArgument, Sendable, Equatable {
 /// The KEY argument of `config get` and `config set`: an unknown key is refused with the closest
 /// known one.
 struct ConfigKeyArgument: ParsableArguments {
-    @Argument(help: ArgumentHelp("The key: server, email, token, timeout, format, color, insecure, caCert, utc, outboxExpiry, outboxKeepSent, chronySocket, chronyMaxUncertainty, cacheLimit, pluginsWithToken, internetCheck, profile, resources.NAME.", valueName: "key"),
+    @Argument(help: ArgumentHelp("The key: server, email, token, timeout, format, color, insecure, caCert, utc, outboxExpiry, outboxKeepSent, chronySocket, chronyMaxUncertainty, cacheLimit, sync, pluginsWithToken, internetCheck, profile, resources.NAME.", valueName: "key"),
               completion: .list(ConfigKeyName.all),
               transform: { text in
                   guard let key = ConfigKeyName(argument: text) else { throw ValidationError(ConfigKeyName.problem(with: text)) }

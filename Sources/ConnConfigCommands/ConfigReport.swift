@@ -53,6 +53,8 @@ struct ConfigReport: Encodable, TextRenderable {
     let chronyMaxUncertaintyMs: Double
     /// The most conn get's copies may hold together, in bytes.
     let cacheLimitBytes: Int
+    /// The URLs conn agent keeps fresh (`sync`).
+    let sync: [String]
     /// The internet check's endpoints the monitors use (conn's own when none is set; empty: off).
     let internetCheck: [String]
     let databaseFile: String
@@ -117,6 +119,7 @@ struct ConfigReport: Encodable, TextRenderable {
         chronySocket = configuration.chronySocket
         chronyMaxUncertaintyMs = configuration.chronyMaxUncertaintyMs
         cacheLimitBytes = configuration.cacheLimitBytes
+        sync = configuration.syncResources.map(URLUserinfo.redacted)
         internetCheck = configuration.internetCheck.map { $0.map(URLUserinfo.redacted) } ?? ConnConfiguration.defaultInternetCheck
         databaseFile = configuration.paths.databaseFile
         sources = configuration.sources.mapValues { Source(kind: $0.kind, detail: $0.description) }
@@ -165,6 +168,7 @@ struct ConfigReport: Encodable, TextRenderable {
             ("chronySocket", chronySocket ?? "(none)", sources["chronySocket"]?.detail),
             ("chronyMaxUncertainty", ConnConfiguration.millisecondsText(chronyMaxUncertaintyMs) + " ms", sources["chronyMaxUncertainty"]?.detail),
             ("cacheLimit", ConnConfiguration.byteSizeText(cacheLimitBytes), sources["cacheLimit"]?.detail),
+            ("sync", sync.isEmpty ? "(none)" : sync.joined(separator: ", "), sources["sync"]?.detail),
             ("internetCheck", internetCheck.isEmpty ? "off" : internetCheck.joined(separator: ", "), sources["internetCheck"]?.detail),
         ]
         if let proxy {

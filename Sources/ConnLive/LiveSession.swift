@@ -3,6 +3,7 @@ import ConnCore
 import ConnInbox
 import ConnOutbox
 import ConnProbe
+import ConnRequest
 import Foundation
 import Logging
 import Synchronization
@@ -36,6 +37,8 @@ public final class LiveSession: Sendable {
         case synced(InboxSyncResult)
         /// The chrony feed's condition changed (sending, withholding, chronyd gone, no estimate).
         case chrony(ChronyFeed.News)
+        /// The `sync:` resources were refreshed (with the inbox).
+        case resourcesSynced(ResourceSyncResult)
     }
 
     /// Background delivery of one outbox to the server's messages resource.
@@ -69,6 +72,9 @@ public final class LiveSession: Sendable {
         public var linkEnabled = true
         public var delivery: Delivery?
         public var sync: InboxSync?
+        /// The `sync:` resources, refreshed with the inbox (on becoming online, then every
+        /// `sync.interval`).
+        public var resources: ResourceSync?
         /// Sends the link's clock estimates (and measured ones when the link gives none) to chronyd.
         public var chrony: ChronyFeed?
         /// The local database: each clock estimate of the link is stored there (for
@@ -102,6 +108,7 @@ public final class LiveSession: Sendable {
     private let monitor: ConnectivityMonitor
     private let delivery: OutboxFlushWorker?
     private let sync: InboxSyncWorker?
+    private let resources: ResourceSyncWorker?
     private let syncTimer: Task<Void, Never>?
     private let pageRelease: Task<Void, Never>?
     private let metrics: MonitorMetrics?
@@ -140,6 +147,10 @@ public final class LiveSession: Sendable {
             }
         }
         self.sync = sync
+        let resources = parts.resources.flatMap { $0.urls.isEmpty ? nil : $0 }.map { resourceSync in
+            ResourceSyncWorker(sync: resourceSync, configuration: configuration, logger: logger) { onEvent(.resourcesSynced($0)) }
+        }
+        self.resources = resources
         pageRelease = releasesStartupPages ? Task {
             for delay in StartupPages.releaseTimes {
                 try? await Task.sleep(for: delay)
@@ -148,11 +159,14 @@ public final class LiveSession: Sendable {
             }
         } : nil
         syncTimer = parts.sync.flatMap { settings in
-            guard let sync, settings.interval > .zero else { return nil }
+            guard sync != nil || resources != nil, settings.interval > .zero else { return nil }
             return Task {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: settings.interval)
-                    if shared.online.withLock({ $0 }) { sync.request() }
+                    if shared.online.withLock({ $0 }) {
+                        sync?.request()
+                        resources?.request()
+                    }
                 }
             }
         }
@@ -209,7 +223,10 @@ public final class LiveSession: Sendable {
                 // server could not be reached, so it no longer applies; the inbox may have grown.
                 let becameOnline = decision.event?.saysServerOnline ?? false
                 delivery?.serverReachable(online, justBecome: becameOnline)
-                if becameOnline { sync?.request() }
+                if becameOnline {
+                    sync?.request()
+                    resources?.request()
+                }
                 event.live.map(onEvent)
             case .link(let state):
                 metrics?.update { $0.linkConnected = state.isConnected }
@@ -266,6 +283,7 @@ public final class LiveSession: Sendable {
         monitor.stop()
         await delivery?.stop()
         await sync?.stop()
+        await resources?.stop()
         metrics?.count(with: nil)
     }
 }

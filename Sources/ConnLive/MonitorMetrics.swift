@@ -12,7 +12,7 @@ import Synchronization
 /// so counters count from the process's start.
 public final class MonitorMetrics: Sendable {
     /// Counts read from the database at a scrape (set by the loop that runs: it owns the store).
-    public typealias Counter = @Sendable () -> (outbox: [String: Int]?, inboxMessages: Int?)
+    public typealias Counter = @Sendable () -> (outbox: [String: [String: Int]]?, inboxMessages: Int?)
 
     public init() {}
 
@@ -34,8 +34,10 @@ public final class MonitorMetrics: Sendable {
     /// Counts the outbox by state name (and the inbox, where `inboxMessages` can) at each scrape.
     public func count(outbox store: OutboxStore, inboxMessages: (@Sendable () -> Int?)? = nil) {
         count {
-            let outbox = (try? store.counts()).map { counts in
-                Dictionary(uniqueKeysWithValues: counts.map { ($0.key.rawValue, $0.value) })
+            let outbox = (try? store.countsByKind()).map { kinds in
+                Dictionary(uniqueKeysWithValues: kinds.map { kind, counts in
+                    (kind.rawValue, Dictionary(uniqueKeysWithValues: counts.map { ($0.key.rawValue, $0.value) }))
+                })
             }
             return (outbox, inboxMessages?())
         }

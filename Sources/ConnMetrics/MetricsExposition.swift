@@ -65,8 +65,11 @@ public enum MetricsExposition {
         }
 
         if let outbox = snapshot.outbox {
-            for state in ["pending", "sending", "sent", "failed"] {
-                registry.setGauge("conn_outbox_messages", "Messages in the outbox, by state.", [("state", state)], Double(outbox[state] ?? 0))
+            for kind in ["message", "request"] {
+                for state in ["pending", "sending", "sent", "failed"] {
+                    registry.setGauge("conn_outbox_messages", "Items in the outbox, by state and kind (message: conn send; request: conn request).",
+                                      [("state", state), ("kind", kind)], Double(outbox[kind]?[state] ?? 0))
+                }
             }
         }
         if let deliveries = snapshot.deliveries {

@@ -28,8 +28,9 @@ public struct MetricsSnapshot: Sendable {
     public var chronySamples: [String: Int]?
     public var chronyOffsetMs: Double?
     public var chronySentAt: Date?
-    /// Outbox messages per state (pending, sending, sent, failed); nil when not read.
-    public var outbox: [String: Int]?
+    /// Outbox items by kind (message, request), then state (pending, sending, sent, failed); nil
+    /// when not read.
+    public var outbox: [String: [String: Int]]?
     /// Delivery attempts by outcome (sent, retrying, rejected, authRefused, expired); nil when
     /// nothing delivers (`conn watch` without `--flush-outbox`), so no family claims a count.
     public var deliveries: [String: Int]?

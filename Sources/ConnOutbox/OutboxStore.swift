@@ -334,6 +334,17 @@ public struct OutboxStore: Sendable {
         }
     }
 
+    /// Items per kind and state, for the metrics.
+    public func countsByKind() throws -> [OutboxMessage.Kind: [OutboxMessage.State: Int]] {
+        try database.writer.read { db in
+            var counts: [OutboxMessage.Kind: [OutboxMessage.State: Int]] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT kind, state, COUNT(*) FROM outboxMessage GROUP BY kind, state") {
+                if let kind = OutboxMessage.Kind(rawValue: row[0]), let state = OutboxMessage.State(rawValue: row[1]) { counts[kind, default: [:]][state] = row[2] }
+            }
+            return counts
+        }
+    }
+
     /// Waiting replies to any of `uids`, for showing them in their inbox thread.
     /// The replies not yet delivered (pending, sending, failed), oldest first: a handful, so a
     /// thread of 100,000 messages picks its own from these instead of sending its uids to SQLite.

@@ -39,7 +39,7 @@ final class ReplStatusTracker: Sendable {
                 if !enabled { next.link = nil }
             case .path(_, let reported):
                 next.network = reported
-            case .outbox, .synced, .chrony:
+            case .outbox, .synced, .chrony, .resourcesSynced:
                 break
             }
             return next

@@ -41,7 +41,7 @@ final class LiveTopSource: TopSource {
                 seen.link.withLock { $0 = state }
             case .linkEnabled(let enabled):
                 if !enabled { seen.link.withLock { $0 = nil } }
-            case .outbox, .synced, .chrony:
+            case .outbox, .synced, .chrony, .resourcesSynced:
                 return
             }
             sample.network = seen.network.withLock { $0 }

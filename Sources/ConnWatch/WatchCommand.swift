@@ -157,7 +157,7 @@ public struct WatchCommand: ConnCommand {
                         continue
                     }
                     if try showLink(state) { return }
-                case .live(.linkEnabled), .live(.synced), .live(.chrony):
+                case .live(.linkEnabled), .live(.synced), .live(.chrony), .live(.resourcesSynced):
                     continue  // watch never switches the link off, does not sync, and feeds no chronyd
                 case .signal(let number):
                     // The terminal echoed ^C where the cursor was: the last line starts on a line of its own.

@@ -37,7 +37,7 @@ struct CommandOutputTests {
         let json = try result.json()
         #expect(Set(json.keys) == Set([
             "schemaVersion", "profile", "configFile", "configFileExists", "server", "resources", "email", "token",
-            "tokenSet", "tokenWithheld", "format", "color", "timeoutSeconds", "insecure", "caCert", "outboxExpirySeconds", "outboxKeepSentSeconds", "chronySocket", "chronyMaxUncertaintyMs", "cacheLimitBytes", "pluginsWithToken", "internetCheck", "databaseFile", "sources", "utc", "signIn", "proxy",
+            "tokenSet", "tokenWithheld", "format", "color", "timeoutSeconds", "insecure", "caCert", "outboxExpirySeconds", "outboxKeepSentSeconds", "chronySocket", "chronyMaxUncertaintyMs", "cacheLimitBytes", "sync", "pluginsWithToken", "internetCheck", "databaseFile", "sources", "utc", "signIn", "proxy",
         ]))
         #expect(json["email"] is NSNull && json["token"] is NSNull, "absent values are null, not left out")
         #expect(json["schemaVersion"] as? Int == 1)

@@ -32,7 +32,7 @@ struct ConfigurationLoaderTests {
         "format": ("json", "xml"), "color": ("never", "sometimes"), "timeout": ("2.5", "soon"),
         "outboxExpiry": ("7d", "-1s"), "outboxKeepSent": ("30d", "forever"), "insecure": ("yes", "maybe"), "utc": ("true", "gmt"), "email": ("me@example.com", nil),
         "token": ("tok", nil), "pluginsWithToken": ("deploy, sync", nil),
-        "chronySocket": ("/run/chrony/conn.sock", nil), "chronyMaxUncertainty": ("20", "0"), "cacheLimit": ("1GiB", "12"),
+        "chronySocket": ("/run/chrony/conn.sock", nil), "chronyMaxUncertainty": ("20", "0"), "cacheLimit": ("1GiB", "12"), "sync": ("https://api.example.com/a.json, http://127.0.0.1:9/b", "ftp://x/y"),
         "caCert": ("/etc/ssl/certs/ca-certificates.crt", "/nonexistent/ca.pem"),
         "internetCheck": ("http://check.example/generate_204=204, http://192.0.2.1/ok=200:ok", "ftp://check.example/"),
         "proxy": ("http://proxy.example:3128", "gopher://proxy.example"), "noProxy": (".internal, 10.0.0.0/8", nil),

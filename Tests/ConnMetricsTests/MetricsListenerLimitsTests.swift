@@ -101,10 +101,13 @@ struct MetricsListenerLimitsTests {
         // passed with nothing received under it).
         let answer = await scrape.awaitClose(within: 30)
         #expect(answer.received.hasPrefix("HTTP/1.1 200") && answer.received.hasSuffix("ok\n"), "\(answer)")
-        // 41 came to a listener that keeps 20: at least 21 of the flood were closed.
+        // 41 came to a listener that keeps 20; the scrape closed itself once answered. Child
+        // channels register on either of two event loops, so the scrape may take its place
+        // before the last of the flood does (then it evicts none, and its slot goes to that
+        // one): at least 20 of the flood were closed, 21 when the scrape came last.
         let closed = await poll(for: 10, every: .milliseconds(50)) { () -> Int? in
             let count = flood.filter(\.closedByPeer).count
-            return count >= 21 ? count : nil
+            return count >= 20 ? count : nil
         }
         #expect(closed != nil, "\(flood.filter(\.closedByPeer).count) of the flood were closed")
         #expect(reports.heard.withLock { $0 } == [1], "reported at once, then not again within the minute: \(reports.heard.withLock { $0 })")

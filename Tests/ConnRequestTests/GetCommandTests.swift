@@ -145,3 +145,27 @@ struct GetCommandTests {
         }
     }
 }
+
+extension GetCommandTests {
+    @Test("the agent keeps the sync: URLs fresh: fetched on becoming online, refreshed every --sync-interval; conn get --offline reads the latest; a refresh that fails is logged and the copy kept")
+    func agentKeepsResourcesFresh() async throws {
+        try await ServerProcess.with { configured in
+            try await BadServer.with([.inTurn("GET", "/catalog", [.init(200, body: "v1"), .init(200, body: "v2"), .init(503, body: "busy")])]) { api in
+                let url = api.url.absoluteString + "/catalog"
+                let agent = try JSONLinesProcess(ConnProcess.connPath, ["agent", "--json", "--no-internet", "--interval", "1s", "--sync-interval", "1s"],
+                                                 environment: home.environment.merging(["CONN_SERVER": configured.absoluteString, "CONN_SYNC": url]) { $1 })
+                let failed = try #require(try await agent.await(30) {
+                    $0["type"] as? String == "resources" && ($0["detail"] as? String)?.contains("1 not refreshed") == true
+                }, "\(agent.standardOutput) \(agent.errorOutput)")
+                #expect((failed["detail"] as? String)?.contains("answered 503") == true, "\(failed)")
+                let refreshed = agent.events.filter { $0["type"] as? String == "resources" }.compactMap { $0["detail"] as? String }
+                #expect(refreshed.prefix(2) == ["1 refreshed, 0 current", "1 refreshed, 0 current"], "\(refreshed)")
+                let offline = try await home.conn(["get", url, "--offline"])
+                #expect(offline.exitCode == 0 && offline.standardOutput == "v2", "the copy kept: \(offline.standardOutput) \(offline.standardError)")
+                #expect(await agent.stop() == 0)
+                let problems = try await JSONSchemaCheck.violations(of: agent.standardOutput, schema: "agent-event")
+                #expect(problems.isEmpty, "\(problems)")
+            }
+        }
+    }
+}

@@ -58,6 +58,16 @@ public struct ConfigSetting: Sendable {
             }
             configuration.chronyMaxUncertaintyMs = value
         },
+        ConfigSetting(key: "sync", help: "the URLs conn agent keeps fresh for conn get, comma-separated (refreshed with the inbox)") { text, source, configuration in
+            let urls = text.split(separator: ",").map { $0.trimmingBlanks() }.filter { !$0.isEmpty }
+            for url in urls {
+                if let problem = BackEndEndpoint.serverURLProblem(url) {
+                    throw ConnError.configuration("sync '\(URLUserinfo.redacted(url))' (from \(source)) \(problem)",
+                                                  hint: "List http:// or https:// URLs, comma-separated: sync: https://api.example.com/v1/catalog.json")
+                }
+            }
+            configuration.syncResources = urls
+        },
         ConfigSetting(key: "cacheLimit", help: "the most conn get's copies may hold together, e.g. 256MiB (the default), 1GiB") { text, source, configuration in
             guard let bytes = ConnConfiguration.byteSize(text) else {
                 throw ConnError.configuration("cacheLimit '\(text)' (from \(source)) is not a size from 1MiB to 1TiB",

@@ -49,6 +49,9 @@ public struct ConnConfiguration: Sendable {
     public static func millisecondsText(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
+    /// `sync`: the URLs `conn agent` keeps fresh in `conn get`'s copies, refreshed with the inbox
+    /// (every --sync-interval and on reconnecting).
+    public var syncResources: [String] = []
     /// `cacheLimit`: the most `conn get`'s copies may hold together (the least recently used
     /// are evicted first).
     public var cacheLimitBytes = 256 << 20
