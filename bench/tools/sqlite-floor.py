@@ -29,19 +29,24 @@ db.execute("PRAGMA synchronous=FULL")
 for sql in schema:
     db.execute(sql)
 
-messages = [(r["uid"], r.get("responseToUid") or "", float(i), i, float(i), r.get("responseToUid") or r["uid"], 1, "", raw, 0.0)
+# One inbox copy per source (conn's inboxSource); every row carries its source's id, and the
+# hash conn compares records by on a re-fetch.
+source = 1
+messages = [(source, r["uid"], r.get("responseToUid") or "", float(i), i, float(i), r.get("responseToUid") or r["uid"], 1, "", raw,
+             hash(raw) & 0x7fffffffffffffff, 0.0)
             for i, (r, raw) in enumerate(zip(records, raws))]
 roots = [r for r in records if not r.get("responseToUid")]
-conversations = [(r["uid"], r.get("subject", ""), r.get("from", "") + ", " + r.get("to", ""), 1, float(i), r.get("dateTime", ""),
+conversations = [(source, r["uid"], r.get("subject", ""), r.get("from", "") + ", " + r.get("to", ""), 1, float(i), r.get("dateTime", ""),
                   r.get("text", "")[:120], False) for i, r in enumerate(roots)]
 
 start = time.perf_counter()
 db.execute("BEGIN IMMEDIATE")
-db.executemany("INSERT INTO inboxMessage(uid, responseToUid, parsedTime, arrival, sortKey, threadRoot, depth, flags, raw, fetchedAt) "
-               "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", messages)
+db.execute("INSERT INTO inboxSource(id, inboxKey, requested, source, etag, fetchedAt) VALUES (?, 'floor', 'floor', 'floor', NULL, 0)", (source,))
+db.executemany("INSERT INTO inboxMessage(sourceId, uid, responseToUid, parsedTime, arrival, sortKey, threadRoot, depth, flags, raw, rawHash, fetchedAt) "
+               "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", messages)
 after_messages = time.perf_counter()
-db.executemany("INSERT INTO inboxConversation(rootUid, subject, participants, messageCount, lastSortKey, lastDateTime, snippet, missingParent) "
-               "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", conversations)
+db.executemany("INSERT INTO inboxConversation(sourceId, rootUid, subject, participants, messageCount, lastSortKey, lastDateTime, snippet, missingParent) "
+               "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", conversations)
 after_conversations = time.perf_counter()
 db.execute("COMMIT")
 after_commit = time.perf_counter()
