@@ -127,13 +127,16 @@ def created_at(subject):
 def latency(samples):
     server = Server(free_port())
     process = agent(server.port)
-    closed = f"http://127.0.0.1:{free_port()}"
+    # send's own attempt must fail on the agent's origin (a message is delivered to the origin
+    # it was queued for, issue 35): it goes through a proxy where nothing listens, and the
+    # agent, which has no proxy, delivers it directly.
+    refusing_proxy = f"http://127.0.0.1:{free_port()}"
     from_queued, from_start = [], []
     for sample in range(samples):
         subject = f"latency-{sample}-{uuid.uuid4().hex[:6]}"
         start_wall, start = time.time(), time.monotonic()
         subprocess.run([CONN, "send", "--to", "jhon@gmail.com", "--subject", subject, "--text", "t"], check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=dict(os.environ, CONN_SERVER=closed))
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=dict(os.environ, CONN_SERVER=f"http://127.0.0.1:{server.port}", CONN_PROXY=refusing_proxy))
         done = server.wait_for(subject, 1, limit=30)
         done_wall = start_wall + (done - start)
         from_queued.append((done_wall - created_at(subject)) * 1000)
