@@ -99,11 +99,21 @@ public final class LiveSession: Sendable {
         let online = Mutex(false)
         /// The link's latest clock estimate (offset, bound; ms), for saying its offset in words.
         let linkClock = Mutex<WatchEvent.LinkClock?>(nil)
+        /// The latest few estimates, newest last: a state is worded with the one it came from,
+        /// though more pongs may have come before it is printed.
+        let recentLinkClocks = Mutex<[WatchEvent.LinkClock]>([])
     }
 
     private let shared: Shared
     /// The live link's latest clock estimate, unrounded, with its error bound (ms); nil before one.
     public var linkClock: WatchEvent.LinkClock? { shared.linkClock.withLock { $0 } }
+
+    /// The estimate `state`'s whole milliseconds came from (the newest that rounds to them),
+    /// else the latest: a state reported during the opening pings is printed after more came.
+    public func linkClock(for state: ConnectionState?) -> WatchEvent.LinkClock? {
+        guard let offset = state?.backEndTimeOffsetMs else { return linkClock }
+        return shared.recentLinkClocks.withLock { $0 }.last { Int($0.offsetMs.rounded()) == offset } ?? linkClock
+    }
 
     private let monitor: ConnectivityMonitor
     private let delivery: OutboxFlushWorker?
@@ -193,7 +203,12 @@ public final class LiveSession: Sendable {
         let chrony = parts.chrony
         self.chrony = chrony
         link?.onSample = { estimate in
-            shared.linkClock.withLock { $0 = WatchEvent.LinkClock(offsetMs: estimate.offsetMS, boundMs: estimate.uncertaintyMS) }
+            let clock = WatchEvent.LinkClock(offsetMs: estimate.offsetMS, boundMs: estimate.uncertaintyMS)
+            shared.linkClock.withLock { $0 = clock }
+            shared.recentLinkClocks.withLock { recent in
+                recent.append(clock)
+                if recent.count > 16 { recent.removeFirst(recent.count - 16) }
+            }
             recorded?(estimate)
             chrony?.offer(estimate, method: "ws")
         }

@@ -182,7 +182,7 @@ public struct WatchCommand: ConnCommand {
             func event(_ type: WatchEvent.Kind, stopReason: String? = nil) -> WatchEvent {
                 var event = WatchEvent(type: type, at: Date(), state: reported, connectionState: linkState, stopReason: stopReason)
                 event.internet = internet
-                event.linkClock = session.linkClock
+                event.linkClock = session.linkClock(for: linkState)
                 return event
             }
             func show(_ event: WatchEvent) throws -> Bool {
