@@ -122,7 +122,7 @@ public struct RequestCommand: ConnCommand {
         let backEnd = context.configuration.backEnd
         let settled = try await HTTPTransport.with(configuration: context.configuration, logger: context.logger) { transport in
             var deliverer = OutboxDeliverer(store: store, transport: transport, target: OutboxTarget(backEnd), concurrency: 1,
-                                            requestTimeout: firstAttemptTimeout(context.configuration))
+                                            requestTimeout: FirstAttemptReport.timeout(context.configuration))
             // Committed before the request: from here on it cannot be lost.
             let queued = try store.enqueue(request: request, profile: context.configuration.profile, now: Date(), leaseTo: deliverer.owner, lease: deliverer.lease)
             try deliverer.record([await deliverer.attempt(queued)])
@@ -142,49 +142,12 @@ public struct RequestCommand: ConnCommand {
         let agent = settled.state == .pending ? context.runningAgent : nil
         if agent != nil { _ = AgentClient.ask(.wake(handingOver: [settled.id]), at: context.agentPlace) }
         try context.printer.emit(summary(settled))
-        try explain(settled, context: context, waited: wait != nil, agent: agent)
+        try FirstAttemptReport.request.explain(settled, context: context, waited: wait != nil, agent: agent)
     }
 
     /// The one line on stdout (text), or the whole request with its answer (JSON).
     private func summary(_ message: OutboxMessage) -> RequestSummary {
         RequestSummary(report: MessageReport(message), atLeastOnce: message.request?.keyHeader == nil)
-    }
-
-    /// A short first attempt (the request is already safe), unless a timeout was configured.
-    private func firstAttemptTimeout(_ configuration: ConnConfiguration) -> Duration {
-        configuration.sources["timeout"] == .defaultValue ? min(configuration.timeout, .seconds(5)) : configuration.timeout
-    }
-
-    /// Says on stderr why a request is not delivered, and picks the exit status.
-    private func explain(_ message: OutboxMessage, context: CommandContext, waited: Bool, agent: Int32?) throws {
-        let reason = TerminalSanitizer.sanitize(message.lastError ?? "", keepNewlines: false)
-        switch message.state {
-        case .sent:
-            return
-        case .pending, .sending:
-            if waited {
-                throw ConnError.temporary(.stillWaiting, "request \(message.shortID) is still waiting: \(reason)", hint: "It stays queued; `conn outbox flush` delivers it later.")
-            }
-            if let agent {
-                context.printer.note("request \(message.shortID) is queued, not delivered yet: \(reason). The agent (pid \(agent)) delivers it when its server is reachable.")
-            } else if CommandSession.replDelivers {
-                context.printer.note("request \(message.shortID) is queued, not delivered yet: \(reason). This REPL delivers it when its server is reachable.")
-            } else {
-                context.printer.note("request \(message.shortID) is queued, not delivered yet: \(reason). No agent is running: `conn outbox flush` sends it now, `conn agent` keeps trying.")
-            }
-        case .failed:
-            switch message.failureReason {
-            case .auth:
-                let byProxy = message.lastErrorCode == ErrorCode.proxyAuthRequired.rawValue
-                throw ConnError(code: byProxy ? .proxyAuthRequired : .authRefused, message: "request \(message.shortID) was refused: \(reason); the outbox is paused",
-                                hint: AuthPause.hint(byProxy: byProxy, then: "`conn outbox resend \(message.shortID)`"), exitStatus: .permission)
-            case .expired:
-                throw ConnError.temporary(.expired, "request \(message.shortID) expired: \(reason)", hint: "`conn outbox resend \(message.shortID)` tries again.")
-            case .rejected, nil:
-                throw ConnError.dataError(.rejected, "the server refused request \(message.shortID): \(reason)",
-                                          hint: "`conn outbox show \(message.shortID)` has the answer; `conn outbox resend` tries it again, `conn outbox delete` drops it.")
-            }
-        }
     }
 }
 

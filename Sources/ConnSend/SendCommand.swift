@@ -115,7 +115,7 @@ public struct SendCommand: ConnCommand {
         }
         let message = try await HTTPTransport.with(configuration: context.configuration, logger: context.logger) { transport in
             let deliverer = OutboxDeliverer(store: store, transport: transport, url: backEnd.url(for: .messages),
-                                            concurrency: 1, requestTimeout: firstAttemptTimeout(context.configuration))
+                                            concurrency: 1, requestTimeout: FirstAttemptReport.timeout(context.configuration))
             // Committed before the request: from here on the message cannot be lost.
             let queued = try store.enqueue(draft, now: Date(), leaseTo: deliverer.owner, lease: deliverer.lease)
             try deliverer.record([await deliverer.attempt(queued)])
@@ -142,44 +142,7 @@ public struct SendCommand: ConnCommand {
         // sent; stderr says once why, and what to do or who sends it.
         report.summaryOnly = message.state != .sent
         try context.printer.emit(report)
-        try explain(message, context: context, waited: wait != nil, agent: agent)
-    }
-
-    /// A short first attempt: the message is already safe, so a slow network should not hold
-    /// the prompt. An explicitly configured timeout is honoured as given.
-    func firstAttemptTimeout(_ configuration: ConnConfiguration) -> Duration {
-        configuration.sources["timeout"] == .defaultValue ? min(configuration.timeout, .seconds(5)) : configuration.timeout
-    }
-
-    /// Says on stderr why a message is not sent, and picks the exit status.
-    func explain(_ message: OutboxMessage, context: CommandContext, waited: Bool, agent: Int32?) throws {
-        let reason = TerminalSanitizer.sanitize(message.lastError ?? "", keepNewlines: false)
-        switch message.state {
-        case .sent:
-            return
-        case .pending, .sending:
-            if waited {
-                throw ConnError.temporary(.stillWaiting, "message \(message.shortID) is still waiting: \(reason)", hint: "It stays queued; `conn outbox flush` delivers it later.")
-            }
-            if let agent {
-                context.printer.note("message \(message.shortID) is queued, not sent yet: \(reason). The agent (pid \(agent)) delivers it when the server is reachable.")
-            } else if CommandSession.replDelivers {
-                context.printer.note("message \(message.shortID) is queued, not sent yet: \(reason). This REPL delivers it when the server is reachable.")
-            } else {
-                context.printer.note("message \(message.shortID) is queued, not sent yet: \(reason). No agent is running: `conn outbox flush` sends it now, `conn agent` keeps trying.")
-            }
-        case .failed:
-            switch message.failureReason {
-            case .auth:
-                let byProxy = message.lastErrorCode == ErrorCode.proxyAuthRequired.rawValue
-                throw ConnError(code: byProxy ? .proxyAuthRequired : .authRefused, message: "message \(message.shortID) was refused: \(reason); the outbox is paused",
-                                hint: AuthPause.hint(byProxy: byProxy, then: "`conn outbox resend \(message.shortID)`"), exitStatus: .permission)
-            case .expired:
-                throw ConnError.temporary(.expired, "message \(message.shortID) expired: \(reason)", hint: "`conn outbox resend \(message.shortID)` tries again.")
-            case .rejected, nil:
-                throw ConnError.dataError(.rejected, "the server rejected message \(message.shortID): \(reason)", hint: "`conn outbox delete \(message.shortID)`, then send a corrected message.")
-            }
-        }
+        try FirstAttemptReport.message.explain(message, context: context, waited: wait != nil, agent: agent)
     }
 }
 
