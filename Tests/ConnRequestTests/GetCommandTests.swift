@@ -169,3 +169,17 @@ extension GetCommandTests {
         }
     }
 }
+
+extension GetCommandTests {
+    @Test("an answer larger than 32 MiB is refused (65) and nothing is kept")
+    func tooLargeIsRefused() async throws {
+        let body = String(repeating: "z", count: (32 << 20) + 1)
+        try await BadServer.with([.answer("GET", "/huge", status: 200, contentType: "text/plain", body: body)]) { server in
+            let url = server.url.absoluteString + "/huge"
+            let huge = try await get([url])
+            #expect(huge.exitCode == 65 && huge.standardOutput.isEmpty && huge.standardError.contains("larger than 33554432 bytes"), "\(huge.standardError)")
+            let kept = try await get([url, "--offline"])
+            #expect(kept.exitCode == 69, "nothing kept: \(kept.standardError)")
+        }
+    }
+}
