@@ -110,39 +110,20 @@ public struct RequestCommand: ConnCommand {
         if let pause = try store.pause() {
             let queued = try store.enqueue(request: request, profile: context.configuration.profile, now: Date())
             try context.printer.emit(summary(queued))
-            let paused = "request \(queued.shortID) is queued but not sent: the outbox is paused since \(pause.byProxy ? "the proxy wants credentials" : "the server refused the credentials") (\(TerminalSanitizer.sanitize(pause.message, keepNewlines: false)))"
-            let hint = AuthPause.hint(byProxy: pause.byProxy, then: "`conn outbox resend --failed`")
-            guard wait != nil else {
-                context.printer.warning(paused)
-                context.printer.note(hint)
-                return
-            }
-            throw ConnError(code: .authRefused, message: paused, hint: hint, exitStatus: .permission)
+            try FirstAttempt.request.paused(queued, by: pause, context: context, waited: wait != nil)
+            return
         }
         let backEnd = context.configuration.backEnd
         let settled = try await HTTPTransport.with(configuration: context.configuration, logger: context.logger) { transport in
-            var deliverer = OutboxDeliverer(store: store, transport: transport, target: OutboxTarget(backEnd), concurrency: 1,
-                                            requestTimeout: FirstAttemptReport.timeout(context.configuration))
-            // Committed before the request: from here on it cannot be lost.
-            let queued = try store.enqueue(request: request, profile: context.configuration.profile, now: Date(), leaseTo: deliverer.owner, lease: deliverer.lease)
-            try deliverer.record([await deliverer.attempt(queued)])
-            var current = try store.message(id: queued.id) ?? queued
-            if current.state == .pending, let wait = wait?.duration {
-                let spinner = Spinner(context, limit: wait)
-                defer { spinner.stop() }
-                let waiting = { (message: OutboxMessage) in
-                    "\(message.shortID) not delivered yet (\(TerminalSanitizer.sanitize(message.lastError ?? "", keepNewlines: false))); retrying"
-                }
-                if spinner.isEnabled { spinner.show(waiting(current)) } else { context.printer.note(waiting(current) + " for up to \(TimeFormatting.duration(wait))") }
-                deliverer.requestTimeout = context.configuration.timeout
-                current = try await deliverer.settle(queued.id, until: start + wait) { spinner.show(waiting($0)) } ?? current
+            let deliverer = OutboxDeliverer(store: store, transport: transport, target: OutboxTarget(backEnd), concurrency: 1,
+                                            requestTimeout: FirstAttempt.timeout(context.configuration))
+            return try await FirstAttempt.request.attempt(with: deliverer, wait: wait?.duration, from: start, context: context) { deliverer in
+                try store.enqueue(request: request, profile: context.configuration.profile, now: Date(), leaseTo: deliverer.owner, lease: deliverer.lease)
             }
-            return current
         }
-        let agent = settled.state == .pending ? context.runningAgent : nil
-        if agent != nil { _ = AgentClient.ask(.wake(handingOver: [settled.id]), at: context.agentPlace) }
+        let agent = FirstAttempt.handOver(settled, context: context)
         try context.printer.emit(summary(settled))
-        try FirstAttemptReport.request.explain(settled, context: context, waited: wait != nil, agent: agent)
+        try FirstAttempt.request.explain(settled, context: context, waited: wait != nil, agent: agent)
     }
 
     /// The one line on stdout (text), or the whole request with its answer (JSON).

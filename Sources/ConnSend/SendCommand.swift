@@ -103,46 +103,25 @@ public struct SendCommand: ConnCommand {
             var report = MessageReport(message)
             report.summaryOnly = true  // the error on stderr says the rest, once
             try context.printer.emit(report)
-            let paused = "message \(message.shortID) is queued but not sent: the outbox is paused since \(pause.byProxy ? "the proxy wants credentials" : "the server refused the credentials") (\(TerminalSanitizer.sanitize(pause.message, keepNewlines: false)))"
-            let hint = AuthPause.hint(byProxy: pause.byProxy, then: "`conn outbox resend --failed`")
-            // Safely queued is a success (0), said as a warning; --wait asked for delivery, which cannot happen.
-            guard wait != nil else {
-                context.printer.warning(paused)
-                context.printer.note(hint)
-                return
-            }
-            throw ConnError(code: .authRefused, message: paused, hint: hint, exitStatus: .permission)
+            try FirstAttempt.message.paused(message, by: pause, context: context, waited: wait != nil)
+            return
         }
         let message = try await HTTPTransport.with(configuration: context.configuration, logger: context.logger) { transport in
             let deliverer = OutboxDeliverer(store: store, transport: transport, url: backEnd.url(for: .messages),
-                                            concurrency: 1, requestTimeout: FirstAttemptReport.timeout(context.configuration))
-            // Committed before the request: from here on the message cannot be lost.
-            let queued = try store.enqueue(draft, now: Date(), leaseTo: deliverer.owner, lease: deliverer.lease)
-            try deliverer.record([await deliverer.attempt(queued)])
-            var current = try store.message(id: queued.id) ?? queued
-            if current.state == .pending, let wait = wait?.duration {
-                let spinner = Spinner(context, limit: wait)
-                defer { spinner.stop() }
-                let waiting = { (message: OutboxMessage) in
-                    "\(message.shortID) not sent yet (\(TerminalSanitizer.sanitize(message.lastError ?? "", keepNewlines: false))); retrying"
-                }
-                if spinner.isEnabled { spinner.show(waiting(current)) } else { context.printer.note(waiting(current) + " for up to \(TimeFormatting.duration(wait))") }
-                var retrying = deliverer
-                retrying.requestTimeout = context.configuration.timeout
-                current = try await retrying.settle(queued.id, until: start + wait) { spinner.show(waiting($0)) } ?? current
+                                            concurrency: 1, requestTimeout: FirstAttempt.timeout(context.configuration))
+            return try await FirstAttempt.message.attempt(with: deliverer, wait: wait?.duration, from: start, context: context) { deliverer in
+                try store.enqueue(draft, now: Date(), leaseTo: deliverer.owner, lease: deliverer.lease)
             }
-            return current
         }
         // A message left waiting is the agent's from now on: hand it over, so it takes over at once.
-        let agent = message.state == .pending ? context.runningAgent : nil
-        if agent != nil { _ = AgentClient.ask(.wake(handingOver: [message.id]), at: context.agentPlace) }
+        let agent = FirstAttempt.handOver(message, context: context)
         var report = MessageReport(message)
         report.agentPID = agent
         // Not sent (queued, waited in vain, refused): stdout is the summary line, as for one
         // sent; stderr says once why, and what to do or who sends it.
         report.summaryOnly = message.state != .sent
         try context.printer.emit(report)
-        try FirstAttemptReport.message.explain(message, context: context, waited: wait != nil, agent: agent)
+        try FirstAttempt.message.explain(message, context: context, waited: wait != nil, agent: agent)
     }
 }
 
