@@ -52,6 +52,15 @@ public final class ChronyFeed: Sendable {
         case unavailable(String)
         case noEstimate(String)
 
+        fileprivate var condition: Condition {
+            switch self {
+            case .sending: .sending
+            case .withheld: .withheld
+            case .unavailable: .unavailable
+            case .noEstimate: .noEstimate
+            }
+        }
+
         public var text: String {
             switch self {
             case .sending(let sample):
@@ -88,7 +97,8 @@ public final class ChronyFeed: Sendable {
         var onNews: (@Sendable (News) -> Void)?
     }
 
-    private enum Condition: Equatable {
+    /// The kind of a piece of news, without its sample: what is said once until another replaces it.
+    fileprivate enum Condition: Equatable {
         case sending, withheld, unavailable, noEstimate
     }
 
@@ -99,10 +109,8 @@ public final class ChronyFeed: Sendable {
     /// one is fine: chronyd may start later. `waitsForLink`: a live link is held, whose states
     /// come to `linkChanged`.
     public init(_ settings: Settings, waitsForLink: Bool, measure: @escaping Measure) throws {
-        var info = stat()
-        if lstat(settings.socket, &info) == 0, (info.st_mode & S_IFMT) != S_IFSOCK {
-            throw ConnError.configuration("chronySocket \(settings.socket) is not a socket",
-                                          hint: "Give the path of chrony.conf's `refclock SOCK PATH`; chronyd creates it.")
+        if ChronySocket.isOtherThanSocket(settings.socket) {
+            throw ConnError.configuration("chronySocket \(settings.socket) is not a socket", hint: ChronySocket.pathHint)
         }
         self.settings = settings
         state = Mutex(State(link: waitsForLink ? .settling : .none))
@@ -152,23 +160,22 @@ public final class ChronyFeed: Sendable {
 
     /// An estimate from elsewhere (the live link's ping/pong), for the moment `at`.
     public func offer(_ estimate: ClockEstimate, method: String, at: Date = Date()) {
-        let sample: Sample
+        var sample = Sample(at: at, offsetMs: estimate.offsetMS, uncertaintyMs: estimate.uncertaintyMS, method: method, outcome: .withheld)
+        let news: News
         if estimate.uncertaintyMS > settings.maxUncertaintyMs {
-            sample = Sample(at: at, offsetMs: estimate.offsetMS, uncertaintyMs: estimate.uncertaintyMS, method: method, outcome: .withheld)
+            news = .withheld(sample, maxUncertaintyMs: settings.maxUncertaintyMs)
+        } else if let refusal = socket.send(offsetSeconds: estimate.offsetMS / 1000, at: at) {
+            sample.outcome = .unavailable
+            news = .unavailable(refusal)
         } else {
-            let refusal = socket.send(offsetSeconds: estimate.offsetMS / 1000, at: at)
-            sample = Sample(at: at, offsetMs: estimate.offsetMS, uncertaintyMs: estimate.uncertaintyMS, method: method,
-                            outcome: refusal == nil ? .sent : .unavailable)
-            if let refusal { return record(sample, news: .unavailable(refusal), condition: .unavailable) }
+            sample.outcome = .sent
+            news = .sending(sample)
         }
-        switch sample.outcome {
-        case .sent: record(sample, news: .sending(sample), condition: .sending)
-        case .withheld: record(sample, news: .withheld(sample, maxUncertaintyMs: settings.maxUncertaintyMs), condition: .withheld)
-        case .unavailable: break
-        }
+        record(sample, news: news)
     }
 
-    private func record(_ sample: Sample?, news: News, condition: Condition) {
+    private func record(_ sample: Sample?, news: News) {
+        let condition = news.condition
         let (onSample, onNews) = state.withLock { state -> ((@Sendable (Sample) -> Void)?, (@Sendable (News) -> Void)?) in
             if sample != nil { state.lastSampleAt = .now }
             defer { state.said = condition }
@@ -190,7 +197,7 @@ public final class ChronyFeed: Sendable {
             offer(estimate, method: method)
         } catch {
             if Task.isCancelled { return }
-            record(nil, news: .noEstimate((error as? ConnError)?.message ?? "\(error)"), condition: .noEstimate)
+            record(nil, news: .noEstimate((error as? ConnError)?.message ?? "\(error)"))
         }
     }
 }

@@ -10,15 +10,14 @@ struct ChronySocket: Sendable {
 
     static let magic: Int32 = 0x534f_434b
 
-    /// A path that exists and is not a socket is refused (64); an absent one is fine: chronyd may
-    /// not be running yet.
-    static func check(_ path: String) throws {
+    /// Whether `path` exists and is something other than a socket (refused by both the option
+    /// and the setting); an absent path is fine: chronyd may not be running yet.
+    static func isOtherThanSocket(_ path: String) -> Bool {
         var info = stat()
-        guard lstat(path, &info) == 0 else { return }
-        guard (info.st_mode & S_IFMT) == S_IFSOCK else {
-            throw ConnError.usage("--chrony-socket \(path) is not a socket", hint: "Give the path of chrony.conf's `refclock SOCK PATH`; chronyd creates it.")
-        }
+        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFSOCK
     }
+
+    static let pathHint = "Give the path of chrony.conf's `refclock SOCK PATH`; chronyd creates it."
 
     /// The sample as chronyd reads it (x86-64 and arm64 layout: 40 bytes).
     static func datagram(offsetSeconds: Double, at time: Date) -> [UInt8] {

@@ -161,7 +161,9 @@ public struct ClockOffsetCommand: ConnCommand {
     /// withheld, so a bad network never steers the clock; chronyd not listening is said once
     /// (until it listens again) and tried again at the next estimate.
     private func feedChrony(_ socket: ChronySocket, context: CommandContext, measuring: CommandContext, database: LocalDatabase) async throws {
-        try ChronySocket.check(socket.path)
+        if ChronySocket.isOtherThanSocket(socket.path) {
+            throw ConnError.usage("--chrony-socket \(socket.path) is not a socket", hint: ChronySocket.pathHint)
+        }
         let stopped = StopSignal(installing: every != nil && !CommandSession.isEmbedded)
         defer { stopped.remove() }
         var saidAbsent = false, saidNoEstimate = false
