@@ -25,21 +25,9 @@ public struct KeptAnswer: Sendable, Equatable {
         self.bytes = bytes
     }
 
-    /// The part of `response` that is kept; header values are cut at 2,000 characters.
+    /// The part of `response` that is kept.
     public init(_ response: HTTPExchangeResponse) {
-        var kept: [String: String] = [:]
-        for name in Self.keptHeaders {
-            if let value = response.header(name) { kept[name] = String(value.prefix(2000)) }
-        }
-        self.init(status: response.status, headers: kept, body: response.body.prefix(Self.keptBytes),
+        self.init(status: response.status, headers: response.headers(named: Self.keptHeaders), body: response.body.prefix(Self.keptBytes),
                   bytes: response.receivedBodyBytes ?? response.body.count)
-    }
-
-    static func encodeHeaders(_ headers: [String: String]) -> String {
-        String(decoding: (try? JSONEncoder().encode(headers)) ?? Data("{}".utf8), as: UTF8.self)
-    }
-
-    static func decodeHeaders(_ text: String?) -> [String: String] {
-        text.flatMap { try? JSONDecoder().decode([String: String].self, from: Data($0.utf8)) } ?? [:]
     }
 }

@@ -121,13 +121,13 @@ public struct OutboxMessage: Sendable, Equatable {
         if kind == .request {
             let expect: String? = row[column("expectStatuses")]
             request = StoredRequest(method: row[column("requestMethod")] ?? "POST", url: row[column("requestURL")] ?? "",
-                                    headers: StoredRequest.decodeHeaders(row[column("requestHeaders")]), body: row[column("requestBody")],
-                                    expect: expect.flatMap { try? JSONDecoder().decode([Int].self, from: Data($0.utf8)) },
+                                    headers: StoredJSON.value([StoredRequest.Header].self, from: row[column("requestHeaders")]) ?? [],
+                                    body: row[column("requestBody")], expect: StoredJSON.value([Int].self, from: expect),
                                     keyHeader: row[column("keyHeader")])
         }
         if let status: Int = row[column("answerStatus")] {
             let body: Data = row[column("answerBody")] ?? Data()
-            answer = KeptAnswer(status: status, headers: KeptAnswer.decodeHeaders(row[column("answerHeaders")]), body: body,
+            answer = KeptAnswer(status: status, headers: StoredJSON.value([String: String].self, from: row[column("answerHeaders")]) ?? [:], body: body,
                                 bytes: row[column("answerBytes")] ?? body.count)
         }
     }

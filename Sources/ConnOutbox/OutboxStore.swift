@@ -59,7 +59,7 @@ public struct OutboxStore: Sendable {
                         lease: Duration = .seconds(60)) throws -> OutboxMessage {
         let id = UUID().uuidString.lowercased()
         let origin = URL(string: request.url).flatMap(Origin.init)?.description ?? request.url
-        let expect = request.expect.map { String(decoding: (try? JSONEncoder().encode($0)) ?? Data("[]".utf8), as: UTF8.self) }
+        let expect = request.expect.map(StoredJSON.text)
         return try database.writer.write { db in
             let nowSeconds = now.timeIntervalSince1970
             let state: OutboxMessage.State = owner == nil ? .pending : .sending
@@ -70,7 +70,7 @@ public struct OutboxStore: Sendable {
                                           requestBody, expectStatuses, keyHeader)
                 VALUES (\(id), '', '', '', \(nowSeconds), \(state), \(owner == nil ? 0 : 1), \(nowSeconds), \(owner == nil ? nil : nowSeconds),
                         \(owner?.description), \(leaseUntil), \(origin), \(profile), \(origin), \(OutboxMessage.Kind.request), \(request.method),
-                        \(request.url), \(StoredRequest.encodeHeaders(request.headers)), \(request.body), \(expect), \(request.keyHeader))
+                        \(request.url), \(StoredJSON.text(request.headers)), \(request.body), \(expect), \(request.keyHeader))
                 """)
             if let owner { try Self.logAttemptStart(db, id: id, number: 1, owner: owner, now: now) }
             return try Self.fetch(db, id: id)!
@@ -185,7 +185,7 @@ public struct OutboxStore: Sendable {
             for (message, outcome) in results {
                 if let answer = answers[message.id] {
                     try Self.execute(db, """
-                        UPDATE outboxMessage SET answerStatus = \(answer.status), answerHeaders = \(KeptAnswer.encodeHeaders(answer.headers)),
+                        UPDATE outboxMessage SET answerStatus = \(answer.status), answerHeaders = \(StoredJSON.text(answer.headers)),
                         answerBody = \(answer.body), answerBytes = \(answer.bytes) WHERE id = \(message.id)
                         """)
                 }

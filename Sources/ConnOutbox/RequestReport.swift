@@ -22,9 +22,9 @@ public struct RequestReport: Encodable, Sendable {
         url = request.url
         headers = request.shownHeaders
         bodyBytes = request.body?.count ?? 0
-        let text = includeBody ? request.body.flatMap { String(data: $0, encoding: .utf8) } : nil
-        body = text
-        bodyBase64 = includeBody && text == nil ? request.body?.base64EncodedString() : nil
+        let shown = includeBody ? request.body.map(BodyText.init) : nil
+        body = shown?.text
+        bodyBase64 = shown?.base64
         expect = request.expect
         idempotencyHeader = request.keyHeader
     }
@@ -45,9 +45,9 @@ public struct AnswerReport: Encodable, Sendable {
     init(_ answer: KeptAnswer) {
         status = answer.status
         headers = answer.headers
-        let text = String(data: answer.body, encoding: .utf8)
-        body = text
-        bodyBase64 = text == nil ? answer.body.base64EncodedString() : nil
+        let shown = BodyText(answer.body)
+        body = shown.text
+        bodyBase64 = shown.base64
         bodyBytes = answer.bytes
         truncated = answer.truncated
     }

@@ -60,11 +60,4 @@ public struct StoredRequest: Sendable, Equatable {
         headers.map { "\($0.name): \($0.secret ? "(secret, not shown)" : $0.value)" }
     }
 
-    static func encodeHeaders(_ headers: [Header]) -> String {
-        String(decoding: (try? JSONEncoder().encode(headers)) ?? Data("[]".utf8), as: UTF8.self)
-    }
-
-    static func decodeHeaders(_ text: String?) -> [Header] {
-        text.flatMap { try? JSONDecoder().decode([Header].self, from: Data($0.utf8)) } ?? []
-    }
 }

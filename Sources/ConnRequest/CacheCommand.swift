@@ -43,14 +43,13 @@ public struct CacheListCommand: ConnCommand {
 
     public func run(in context: CommandContext) async throws {
         let cache = HTTPCache(database: try context.openDatabase(migrations: HTTPCacheMigrations.all), limit: context.configuration.cacheLimitBytes)
-        let sizes = try cache.sizes()
         let now = Date()
-        let resources = try cache.list().map { resource in
-            CacheListReport.Entry(url: resource.url, origin: resource.origin, bytes: sizes[resource.url] ?? 0, fetchedAt: resource.fetchedAt,
+        let resources = try cache.list().map { resource, bytes in
+            CacheListReport.Entry(url: resource.url, origin: resource.origin, bytes: bytes, fetchedAt: resource.fetchedAt,
                                   ageSeconds: resource.age(at: now), lastUsedAt: resource.lastUsedAt, etag: resource.etag,
                                   contentType: resource.headers["Content-Type"])
         }
-        try context.printer.emit(CacheListReport(resources: resources, totalBytes: sizes.values.reduce(0, +), limitBytes: cache.limit))
+        try context.printer.emit(CacheListReport(resources: resources, totalBytes: resources.reduce(0) { $0 + $1.bytes }, limitBytes: cache.limit))
     }
 }
 

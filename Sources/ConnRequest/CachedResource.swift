@@ -35,14 +35,6 @@ public struct CachedResource: Sendable, Equatable {
         return age(at: now) < limit
     }
 
-    /// The headers worth keeping from `response`.
-    static func keptHeaders(of response: HTTPExchangeResponse) -> [String: String] {
-        var kept: [String: String] = [:]
-        for name in keptHeaders {
-            if let value = response.header(name) { kept[name] = String(value.prefix(2000)) }
-        }
-        return kept
-    }
 }
 
 /// The Cache-Control directives `conn get` honours (RFC 9111 5.2.2): no-store, no-cache, max-age.

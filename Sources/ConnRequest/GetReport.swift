@@ -37,9 +37,9 @@ struct GetReport: Encodable, TextRenderable {
         lastModified = resource.lastModified
         contentType = resource.headers["Content-Type"]
         bodyBytes = resource.body.count
-        let text = String(data: resource.body, encoding: .utf8)
-        body = text
-        bodyBase64 = text == nil ? resource.body.base64EncodedString() : nil
+        let shown = BodyText(resource.body)
+        body = shown.text
+        bodyBase64 = shown.base64
         json = try? JSONDecoder().decode(JSONValue.self, from: resource.body)
         stored = outcome.stored
     }

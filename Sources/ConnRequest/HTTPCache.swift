@@ -30,7 +30,7 @@ public struct HTTPCache: Sendable {
         try database.writer.write { db in
             try db.execute(literal: """
                 INSERT OR REPLACE INTO httpCache(url, origin, status, headers, body, bytes, fetchedAt, lastUsedAt)
-                VALUES (\(resource.url), \(resource.origin), \(resource.status), \(Self.encode(resource.headers)), \(resource.body),
+                VALUES (\(resource.url), \(resource.origin), \(resource.status), \(StoredJSON.text(resource.headers)), \(resource.body),
                         \(resource.body.count), \(resource.fetchedAt.timeIntervalSince1970), \(resource.lastUsedAt.timeIntervalSince1970))
                 """)
             var total = try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(bytes), 0) FROM httpCache") ?? 0
@@ -52,9 +52,9 @@ public struct HTTPCache: Sendable {
     public func revalidated(_ url: String, headers: [String: String], at now: Date) throws {
         try database.writer.write { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT headers FROM httpCache WHERE url = ?", arguments: [url]) else { return }
-            let merged = Self.decode(row["headers"]).merging(headers) { $1 }
+            let merged = (StoredJSON.value([String: String].self, from: row["headers"]) ?? [:]).merging(headers) { $1 }
             try db.execute(literal: """
-                UPDATE httpCache SET headers = \(Self.encode(merged)), fetchedAt = \(now.timeIntervalSince1970), lastUsedAt = \(now.timeIntervalSince1970)
+                UPDATE httpCache SET headers = \(StoredJSON.text(merged)), fetchedAt = \(now.timeIntervalSince1970), lastUsedAt = \(now.timeIntervalSince1970)
                 WHERE url = \(url)
                 """)
         }
@@ -88,32 +88,18 @@ public struct HTTPCache: Sendable {
         }
     }
 
-    /// Every copy without its body, the most recently used first.
-    public func list() throws -> [CachedResource] {
+    /// Every copy, by origin and URL, without its body (read in one query), with its size.
+    public func list() throws -> [(resource: CachedResource, bytes: Int)] {
         try database.writer.read { db in
             try Row.fetchAll(db, sql: "SELECT url, origin, status, headers, zeroblob(0) AS body, fetchedAt, lastUsedAt, bytes FROM httpCache ORDER BY origin, url")
-                .map(Self.resource(row:))
-        }
-    }
-
-    /// Sizes by URL (`list` leaves the bodies out).
-    public func sizes() throws -> [String: Int] {
-        try database.writer.read { db in
-            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT url, bytes FROM httpCache").map { ($0["url"] as String, $0["bytes"] as Int) })
+                .map { (Self.resource(row: $0), $0["bytes"] as Int) }
         }
     }
 
     private static func resource(row: Row) -> CachedResource {
-        CachedResource(url: row["url"], origin: row["origin"], status: row["status"], headers: decode(row["headers"]),
+        CachedResource(url: row["url"], origin: row["origin"], status: row["status"], headers: StoredJSON.value([String: String].self, from: row["headers"]) ?? [:],
                        body: row["body"] ?? Data(), fetchedAt: Date(timeIntervalSince1970: row["fetchedAt"]),
                        lastUsedAt: Date(timeIntervalSince1970: row["lastUsedAt"]))
     }
 
-    static func encode(_ headers: [String: String]) -> String {
-        String(decoding: (try? JSONEncoder().encode(headers)) ?? Data("{}".utf8), as: UTF8.self)
-    }
-
-    static func decode(_ text: String?) -> [String: String] {
-        text.flatMap { try? JSONDecoder().decode([String: String].self, from: Data($0.utf8)) } ?? [:]
-    }
 }

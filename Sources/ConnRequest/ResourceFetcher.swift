@@ -51,7 +51,7 @@ struct ResourceFetcher {
         case 200...299:
             let control = CacheControl(response.header("Cache-Control"))
             let resource = CachedResource(url: url.absoluteString, origin: Origin(url)?.description ?? url.absoluteString, status: response.status,
-                                          headers: CachedResource.keptHeaders(of: response), body: response.body, fetchedAt: now, lastUsedAt: now)
+                                          headers: response.headers(named: CachedResource.keptHeaders), body: response.body, fetchedAt: now, lastUsedAt: now)
             if control.noStore {
                 // Never kept, and an older copy no longer stands for it.
                 if cached != nil { try cache.remove([resource.url]) }
@@ -60,7 +60,7 @@ struct ResourceFetcher {
             try cache.store(resource)
             return Outcome(resource: resource, fromCache: false, reason: nil, current: true, stored: true)
         case 304 where cached != nil:
-            try cache.revalidated(cached!.url, headers: CachedResource.keptHeaders(of: response), at: now)
+            try cache.revalidated(cached!.url, headers: response.headers(named: CachedResource.keptHeaders), at: now)
             let current = try cache.resource(url.absoluteString) ?? cached!
             return Outcome(resource: current, fromCache: true, reason: nil, current: true, stored: true)
         case 401, 403:

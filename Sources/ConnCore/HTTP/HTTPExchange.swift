@@ -69,4 +69,14 @@ public struct HTTPExchangeResponse: Sendable {
     public func header(_ name: String) -> String? {
         headers.first { $0.0.caseInsensitiveCompare(name) == .orderedSame }?.1
     }
+
+    /// The headers of `names` the server sent, under those names, each cut at 2,000 characters:
+    /// what is kept of an answer (a request's, a cached copy's).
+    public func headers(named names: [String]) -> [String: String] {
+        var kept: [String: String] = [:]
+        for name in names {
+            if let value = header(name) { kept[name] = String(value.prefix(2000)) }
+        }
+        return kept
+    }
 }
