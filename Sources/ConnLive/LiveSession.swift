@@ -97,16 +97,14 @@ public final class LiveSession: Sendable {
 
     private final class Shared: Sendable {
         let online = Mutex(false)
-        /// The link's latest clock estimate (offset, bound; ms), for saying its offset in words.
-        let linkClock = Mutex<WatchEvent.LinkClock?>(nil)
-        /// The latest few estimates, newest last: a state is worded with the one it came from,
-        /// though more pongs may have come before it is printed.
+        /// The link's latest few clock estimates (offset, bound; ms), newest last: a state is
+        /// worded with the one it came from, though more pongs may have come before it is printed.
         let recentLinkClocks = Mutex<[WatchEvent.LinkClock]>([])
     }
 
     private let shared: Shared
     /// The live link's latest clock estimate, unrounded, with its error bound (ms); nil before one.
-    public var linkClock: WatchEvent.LinkClock? { shared.linkClock.withLock { $0 } }
+    public var linkClock: WatchEvent.LinkClock? { shared.recentLinkClocks.withLock { $0.last } }
 
     /// The estimate `state`'s whole milliseconds came from (the newest that rounds to them),
     /// else the latest: a state reported during the opening pings is printed after more came.
@@ -204,7 +202,6 @@ public final class LiveSession: Sendable {
         self.chrony = chrony
         link?.onSample = { estimate in
             let clock = WatchEvent.LinkClock(offsetMs: estimate.offsetMS, boundMs: estimate.uncertaintyMS)
-            shared.linkClock.withLock { $0 = clock }
             shared.recentLinkClocks.withLock { recent in
                 recent.append(clock)
                 if recent.count > 16 { recent.removeFirst(recent.count - 16) }
