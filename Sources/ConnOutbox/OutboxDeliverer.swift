@@ -9,8 +9,9 @@ public struct OutboxDeliverer: Sendable {
     public let store: OutboxStore
     public let transport: HTTPTransport
     /// The configured server's messages URL: messages for its origin are taken, and posted to
-    /// the URL each was queued for (on that origin), or this one.
-    public let url: URL
+    /// the URL each was queued for (on that origin), or this one. Nil for `requestsOnly`, which
+    /// takes no message.
+    public let url: URL?
     public let target: OutboxTarget
     public let owner: LeaseOwner
     /// Requests in flight at once.
@@ -38,7 +39,7 @@ public struct OutboxDeliverer: Sendable {
                 requestTimeout: Duration) {
         self.store = store
         self.transport = transport
-        self.url = URL(string: target.messagesURL) ?? URL(string: "http://invalid/")!
+        self.url = target == .requestsOnly ? nil : URL(string: target.messagesURL)
         self.target = target
         self.owner = owner
         self.concurrency = max(1, concurrency)
@@ -95,7 +96,8 @@ public struct OutboxDeliverer: Sendable {
         do {
             let body = try JSONEncoder().encode(submission)
             // Its own URL, on the origin it was claimed for; never another server's.
-            let destination = message.messagesURL.flatMap(URL.init(string:)).flatMap { Origin($0)?.description == target.origin ? $0 : nil } ?? url
+            guard let destination = message.messagesURL.flatMap(URL.init(string:)).flatMap({ Origin($0)?.description == target.origin ? $0 : nil }) ?? url
+            else { return .retry(code: "noServer", message: "no server is configured to deliver the message to", status: nil, retryAfter: nil) }
             let response = try await transport.send(HTTPExchangeRequest(
                 method: .POST, url: destination,
                 headers: [("Content-Type", "application/json"), ("Accept", "application/json"),
