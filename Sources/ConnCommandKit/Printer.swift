@@ -44,6 +44,10 @@ public struct Printer: Sendable {
         }
     }
 
+    /// Whether text written now reaches stdout as it is, no pager waiting for the whole of it: a
+    /// long report may then be printed as it is made, and let go line by line.
+    public var printsTextAsItComes: Bool { format == .text && pager == nil }
+
     /// A command's whole text result: through the pager when it is longer than the screen.
     private func writePaged(_ text: String) {
         if let pager, pager.isNeeded(for: text),

@@ -34,7 +34,7 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting, PrometheusOut
             JSON: state, reason, failingTarget, interface, ipv4, ipv6; the exit status follows it. \
             Within one run, plain-http URLs \
             on the same host and port share kept-alive connections (the tcp rung says "reused"); \
-            each answer is still judged on its own.
+            each answer is still judged on its own. In text to a pipe or a file, each target's             line is printed in the input's order as soon as the targets before it are done             (--json and --wait print the whole report at the end).
 
             With -- CMD, runs CMD once everything is reachable (as wait-for-it does) and exits \
             with its code.
@@ -195,8 +195,13 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting, PrometheusOut
         let spinner = Spinner(context, limit: wait?.duration)
         defer { spinner.stop() }
         let total = probeTargets.count
+        // Text to a pipe, a file or a terminal without a pager, and no --wait to try again: each
+        // target's line is printed as soon as those before it are done, and let go.
+        let printsAsItGoes = deadline == nil && context.printer.printsTextAsItComes
         var done: (@Sendable (Int) -> Void)?
-        if line.isEnabled, total > 1 { done = { @Sendable count in line.update("probing: \(count)/\(total) done") } }
+        if line.isEnabled, total > 1, !(printsAsItGoes && context.terminal.standardOutputIsTerminal) {
+            done = { @Sendable count in line.update("probing: \(count)/\(total) done") }
+        }
         while true {
             attempts += 1
             var connectivity: InternetVerdict?
@@ -211,8 +216,13 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting, PrometheusOut
                     }
                 }
             }
-            let results = await runner.probeAll(probeTargets, done: done)
-            ProbeJournal.shared.record(results)
+            let results: [ProbeResult]
+            if printsAsItGoes {
+                results = await Self.printAsTheyFinish(probeTargets, runner: runner, connectivity: connectivity, done: done, in: context)
+            } else {
+                results = await runner.probeAll(probeTargets, done: done)
+                ProbeJournal.shared.record(results)
+            }
             line.finish()
             let internetOK = connectivity.map { $0.state == .online } ?? true
             // The internet check runs only when asked for (or as the only check): it decides too.
@@ -223,6 +233,7 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting, PrometheusOut
             let allReachable = state.state == .online
             report = ProbeReport(state: state, results: results, allReachable: allReachable, attempts: deadline == nil ? nil : attempts,
                                  connectivity: connectivity, showLadder: context.verbosity == .verbose)
+            report.linesPrinted = printsAsItGoes
             guard let deadline, !allReachable else { break }
             let remaining = deadline - ContinuousClock.now
             if remaining <= .zero { break }
@@ -254,6 +265,29 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting, PrometheusOut
             }
             try CommandExecutor.exec(trailingCommand)
         }
+    }
+
+    /// Probes the targets and prints each one's line as soon as those before it are done, in
+    /// the targets' order; returns only the results the verdict reads (`ProbeWitnesses`), so
+    /// 10,000 targets cost the memory of the few that finished out of turn.
+    private static func printAsTheyFinish(_ targets: [ProbeTarget], runner: ProbeRunner, connectivity: InternetVerdict?,
+                                          done: (@Sendable (Int) -> Void)?, in context: CommandContext) async -> [ProbeResult] {
+        let style = context.printer.outputStyle
+        let showLadder = context.verbosity == .verbose
+        let width = ProbeReport.nameWidth(targets.map(\.input))
+        let header = ProbeReport.header(connectivity, style: style)
+        if !header.isEmpty { context.printer.write(header) }
+        var witnesses = ProbeWitnesses()
+        await runner.probeEach(targets, done: done) { released in
+            ProbeJournal.shared.record(released)
+            var text = ""
+            for result in released {
+                ProbeReport.appendLine(result, width: width, showLadder: showLadder, style: style, to: &text)
+                witnesses.add(result)
+            }
+            context.printer.write(text)
+        }
+        return witnesses.results
     }
 
     /// "internet check: URL: reachable in 12 ms (dns 1.0 ms ok, tcp 0.4 ms ok, http 3.1 ms ok)".

@@ -33,61 +33,79 @@ struct ProbeReport: Encodable, TextRenderable, SchemaVersioned {
         if let allAttempts { try container.encode(allAttempts, forKey: .allAttempts) }  // only with --all-attempts
     }
 
+    /// The result lines were printed as the targets finished (`ProbeCommand`'s text to a pipe or
+    /// a file): the text is then the state line alone, and `results` holds only the results the
+    /// verdict read (`ProbeWitnesses`).
+    var linesPrinted = false
+
     func renderText(style: TextStyle) -> String {
+        if linesPrinted { return footer(style: style) }
         // One string grown in place: with thousands of results, an array of lines joined at the
         // end cost a copy of every line.
         var text = ""
         text.reserveCapacity(results.count * (showLadder ? 400 : 120))
-        if let connectivity {
-            text += "\(style.bold("internet")): \(connectivity.state.name) — \(connectivity.explanation)\n"
-        }
+        text += Self.header(connectivity, style: style)
         // --count: the attempts were printed as they came; the summary per target, as ping ends.
         if let statistics {
             for target in statistics { text += target.renderText(style: style) }
-            if state.state != .online { text += "\(style.bold("state")): \(style.red(state.summary))\n" }
-            return text
+            return text + footer(style: style)
         }
-        let names = results.map { TerminalSanitizer.sanitize($0.target, keepNewlines: false) }
-        let width = names.map(\.count).max() ?? 0
-        for (result, name) in zip(results, names) {
-            text += result.reachable ? style.green("✓") : style.red("✗")
-            text += " "
-            text += style.bold(name.padded(to: width))
-            text += "  "
-            if result.reachable {
-                text += style.green("reachable")
-            } else {
-                text += style.red(result.verdict)
-                text += " — "
-                text += TerminalSanitizer.sanitize(result.explanation, keepNewlines: false)
-            }
-            var facts: [String] = []
-            if let status = result.httpStatus { facts.append("HTTP \(status)") }
-            if let redirects = result.response?.redirects, redirects > 0 { facts.append("after \(redirects) redirect\(redirects == 1 ? "" : "s")") }
-            for rung in result.rungs where rung.ok && rung.name != "route" {
-                if let ms = rung.ms, rung.name != "dns" || ms > 0 { facts.append("\(rung.name) \(TimeFormatting.duration(milliseconds: ms))") }
-            }
-            if let interface = result.interface {
-                facts.append("via \(TerminalSanitizer.sanitize(interface.name, keepNewlines: false)) (\(interface.kind.rawValue)\(interface.expensive ? ", metered" : ""))")
-            }
-            if !facts.isEmpty {
-                text += style.dim("  [" + facts.joined(separator: " · ") + "]")
-            }
-            text += "\n"
-            if showLadder {
-                let nameWidth = max(5, result.rungs.map(\.name.count).max() ?? 0)
-                for rung in result.rungs {
-                    let time = rung.ms.map { TimeFormatting.duration(milliseconds: $0) } ?? "—"
-                    let rungMark = rung.ok ? style.green("ok  ") : style.red("FAIL")
-                    text += "    \(rung.name.padded(to: nameWidth)) \(rungMark) \(time.padded(to: 9)) \(TerminalSanitizer.sanitize(rung.detail, keepNewlines: false))\n"
-                }
+        let width = Self.nameWidth(results.map(\.target))
+        for result in results { Self.appendLine(result, width: width, showLadder: showLadder, style: style, to: &text) }
+        return text + footer(style: style)
+    }
+
+    /// What comes before the targets' lines: the internet check's verdict, when it ran.
+    static func header(_ connectivity: InternetVerdict?, style: TextStyle) -> String {
+        guard let connectivity else { return "" }
+        return "\(style.bold("internet")): \(connectivity.state.name) — \(connectivity.explanation)\n"
+    }
+
+    /// The width the targets' names are padded to (the widest, sanitised).
+    static func nameWidth(_ targets: [String]) -> Int {
+        targets.lazy.map { TerminalSanitizer.sanitize($0, keepNewlines: false).count }.max() ?? 0
+    }
+
+    /// Not online: the verdict the lines above add up to, in the words of the JSON's `state`
+    /// and `reason` and of `agent status` (the exit status says the same: 69).
+    private func footer(style: TextStyle) -> String {
+        state.state == .online ? "" : "\(style.bold("state")): \(style.red(state.summary))\n"
+    }
+
+    /// One target's line (a compact httpstat), and its ladder with -v.
+    static func appendLine(_ result: ProbeResult, width: Int, showLadder: Bool, style: TextStyle, to text: inout String) {
+        let name = TerminalSanitizer.sanitize(result.target, keepNewlines: false)
+        text += result.reachable ? style.green("✓") : style.red("✗")
+        text += " "
+        text += style.bold(name.padded(to: width))
+        text += "  "
+        if result.reachable {
+            text += style.green("reachable")
+        } else {
+            text += style.red(result.verdict)
+            text += " — "
+            text += TerminalSanitizer.sanitize(result.explanation, keepNewlines: false)
+        }
+        var facts: [String] = []
+        if let status = result.httpStatus { facts.append("HTTP \(status)") }
+        if let redirects = result.response?.redirects, redirects > 0 { facts.append("after \(redirects) redirect\(redirects == 1 ? "" : "s")") }
+        for rung in result.rungs where rung.ok && rung.name != "route" {
+            if let ms = rung.ms, rung.name != "dns" || ms > 0 { facts.append("\(rung.name) \(TimeFormatting.duration(milliseconds: ms))") }
+        }
+        if let interface = result.interface {
+            facts.append("via \(TerminalSanitizer.sanitize(interface.name, keepNewlines: false)) (\(interface.kind.rawValue)\(interface.expensive ? ", metered" : ""))")
+        }
+        if !facts.isEmpty {
+            text += style.dim("  [" + facts.joined(separator: " · ") + "]")
+        }
+        text += "\n"
+        if showLadder {
+            let nameWidth = max(5, result.rungs.map(\.name.count).max() ?? 0)
+            for rung in result.rungs {
+                let time = rung.ms.map { TimeFormatting.duration(milliseconds: $0) } ?? "—"
+                let rungMark = rung.ok ? style.green("ok  ") : style.red("FAIL")
+                text += "    \(rung.name.padded(to: nameWidth)) \(rungMark) \(time.padded(to: 9)) \(TerminalSanitizer.sanitize(rung.detail, keepNewlines: false))\n"
             }
         }
-        // Not online: the verdict the lines above add up to, in the words of the JSON's `state`
-        // and `reason` and of `agent status` (the exit status says the same: 69).
-        if state.state != .online {
-            text += "\(style.bold("state")): \(style.red(state.summary))\n"
-        }
-        return text
     }
 }

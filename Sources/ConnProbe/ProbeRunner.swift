@@ -13,15 +13,25 @@ struct ProbeRunner: Sendable {
     /// destination, kept-alive connections shared per origin and closed at the end); `done` is
     /// told how many have finished. `routes`: the look-ups of an earlier run to go on with.
     func probeAll(_ targets: [ProbeTarget], routes: RouteCache? = nil, done: (@Sendable (Int) -> Void)? = nil) async -> [ProbeResult] {
+        var results: [ProbeResult] = []
+        results.reserveCapacity(targets.count)
+        await probeEach(targets, routes: routes, done: done) { results.append(contentsOf: $0) }
+        return results
+    }
+
+    /// As `probeAll`, each result handed to `inOrder` in the targets' order as soon as the
+    /// targets before it are done (`concurrentForEach`): what a report printed as it goes needs,
+    /// without holding 10,000 results.
+    func probeEach(_ targets: [ProbeTarget], routes: RouteCache? = nil, done: (@Sendable (Int) -> Void)? = nil,
+                   inOrder: ([ProbeResult]) -> Void) async {
         let connections = ConnectionPool()
         let prober = prober.forNewRun(connections: connections, routes: routes)
         let finished = Mutex(0)
-        let results = await targets.concurrentMap(limit: concurrency) { target in
+        await targets.concurrentForEach(limit: concurrency, { target in
             let result = await prober.probe(target)
             if let done { done(finished.withLock { $0 += 1; return $0 }) }
             return result
-        }
+        }, inOrder: inOrder)
         await connections.closeAll()
-        return results
     }
 }

@@ -138,6 +138,25 @@ struct ProbeCommandTests {
         }
     }
 
+    @Test("--file to a pipe: each target's line is out once those before it are done, not when the last one is")
+    func linesAsTheyFinish() async throws {
+        // The second target's answer comes a byte a second: its probe lasts until --timeout.
+        let slow = BadServer.Route(method: "GET", path: "/slow", status: 200, headers: [["Content-Type", "text/plain"]],
+                                   body: String(repeating: "x", count: 1000), trickle: .init(bytes: 1, intervalMs: 1000))
+        try await BadServer.with([slow]) { server in
+            try await ServerProcess.with { url in
+                let fast = "\(url.absoluteString)/health"
+                let file = try home.write("targets.txt", "\(fast)\n\(server.url.absoluteString)/slow\n")
+                let probe = try JSONLinesProcess(ConnProcess.connPath, ["probe", "--file", file, "--timeout", "120s"], environment: home.environment)
+                let first = await poll(for: 60, every: .milliseconds(50)) { probe.standardOutput.contains(fast) ? probe.standardOutput : nil }
+                // Still running: the slow target has sent a few bytes of its head at most.
+                #expect(probe.process.isRunning, "\(probe.errorOutput)")
+                #expect(first?.hasPrefix("✓ \(fast)") == true, "\(first ?? "no line") \(probe.errorOutput)")
+                _ = await probe.stop()
+            }
+        }
+    }
+
     /// The rungs' details of each result, by name.
     func rungDetail(_ result: [String: Any], _ name: String) -> String? {
         (result["rungs"] as? [[String: Any]])?.first { $0["name"] as? String == name }?["detail"] as? String
