@@ -1122,7 +1122,7 @@ _conn_outbox_list() {
     repeating_flags=()
     non_repeating_flags=(--json --insecure --proxy-insecure --no-pager --utc --verbose -v --quiet -q --all --version -h --help)
     repeating_options=(--state)
-    non_repeating_options=(--server --profile --config --format --timeout --color --cacert --proxy --noproxy --proxy-cacert)
+    non_repeating_options=(--server --profile --config --format --timeout --color --cacert --proxy --noproxy --proxy-cacert --limit --after)
     __conn_offer_flags_options 0
 
     # Offer option value completions
@@ -1165,6 +1165,13 @@ _conn_outbox_list() {
         ;;
     '--state')
         __conn_add_completions -W 'pending'$'\n''sending'$'\n''sent'$'\n''failed'
+        return
+        ;;
+    '--limit')
+        return
+        ;;
+    '--after')
+        __conn_add_completions -W "$(__conn_custom_complete ---completion outbox list -- --after "${COMP_CWORD}" "$(__conn_cursor_index_in_current_word)")"
         return
         ;;
     esac

@@ -60,7 +60,7 @@ function __conn_parse_tokens -S
             __conn_parse_subcommand 0 'version' 'h/help'
             switch $unparsed_tokens[1]
             case 'list'
-                __conn_parse_subcommand 0 'server=' 'profile=' 'config=' 'format=' 'json' 'timeout=' 'color=' 'insecure' 'cacert=' 'proxy=' 'noproxy=' 'proxy-cacert=' 'proxy-insecure' 'no-pager' 'utc' 'v/verbose' 'q/quiet' 'state=+' 'all' 'version' 'h/help'
+                __conn_parse_subcommand 0 'server=' 'profile=' 'config=' 'format=' 'json' 'timeout=' 'color=' 'insecure' 'cacert=' 'proxy=' 'noproxy=' 'proxy-cacert=' 'proxy-insecure' 'no-pager' 'utc' 'v/verbose' 'q/quiet' 'state=+' 'all' 'limit=' 'after=' 'version' 'h/help'
             case 'show'
                 __conn_parse_subcommand 1 'server=' 'profile=' 'config=' 'format=' 'json' 'timeout=' 'color=' 'insecure' 'cacert=' 'proxy=' 'noproxy=' 'proxy-cacert=' 'proxy-insecure' 'no-pager' 'utc' 'v/verbose' 'q/quiet' 'version' 'h/help'
             case 'flush'
@@ -573,6 +573,8 @@ complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "con
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn outbox list" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on stderr but errors.'
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn outbox list"' -l 'state' -d 'Only messages in this state: pending, sending, sent, failed (repeatable).' -rfka 'pending sending sent failed'
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn outbox list" all' -l 'all' -d 'Sent messages too (without --state, the list shows what waits and what failed).'
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn outbox list" limit' -l 'limit' -d 'At most this many items (1–1000000); when more are left, the JSON\'s next and a note on stderr say where the next page starts.' -rfka ''
+complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn outbox list" after' -l 'after' -d 'Only items after this one in the list\'s order (an id or a unique prefix): the next page.' -rfka '(__conn_custom_completion ---completion outbox list -- --after (count (__conn_tokens -pc)) (__conn_tokens -tC))'
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn outbox list" version' -l 'version' -d 'Show the version.'
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn outbox list" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'conn' -n '__conn_should_offer_completions_for_flags_or_options "conn outbox show" server' -l 'server' -d 'The back end\'s base URL, e.g. http://127.0.0.1:8080 (overrides the profile).' -rfka ''

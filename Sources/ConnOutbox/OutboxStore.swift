@@ -304,11 +304,17 @@ public struct OutboxStore: Sendable {
 
     // MARK: Reading
 
-    public func list(states: [OutboxMessage.State]? = nil) throws -> [OutboxMessage] {
+    /// The items in `states` (all when nil), oldest first; with `after`, only those after that
+    /// item (its id) in this order; at most `limit`.
+    public func list(states: [OutboxMessage.State]? = nil, after: String? = nil, limit: Int? = nil) throws -> [OutboxMessage] {
         try database.writer.read { db in
             var query: SQL = "SELECT \(sql: OutboxMessage.columns) FROM outboxMessage"
-            if let states { query += " WHERE state IN \(states)" }
+            var conditions: [SQL] = []
+            if let states { conditions.append("state IN \(states)") }
+            if let after { conditions.append("(createdAt, id) > (SELECT createdAt, id FROM outboxMessage WHERE id = \(after))") }
+            if !conditions.isEmpty { query += " WHERE " + conditions.joined(separator: " AND ") }
             query += " ORDER BY createdAt, id"
+            if let limit { query += " LIMIT \(limit)" }
             return try SQLRequest<Row>(literal: query).fetchAll(db).map(OutboxMessage.init(row:))
         }
     }

@@ -3,22 +3,26 @@
 the flush benchmark and the kill -9 soak start from a full queue in a fraction of a second
 instead of COUNT `conn send` runs. The database must exist (run any `conn outbox` command first).
 
-    bench/lib/fill-outbox.py DATABASE COUNT SUBJECT-PREFIX [--requests URL]
+    bench/lib/fill-outbox.py DATABASE COUNT SUBJECT-PREFIX [--requests URL] [--append]
 
 With --requests, the rows are `conn request` POSTs to URL instead, each with the body of a
-protocol message (so conn-server stores them) and an Idempotency-Key header.
+protocol message (so conn-server stores them) and an Idempotency-Key header. The outbox is
+emptied first, unless --append (a queue of both kinds: two runs, the second with --append).
 """
 import json, sqlite3, sys, time, uuid
 
 path, count, prefix = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-requests_url = sys.argv[5] if len(sys.argv) > 5 and sys.argv[4] == "--requests" else None
+options = sys.argv[4:]
+append = "--append" in options
+requests_url = options[options.index("--requests") + 1] if "--requests" in options else None
 text = "Lorem Ipsum is simply dummy text of the printing and typesetting industry."
 now = time.time()
 db = sqlite3.connect(path)
 db.execute("PRAGMA busy_timeout = 10000")
 with db:
-    db.execute("DELETE FROM outboxAttempt")
-    db.execute("DELETE FROM outboxMessage")
+    if not append:
+        db.execute("DELETE FROM outboxAttempt")
+        db.execute("DELETE FROM outboxMessage")
     if requests_url:
         origin = requests_url.split("/", 3)
         origin = origin[0] + "//" + origin[2]

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# A big outbox (issue 55, item 3): COUNT (default 100,000) queued items, half messages and half
+# `conn request` POSTs, against conn-server on loopback:
+#  1. `outbox list --limit 1000` on COUNT items vs `outbox list` on 1,000      (goal ≤ 1.3x)
+#     and the whole list of COUNT items, for contrast (time and peak RSS)
+#  2. `outbox flush --concurrency 8` of the COUNT items vs wrk's POST ceiling    (goal ≥ 0.8x)
+#     with the flush's peak RSS                                                 (goal ≤ 40 MB)
+#     and lost / duplicated on the server (must be 0 / 0)
+# The kill -9 soak over a full queue is bench/run outbox's part 4 (COUNT=100000 KILLS=200 there).
+set -euo pipefail
+command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk; }
+command -v jq >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq jq; }
+COUNT=${COUNT:-100000}
+half=$((COUNT / 2))
+out="$RESULTS/outbox-scale.txt"
+: > "$out"
+source scripts/lib/server.sh
+home=$(mktemp -d)
+trap 'stop_conn_server; rm -rf "$home"' EXIT
+export XDG_DATA_HOME=$home/data XDG_CONFIG_HOME=$home/config XDG_STATE_HOME=$home/state XDG_CACHE_HOME=$home/cache
+db=$XDG_DATA_HOME/conn/conn.sqlite
+"$CONN" outbox list >/dev/null   # creates the database and its tables
+log() { echo "$*" | tee -a "$out"; }
+fill() {  # N URL: N/2 messages, N/2 requests to URL
+    python3 bench/lib/fill-outbox.py "$db" $(($1 / 2)) message
+    python3 bench/lib/fill-outbox.py "$db" $(($1 / 2)) request --requests "$2/messages" --append
+}
+
+# 1. list: a page of a big outbox against the whole of a small one.
+fill 1000 http://127.0.0.1:1
+hyperfine -N --warmup 3 --runs 20 --export-markdown "$RESULTS/outbox-list-1000.md" -n "outbox list (1,000 items)" "$CONN outbox list" | tee -a "$out"
+small=$(jq '.results[0].mean' < <(hyperfine -N --warmup 3 --runs 20 --export-json /dev/stdout "$CONN outbox list" 2>/dev/null))
+fill "$COUNT" http://127.0.0.1:1
+page=$(jq '.results[0].mean' < <(hyperfine -N --warmup 3 --runs 20 --export-json /dev/stdout "$CONN outbox list --limit 1000" 2>/dev/null))
+whole=$(jq '.results[0].mean' < <(hyperfine -N --warmup 1 --runs 3 --export-json /dev/stdout "$CONN outbox list" 2>/dev/null))
+log "outbox list: 1,000 items $(printf %.1f "$(echo "$small * 1000" | bc -l)") ms; --limit 1000 of $COUNT $(printf %.1f "$(echo "$page * 1000" | bc -l)") ms" \
+    "= $(printf %.2f "$(echo "$page / $small" | bc -l)")x (goal <= 1.3x); the whole $COUNT $(printf %.2f "$whole") s," \
+    "peak RSS $(peak_rss_mb "$CONN" outbox list) MB (a page: $(peak_rss_mb "$CONN" outbox list --limit 1000) MB)"
+
+# 2. flush of COUNT vs wrk, on a fresh server each (every item a first store).
+start_conn_server "$CONN_SERVER_BIN"
+wrk_rate=$(wrk -t2 -c8 -d10s -s bench/post-message.lua "$CONN_SERVER_URL" | grep -o 'Requests/sec: *[0-9.]*' | awk '{print $2}')
+stop_conn_server
+start_conn_server "$CONN_SERVER_BIN"
+fill "$COUNT" "$CONN_SERVER_URL"
+start=$(date +%s.%N)
+rss=$(CONN_SERVER=$CONN_SERVER_URL peak_rss_mb "$CONN" outbox flush --concurrency 8)
+end=$(date +%s.%N)
+seconds=$(echo "$end - $start" | bc -l)
+rate=$(echo "$COUNT / $seconds" | bc -l)
+inbox=$(curl -s "$CONN_SERVER_URL/inbox")
+stored=$(echo "$inbox" | jq '.inbox | length')
+unique=$(echo "$inbox" | jq '[.inbox[] | .subject] | unique | length')
+waiting=$("$CONN" outbox list --json | jq '.messages | length')
+log "flush of $COUNT ($half messages, $half requests): $(printf %.1f "$seconds") s = $(printf %.0f "$rate")/s; wrk $wrk_rate/s;" \
+    "flush/wrk = $(printf %.2f "$(echo "$rate / $wrk_rate" | bc -l)")x (goal >= 0.8x); peak RSS $rss MB (goal <= 40);" \
+    "stored $stored, distinct $unique, left waiting $waiting: lost $((COUNT - unique)), duplicated $((stored - unique))"
+stop_conn_server
