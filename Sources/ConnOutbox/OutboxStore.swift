@@ -308,7 +308,9 @@ public struct OutboxStore: Sendable {
     /// item (its id) in this order; at most `limit`.
     public func list(states: [OutboxMessage.State]? = nil, after: String? = nil, limit: Int? = nil) throws -> [OutboxMessage] {
         try database.writer.read { db in
-            var query: SQL = "SELECT \(sql: OutboxMessage.columns) FROM outboxMessage"
+            // In the index's order, the states filtered as it goes: a page of 100,000 items stops
+            // after its rows instead of sorting every one (the planner would pick the state index).
+            var query: SQL = "SELECT \(sql: OutboxMessage.columns) FROM outboxMessage INDEXED BY outboxMessage_listOrder"
             var conditions: [SQL] = []
             if let states { conditions.append("state IN \(states)") }
             if let after { conditions.append("(createdAt, id) > (SELECT createdAt, id FROM outboxMessage WHERE id = \(after))") }

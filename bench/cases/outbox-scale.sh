@@ -21,6 +21,11 @@ export XDG_DATA_HOME=$home/data XDG_CONFIG_HOME=$home/config XDG_STATE_HOME=$hom
 db=$XDG_DATA_HOME/conn/conn.sqlite
 "$CONN" outbox list >/dev/null   # creates the database and its tables
 log() { echo "$*" | tee -a "$out"; }
+mean_s() {  # RUNS COMMAND: hyperfine's mean, in seconds
+    local runs=$1; shift
+    hyperfine -N --warmup 2 --runs "$runs" --export-json "$home/mean.json" "$*" >/dev/null 2>&1
+    jq '.results[0].mean' "$home/mean.json"
+}
 fill() {  # N URL: N/2 messages, N/2 requests to URL
     python3 bench/lib/fill-outbox.py "$db" $(($1 / 2)) message
     python3 bench/lib/fill-outbox.py "$db" $(($1 / 2)) request --requests "$2/messages" --append
@@ -28,11 +33,10 @@ fill() {  # N URL: N/2 messages, N/2 requests to URL
 
 # 1. list: a page of a big outbox against the whole of a small one.
 fill 1000 http://127.0.0.1:1
-hyperfine -N --warmup 3 --runs 20 --export-markdown "$RESULTS/outbox-list-1000.md" -n "outbox list (1,000 items)" "$CONN outbox list" | tee -a "$out"
-small=$(jq '.results[0].mean' < <(hyperfine -N --warmup 3 --runs 20 --export-json /dev/stdout "$CONN outbox list" 2>/dev/null))
+small=$(mean_s 20 "$CONN outbox list")
 fill "$COUNT" http://127.0.0.1:1
-page=$(jq '.results[0].mean' < <(hyperfine -N --warmup 3 --runs 20 --export-json /dev/stdout "$CONN outbox list --limit 1000" 2>/dev/null))
-whole=$(jq '.results[0].mean' < <(hyperfine -N --warmup 1 --runs 3 --export-json /dev/stdout "$CONN outbox list" 2>/dev/null))
+page=$(mean_s 20 "$CONN outbox list --limit 1000")
+whole=$(mean_s 3 "$CONN outbox list")
 log "outbox list: 1,000 items $(printf %.1f "$(echo "$small * 1000" | bc -l)") ms; --limit 1000 of $COUNT $(printf %.1f "$(echo "$page * 1000" | bc -l)") ms" \
     "= $(printf %.2f "$(echo "$page / $small" | bc -l)")x (goal <= 1.3x); the whole $COUNT $(printf %.2f "$whole") s," \
     "peak RSS $(peak_rss_mb "$CONN" outbox list) MB (a page: $(peak_rss_mb "$CONN" outbox list --limit 1000) MB)"
