@@ -95,10 +95,12 @@ public enum OutboxMigrations {
         // every pending row for the oldest 8 (a flush of 100,000 ran at 0.26x wrk, of 10,000 at
         // 0.48x), and `outbox list --limit` sorted the table for one page. The claim reads
         // (state, createdAt), which also serves every `state = ?` the state-only index did; the
-        // list reads (createdAt, id).
+        // list reads (createdAt, id). Each claim also prunes sent messages older than
+        // outboxKeepSent: (state, sentAt) makes that a range instead of a walk over every sent row.
         DatabaseMigration("outbox.v5.order") { db in
             try db.create(index: "outboxMessage_listOrder", on: "outboxMessage", columns: ["createdAt", "id"])
             try db.create(index: "outboxMessage_stateOrder", on: "outboxMessage", columns: ["state", "createdAt"])
+            try db.create(index: "outboxMessage_sentAt", on: "outboxMessage", columns: ["state", "sentAt"])
             try db.execute(sql: "DROP INDEX IF EXISTS outboxMessage_on_state")
         },
     ]
