@@ -135,9 +135,11 @@ def producer(counts):
 
 
 def sample(pid):
+    """Resident MB, of it anonymous MB (the heap: what a leak grows; the rest is the binary's
+    pages, touched as new code paths run), and open descriptors."""
     with open(f"/proc/{pid}/status") as status:
-        rss = next(int(line.split()[1]) for line in status if line.startswith("VmRSS:")) / 1024
-    return rss, len(os.listdir(f"/proc/{pid}/fd"))
+        fields = {line.split(":")[0]: line.split()[1] for line in status if line.startswith(("VmRSS:", "RssAnon:"))}
+    return int(fields["VmRSS"]) / 1024, int(fields["RssAnon"]) / 1024, len(os.listdir(f"/proc/{pid}/fd"))
 
 
 def slope_per_hour(points):
@@ -173,14 +175,15 @@ def main():
         producing = threading.Thread(target=producer, args=(counts,))
         producing.start()
         start = time.monotonic()
-        rss, fds = [], []
+        rss, anon, fds = [], [], []
         while producing.is_alive() or time.monotonic() - start < SOAK_S:
             t = time.monotonic() - start
-            r, f = sample(pid)
+            r, a, f = sample(pid)
             rss.append((t, r))
+            anon.append((t, a))
             fds.append((t, f))
             if len(rss) % 30 == 1:
-                log(f"{t:.0f} s: agent {r:.1f} MB, {f} descriptors; {counts}")
+                log(f"{t:.0f} s: agent {r:.1f} MB ({a:.1f} MB anonymous), {f} descriptors; {counts}")
             producing.join(timeout=10)
         stop.set()
         link_down(False)
@@ -195,15 +198,16 @@ def main():
         inbox = json.loads(run(*in_client("curl", "-s", f"{URL}/inbox")).stdout)["inbox"]
         subjects = [item.get("subject", "") for item in inbox if item.get("subject", "").startswith("soak-")]
         distinct = len(set(subjects))
-        end_rss, end_fds = sample(pid)
+        end_rss, end_anon, end_fds = sample(pid)
         # The first minute is start-up and the first spells: the slope is taken after it.
-        steady_rss = [(t, v) for t, v in rss if t >= 60] or rss
-        steady_fds = [(t, v) for t, v in fds if t >= 60] or fds
+        steady = lambda points: [(t, v) for t, v in points if t >= 60] or points
+        steady_rss, steady_anon, steady_fds = steady(rss), steady(anon), steady(fds)
         log(f"soak of {SOAK_S:.0f} s: queued {counts['queued']} of {COUNT} ({counts['refused']} refused at once), "
             f"{counts['spells']} link-down spells, {counts['restarts']} server restarts; "
             f"drained in {time.monotonic() - drained:.1f} s, {waiting} left waiting")
         log(f"stored {len(subjects)}, distinct {distinct}: lost {counts['queued'] - distinct}, duplicated {len(subjects) - distinct}")
         log(f"agent RSS {rss[0][1]:.1f} MB at start, {end_rss:.1f} MB at the end, slope {slope_per_hour(steady_rss):+.2f} MB/h after the first minute; "
+            f"anonymous {anon[0][1]:.1f} MB at start, {end_anon:.1f} MB at the end, slope {slope_per_hour(steady_anon):+.2f} MB/h; "
             f"descriptors {fds[0][1]} at start, {end_fds} at the end, slope {slope_per_hour(steady_fds):+.1f}/h")
     finally:
         stop.set()
