@@ -20,6 +20,10 @@ CONN = os.environ["CONN"]
 SERVER = os.environ["CONN_SERVER_BIN"]
 SOAK_S = float(os.environ.get("SOAK_S", "1800"))
 COUNT = int(os.environ.get("SOAK_COUNT", "10000"))
+# SOAK_FLAPS=0 / SOAK_RESTARTS=0 leave the link up / the server running: to tell which part a
+# growth comes with.
+FLAPS = os.environ.get("SOAK_FLAPS", "1") != "0"
+RESTARTS = os.environ.get("SOAK_RESTARTS", "1") != "0"
 NS_C, NS_S = f"connsoak-c-{os.getpid()}", f"connsoak-s-{os.getpid()}"
 SERVER_IP, CLIENT_IP, PORT = "10.77.0.1", "10.77.0.2", 8080
 URL = f"http://{SERVER_IP}:{PORT}"
@@ -170,8 +174,10 @@ def main():
         time.sleep(2)
         pid = agent_pid(agent)
         counts = {"spells": 0, "restarts": 0, "queued": 0, "refused": 0}
-        threading.Thread(target=flapper, args=(counts,), daemon=True).start()
-        threading.Thread(target=restarter, args=(server, counts), daemon=True).start()
+        if FLAPS:
+            threading.Thread(target=flapper, args=(counts,), daemon=True).start()
+        if RESTARTS:
+            threading.Thread(target=restarter, args=(server, counts), daemon=True).start()
         producing = threading.Thread(target=producer, args=(counts,))
         producing.start()
         start = time.monotonic()
@@ -184,7 +190,10 @@ def main():
             fds.append((t, f))
             if len(rss) % 30 == 1:
                 log(f"{t:.0f} s: agent {r:.1f} MB ({a:.1f} MB anonymous), {f} descriptors; {counts}")
-            producing.join(timeout=10)
+            if producing.is_alive():
+                producing.join(timeout=10)
+            else:
+                time.sleep(10)
         stop.set()
         link_down(False)
         time.sleep(1)
