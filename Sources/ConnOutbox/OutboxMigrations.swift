@@ -92,7 +92,7 @@ public enum OutboxMigrations {
             }
         },
         // Read in order instead of sorted: at 100,000 queued, each claim of a flush's batch sorted
-        // every pending row for the oldest 8 (a flush of 100,000 ran at 0.26x wrk, of 10,000 at
+        // every pending row for the oldest 64 (a flush of 100,000 ran at 0.26x wrk, of 10,000 at
         // 0.48x), and `outbox list --limit` sorted the table for one page. The claim reads
         // (state, createdAt), which also serves every `state = ?` the state-only index did; the
         // list reads (createdAt, id). Each claim also prunes sent messages older than

@@ -34,7 +34,9 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting, PrometheusOut
             JSON: state, reason, failingTarget, interface, ipv4, ipv6; the exit status follows it. \
             Within one run, plain-http URLs \
             on the same host and port share kept-alive connections (the tcp rung says "reused"); \
-            each answer is still judged on its own. In text to a pipe or a file, each target's             line is printed in the input's order as soon as the targets before it are done             (--json and --wait print the whole report at the end).
+            each answer is still judged on its own. In text to a pipe or a file, each target's \
+            line is printed in the input's order as soon as the targets before it are done \
+            (--json and --wait print the whole report at the end).
 
             With -- CMD, runs CMD once everything is reachable (as wait-for-it does) and exits \
             with its code.
@@ -282,7 +284,8 @@ public struct ProbeCommand: ConnCommand, TrailingCommandAccepting, PrometheusOut
             ProbeJournal.shared.record(released)
             var text = ""
             for result in released {
-                ProbeReport.appendLine(result, width: width, showLadder: showLadder, style: style, to: &text)
+                ProbeReport.appendLine(result, name: TerminalSanitizer.sanitize(result.target, keepNewlines: false), width: width,
+                                       showLadder: showLadder, style: style, to: &text)
                 witnesses.add(result)
             }
             context.printer.write(text)

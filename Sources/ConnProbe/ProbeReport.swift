@@ -50,8 +50,11 @@ struct ProbeReport: Encodable, TextRenderable, SchemaVersioned {
             for target in statistics { text += target.renderText(style: style) }
             return text + footer(style: style)
         }
-        let width = Self.nameWidth(results.map(\.target))
-        for result in results { Self.appendLine(result, width: width, showLadder: showLadder, style: style, to: &text) }
+        let names = results.map { TerminalSanitizer.sanitize($0.target, keepNewlines: false) }
+        let width = names.map(\.count).max() ?? 0
+        for (result, name) in zip(results, names) {
+            Self.appendLine(result, name: name, width: width, showLadder: showLadder, style: style, to: &text)
+        }
         return text + footer(style: style)
     }
 
@@ -72,9 +75,9 @@ struct ProbeReport: Encodable, TextRenderable, SchemaVersioned {
         state.state == .online ? "" : "\(style.bold("state")): \(style.red(state.summary))\n"
     }
 
-    /// One target's line (a compact httpstat), and its ladder with -v.
-    static func appendLine(_ result: ProbeResult, width: Int, showLadder: Bool, style: TextStyle, to text: inout String) {
-        let name = TerminalSanitizer.sanitize(result.target, keepNewlines: false)
+    /// One target's line (a compact httpstat), and its ladder with -v; `name` is its target,
+    /// sanitised (the caller has it already, for the width).
+    static func appendLine(_ result: ProbeResult, name: String, width: Int, showLadder: Bool, style: TextStyle, to text: inout String) {
         text += result.reachable ? style.green("✓") : style.red("✗")
         text += " "
         text += style.bold(name.padded(to: width))
