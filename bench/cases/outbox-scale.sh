@@ -8,19 +8,10 @@
 #     and lost / duplicated on the server (must be 0 / 0)
 # The kill -9 soak over a full queue is bench/run outbox's part 4 (COUNT=100000 KILLS=200 there).
 set -euo pipefail
-command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk; }
-command -v jq >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq jq; }
 COUNT=${COUNT:-100000}
 half=$((COUNT / 2))
 out="$RESULTS/outbox-scale.txt"
-: > "$out"
-source scripts/lib/server.sh
-home=$(mktemp -d)
-trap 'stop_conn_server; rm -rf "$home"' EXIT
-export XDG_DATA_HOME=$home/data XDG_CONFIG_HOME=$home/config XDG_STATE_HOME=$home/state XDG_CACHE_HOME=$home/cache
-db=$XDG_DATA_HOME/conn/conn.sqlite
-"$CONN" outbox list >/dev/null   # creates the database and its tables
-log() { echo "$*" | tee -a "$out"; }
+source bench/lib/outbox-home.sh
 mean_s() {  # RUNS COMMAND: hyperfine's mean, in seconds
     local runs=$1; shift
     hyperfine -N --warmup 2 --runs "$runs" --export-json "$home/mean.json" "$*" >/dev/null 2>&1

@@ -7,19 +7,10 @@
 #  4. the kill -9 soak: 200 random SIGKILLs of `conn outbox flush`, then a final flush; counts
 #     lost and duplicated messages on the server (must both be 0).
 set -euo pipefail
-command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk; }
-command -v jq >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq jq; }
 out="$RESULTS/outbox.txt"
-: > "$out"
 COUNT=${COUNT:-10000}
 KILLS=${KILLS:-200}
-source scripts/lib/server.sh
-home=$(mktemp -d)
-trap 'stop_conn_server; rm -rf "$home"' EXIT
-export XDG_DATA_HOME=$home/data XDG_CONFIG_HOME=$home/config XDG_STATE_HOME=$home/state XDG_CACHE_HOME=$home/cache
-db=$XDG_DATA_HOME/conn/conn.sqlite
-"$CONN" outbox list >/dev/null   # creates the database and its tables
-log() { echo "$*" | tee -a "$out"; }
+source bench/lib/outbox-home.sh
 
 # 1. flush vs wrk. A fresh server per flush run, so every message is a first store (not a replay).
 start_conn_server "$CONN_SERVER_BIN"

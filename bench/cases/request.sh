@@ -5,18 +5,9 @@
 #  2. flush of 10,000 queued requests vs wrk posting to the same server (its ceiling), same
 #     concurrency (8 connections), as the message flush is measured (bench/cases/outbox.sh).
 set -euo pipefail
-command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk; }
-command -v jq >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq jq; }
 out="$RESULTS/request.txt"
-: > "$out"
 COUNT=${COUNT:-10000}
-source scripts/lib/server.sh
-home=$(mktemp -d)
-trap 'stop_conn_server; rm -rf "$home"' EXIT
-export XDG_DATA_HOME=$home/data XDG_CONFIG_HOME=$home/config XDG_STATE_HOME=$home/state XDG_CACHE_HOME=$home/cache
-db=$XDG_DATA_HOME/conn/conn.sqlite
-"$CONN" outbox list >/dev/null   # creates the database and its tables
-log() { echo "$*" | tee -a "$out"; }
+source bench/lib/outbox-home.sh
 body='{"to":"jhon@gmail.com","subject":"benchmark","text":"Lorem-Ipsum-is-simply-dummy-text-of-the-printing-industry."}'  # hyperfine -N splits words as a shell does: quoted below, no blanks
 
 # 1. one request, start-up included. Each conn run queues a fresh key (a new message); curl

@@ -157,11 +157,6 @@ def slope_per_hour(points):
     return 0.0 if var == 0 else sum((t - mean_t) * (v - mean_v) for t, v in points) / var * 3600
 
 
-def agent_pid(launcher):
-    """The agent's own pid: `ip netns exec` execs it, so the launcher's pid is the agent's."""
-    return launcher.pid
-
-
 def main():
     setup()
     server = Server()
@@ -172,7 +167,7 @@ def main():
         agent = subprocess.Popen(in_client(CONN, "agent", "--no-internet"), env=ENV, stdout=subprocess.DEVNULL,
                                  stderr=open(f"{home}/agent.log", "w"))
         time.sleep(2)
-        pid = agent_pid(agent)
+        pid = agent.pid  # `ip netns exec` execs the agent: the launcher's pid is the agent's
         counts = {"spells": 0, "restarts": 0, "queued": 0, "refused": 0}
         if FLAPS:
             threading.Thread(target=flapper, args=(counts,), daemon=True).start()
