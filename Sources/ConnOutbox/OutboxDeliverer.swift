@@ -50,10 +50,11 @@ public struct OutboxDeliverer: Sendable {
     /// Messages claimed per transaction.
     var batchSize: Int { concurrency * 8 }
 
-    /// Long enough for a whole batch to run at `concurrency`, with room to spare. A holder that
-    /// dies on this host loses its lease at once anyway (see `LeaseOwner.isCertainlyDead`).
+    /// Long enough for a whole batch to run at `concurrency` behind the requests of the batch
+    /// before it still in flight, with room to spare. A holder that dies on this host loses its
+    /// lease at once anyway (see `LeaseOwner.isCertainlyDead`).
     public var lease: Duration {
-        let rounds = Double((batchSize + concurrency - 1) / concurrency)
+        let rounds = Double((batchSize + concurrency - 1) / concurrency + 1)
         return .milliseconds(Int64((rounds * requestTimeout.seconds + 10) * 1000))
     }
 
@@ -110,34 +111,59 @@ public struct OutboxDeliverer: Sendable {
         }
     }
 
-    /// Delivers the claimed messages, `concurrency` at a time, and records the outcomes.
-    public func deliver(_ messages: [OutboxMessage]) async throws -> [(message: OutboxMessage, outcome: DeliveryOutcome)] {
-        let results = await messages.concurrentMap(limit: concurrency) { message in await attempt(message) }
-        try record(results)
-        return results.map { ($0.message, $0.outcome) }
-    }
-
     /// One pass over what is due: claim a batch, deliver it, repeat until nothing is left to
     /// claim or an auth refusal pauses the queue.
-    /// `afterBatch` sees the tally after each batch (a progress line).
+    ///
+    /// `concurrency` requests stay in flight the whole pass (`FlushPipeline` decides when): the
+    /// next batch is claimed while the last `concurrency` of this one are still to start, and
+    /// outcomes are recorded a batch at a time while the rest are running, so no commit waits for
+    /// the pipe to empty. The commits run here, between answers: handing them to a thread of
+    /// their own measured no faster (the pass is bound by the CPU, shared with the server on
+    /// one machine) and cost more memory.
+    /// `afterBatch` sees the tally after each batch is recorded (a progress line).
     public func flushOnce(_ scope: OutboxStore.ClaimScope, tally: inout FlushTally, afterBatch: ((FlushTally) -> Void)? = nil) async throws {
         let passStart = Date()
-        while true {
-            let claim = try store.claim(scope, for: target, notAttemptedSince: passStart, limit: batchSize, owner: owner, lease: lease, now: Date())
-            tally.expired += claim.expired
-            if let pause = claim.pause {
-                tally.pause = pause
-                return
+        var pipeline = FlushPipeline(concurrency: concurrency, batchSize: batchSize)
+        await withTaskGroup(of: Attempted.self) { group in
+            while true {
+                if pipeline.wantsClaim {
+                    pipeline.claiming = true
+                    do {
+                        let claim = try store.claim(scope, for: target, notAttemptedSince: passStart, limit: batchSize, owner: owner, lease: lease, now: Date())
+                        tally.expired += claim.expired
+                        if let pause = claim.pause { tally.pause = pause }
+                        pipeline.claimed(claim.pause == nil ? claim.messages : [])
+                    } catch {
+                        pipeline.claimFailed(error)
+                    }
+                }
+                while let message = pipeline.nextToStart() {
+                    group.addTask { await attempt(message) }
+                }
+                if let batch = pipeline.batchToRecord() {
+                    do {
+                        try record(batch)
+                        pipeline.recorded()
+                        afterBatch?(tally)
+                    } catch {
+                        pipeline.recordFailed(error)
+                    }
+                }
+                guard let attempted = await group.next() else { break }
+                pipeline.finished(attempted)
+                tally.count(attempted.outcome)
+                // A refusal of the credentials: what is claimed is still tried (it is leased to
+                // us), nothing more is claimed, and the queue pauses below.
+                if tally.authRefused > 0 { pipeline.stopClaiming() }
             }
-            if claim.messages.isEmpty { return }
-            for (_, outcome) in try await deliver(claim.messages) {
-                tally.count(outcome)
-            }
-            afterBatch?(tally)
-            if tally.authRefused > 0, let pause = try store.pause() {
-                tally.pause = pause
-                return
-            }
+        }
+        if let failure = pipeline.failure {
+            // What was tried is written down if the database lets us; the rest waits for its lease.
+            try? record(pipeline.unrecorded)
+            throw failure
+        }
+        if tally.authRefused > 0, tally.pause == nil, let pause = try store.pause() {
+            tally.pause = pause
         }
     }
 }

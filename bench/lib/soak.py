@@ -140,10 +140,11 @@ def producer(counts):
 
 def sample(pid):
     """Resident MB, of it anonymous MB (the heap: what a leak grows; the rest is the binary's
-    pages, touched as new code paths run), and open descriptors."""
+    pages, touched as new code paths run), open descriptors and threads (each thread may hold a
+    malloc arena and a stack: growth there is not a leak of objects)."""
     with open(f"/proc/{pid}/status") as status:
-        fields = {line.split(":")[0]: line.split()[1] for line in status if line.startswith(("VmRSS:", "RssAnon:"))}
-    return int(fields["VmRSS"]) / 1024, int(fields["RssAnon"]) / 1024, len(os.listdir(f"/proc/{pid}/fd"))
+        fields = {line.split(":")[0]: line.split()[1] for line in status if line.startswith(("VmRSS:", "RssAnon:", "Threads:"))}
+    return int(fields["VmRSS"]) / 1024, int(fields["RssAnon"]) / 1024, len(os.listdir(f"/proc/{pid}/fd")), int(fields["Threads"])
 
 
 def slope_per_hour(points):
@@ -179,12 +180,12 @@ def main():
         rss, anon, fds = [], [], []
         while producing.is_alive() or time.monotonic() - start < SOAK_S:
             t = time.monotonic() - start
-            r, a, f = sample(pid)
+            r, a, f, threads = sample(pid)
             rss.append((t, r))
             anon.append((t, a))
             fds.append((t, f))
-            if len(rss) % 30 == 1:
-                log(f"{t:.0f} s: agent {r:.1f} MB ({a:.1f} MB anonymous), {f} descriptors; {counts}")
+            if len(rss) % 6 == 1:  # a line a minute
+                log(f"{t:.0f} s: agent {r:.1f} MB ({a:.1f} MB anonymous), {f} descriptors, {threads} threads; {counts}")
             if producing.is_alive():
                 producing.join(timeout=10)
             else:
@@ -202,7 +203,7 @@ def main():
         inbox = json.loads(run(*in_client("curl", "-s", f"{URL}/inbox")).stdout)["inbox"]
         subjects = [item.get("subject", "") for item in inbox if item.get("subject", "").startswith("soak-")]
         distinct = len(set(subjects))
-        end_rss, end_anon, end_fds = sample(pid)
+        end_rss, end_anon, end_fds, end_threads = sample(pid)
         # The first minute is start-up and the first spells: the slope is taken after it.
         steady = lambda points: [(t, v) for t, v in points if t >= 60] or points
         steady_rss, steady_anon, steady_fds = steady(rss), steady(anon), steady(fds)
@@ -212,7 +213,7 @@ def main():
         log(f"stored {len(subjects)}, distinct {distinct}: lost {counts['queued'] - distinct}, duplicated {len(subjects) - distinct}")
         log(f"agent RSS {rss[0][1]:.1f} MB at start, {end_rss:.1f} MB at the end, slope {slope_per_hour(steady_rss):+.2f} MB/h after the first minute; "
             f"anonymous {anon[0][1]:.1f} MB at start, {end_anon:.1f} MB at the end, slope {slope_per_hour(steady_anon):+.2f} MB/h; "
-            f"descriptors {fds[0][1]} at start, {end_fds} at the end, slope {slope_per_hour(steady_fds):+.1f}/h")
+            f"descriptors {fds[0][1]} at start, {end_fds} at the end, slope {slope_per_hour(steady_fds):+.1f}/h; {end_threads} threads at the end")
     finally:
         stop.set()
         if agent:
