@@ -102,6 +102,27 @@ struct PackageTests {
         return FileManager.default.isExecutableFile(atPath: directory + "/conn") ? directory : nil
     }
 
+    @Test("scripts/package refuses (65) a version CHANGELOG.md has no section for, before building anything; this conn's version has one")
+    func changelogNamesTheVersion() async throws {
+        let home = try TemporaryDirectory()
+        let binaries = home.path + "/bin"
+        try FileManager.default.createDirectory(atPath: binaries, withIntermediateDirectories: true)
+        // Binaries that report a version no release has had.
+        for name in ["conn", "conn-server"] {
+            try "#!/bin/sh\necho '{\"version\":\"9.8.7\"}'\n".write(toFile: "\(binaries)/\(name)", atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: "\(binaries)/\(name)")
+        }
+        let refused = try await Self.run("scripts/package", ["--bin", binaries, "--output", home.path + "/dist"],
+                                         environment: ["DEBFULLNAME": "conn tests", "DEBEMAIL": "packager@conn.example"])
+        #expect(refused.exitCode == 65, "\(refused.standardError)")
+        #expect(refused.standardError.contains("CHANGELOG.md has no section for 9.8.7"), "\(refused.standardError)")
+        #expect(Self.tree(home.path + "/dist").isEmpty, "nothing is built: \(Self.tree(home.path + "/dist"))")
+        let changelog = try String(contentsOfFile: Self.root + "/CHANGELOG.md", encoding: .utf8)
+        let current = try await version()
+        #expect(changelog.split(separator: "\n").contains { $0.hasPrefix("## \(current) - ") }, "CHANGELOG.md needs a section for \(current)")
+        #expect(changelog.split(separator: "\n").contains("## Unreleased"))
+    }
+
     @Test("the .deb: lintian-clean, installed with dpkg -i, found by man, bash, zsh and fish, needs only its Depends:, removed by dpkg -r",
           .enabled(if: getuid() == 0, "dpkg -i needs root"),
           .enabled(if: releaseBinaries != nil || ProcessInfo.processInfo.environment["CONN_REQUIRE_PACKAGE_TEST"] != nil,
