@@ -3,16 +3,16 @@ import ConnTestSupport
 import Foundation
 import Testing
 
-/// The README's exit-code table is the contract: this test reads it, checks it against
+/// The exit-code table of docs/guide/scripting.md is the contract: this test reads it, checks it against
 /// `ExitStatus` and `conn --help`, and makes the real binary end with each code it documents, so
 /// the docs and the behaviour cannot drift apart again.
 @Suite("the exit-code table")
 struct ExitCodeTableTests {
     /// The rows of the table under "Exit codes follow sysexits(3)": code and name.
-    static func readmeTable() throws -> [(code: Int32, name: String)] {
-        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("README.md")
-        let text = try String(contentsOf: readme, encoding: .utf8)
+    static func documentedTable() throws -> [(code: Int32, name: String)] {
+        let guide = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("docs/guide/scripting.md")
+        let text = try String(contentsOf: guide, encoding: .utf8)
         let section = try #require(text.range(of: "Exit codes follow sysexits(3):"))
         var rows: [(Int32, String)] = []
         for line in text[section.upperBound...].split(separator: "\n").dropFirst(2) {
@@ -32,7 +32,7 @@ struct ExitCodeTableTests {
 
     @Test("the table is ExitStatus, and conn --help lists every code")
     func tableMatchesTheCode() async throws {
-        let table = try Self.readmeTable()
+        let table = try Self.documentedTable()
         #expect(table.map(\.code) == ExitStatus.allCases.map(\.rawValue), "\(table)")
         #expect(table.map(\.name) == ExitStatus.allCases.map(\.name))
         // Help wraps its lines: compare with the white space folded.
@@ -63,8 +63,8 @@ struct ExitCodeTableTests {
         try await run(75, ["watch", "--no-internet", "--no-link", "--until", "online", "--timeout", "1s"], server: closed)
         try await BadServer.with(refusing) { server in try await run(77, ["inbox", "fetch"], server: server.url) }
         try await run(78, ["config", "show"], env: ["CONN_CONFIG": home.path + "/missing.yaml"])
-        for (code, name) in try Self.readmeTable() where Self.triggeredElsewhere[code] == nil {
-            #expect(observed[code] != nil, "README documents \(code) (\(name)) but no command line here ended with it: \(observed)")
+        for (code, name) in try Self.documentedTable() where Self.triggeredElsewhere[code] == nil {
+            #expect(observed[code] != nil, "docs/guide/scripting.md documents \(code) (\(name)) but no command line here ended with it: \(observed)")
         }
         #expect(Set(observed.keys).isSubset(of: Set(ExitStatus.allCases.map(\.rawValue))), "undocumented codes: \(observed)")
     }

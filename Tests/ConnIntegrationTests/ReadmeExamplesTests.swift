@@ -2,23 +2,32 @@ import ConnTestSupport
 import Foundation
 import Testing
 
-/// The README's examples run: every `$ conn …` line of its console blocks that can run offline or
-/// against the local conn-server is run in bash, in a fresh home, against a server with the
-/// README's generated inbox, and what it prints is compared with what the README shows. A README
-/// that drifts from the program fails here.
+/// The examples of the README and of every guide (docs/guide/*.md) run: every `$ conn …` line of
+/// a document's console blocks that can run offline or against the local conn-server is run in
+/// bash, in order, in a fresh home per document, against a server with the documents' generated
+/// inbox, and what it prints is compared with what the document shows. A README or a guide that
+/// drifts from the program fails here.
 ///
 /// An expected line is a template: a measurement (a number before `ms` or `s`, or after `±`)
 /// matches any number, a message id any id, an ISO timestamp any timestamp, a run of blanks any
 /// run, `…` anything; a line that is only `…` stands for any number of lines; every other number
-/// is itself. The README's server (http://127.0.0.1:8080) is the test's.
-@Suite("README examples")
+/// is itself. The documents' server (http://127.0.0.1:8080) is the test's.
+@Suite("README and guide examples")
 struct ReadmeExamplesTests {
     struct Example: CustomStringConvertible {
         var command: String
         var expected: [String]
+        var document: String
         var line: Int
-        var description: String { "README.md:\(line): $ \(command)" }
+        var description: String { "\(document):\(line): $ \(command)" }
     }
+
+    /// The README, then each guide, as paths from the repository's root.
+    static let documents: [String] = {
+        let guides = (try? FileManager.default.contentsOfDirectory(
+            atPath: JSONSchemaCheck.repositoryRoot.appendingPathComponent("docs/guide").path)) ?? []
+        return ["README.md"] + guides.filter { $0.hasSuffix(".md") }.sorted().map { "docs/guide/" + $0 }
+    }()
 
     /// Examples that cannot run here, each with the reason.
     static let notRun: [(String, String)] = [
@@ -31,19 +40,23 @@ struct ReadmeExamplesTests {
         ("./run-integration-tests", "runs the reader's program"),
         ("make deploy", "runs the reader's program"),
         ("notify-send", "needs a desktop"),
-        ("conn watch", "runs until stopped (the watch tests cover each of these lines)"),
-        ("conn repl", "interactive (the REPL tests drive it in tmux)"),
+        ("$ conn watch", "runs until stopped (the watch tests cover each of its lines)"),
+        ("conn watch --json", "runs until stopped (the watch tests cover it)"),
+        ("--flush-outbox", "runs until stopped (the watch tests cover it)"),
+        ("$ conn repl", "interactive (the REPL tests drive it in tmux)"),
     ]
 
     /// Whether `command` holds `word` as a whole: `--internet` is not in `--internet-url 'http://…'`.
+    /// A word written `$ …` is a whole command: `$ conn repl` is not `printf … | conn repl`.
     static func mentions(_ command: String, _ word: String) -> Bool {
+        if word.hasPrefix("$ ") { return command == word.dropFirst(2) }
         // ICU's expressions (Swift's Regex has no lookbehind).
         let expression = try! NSRegularExpression(pattern: "(?<![\\w-])" + NSRegularExpression.escapedPattern(for: word) + "(?![\\w-])")
         return expression.firstMatch(in: command, range: NSRange(command.startIndex..., in: command)) != nil
     }
 
-    static func examples() throws -> [Example] {
-        let text = try String(contentsOf: JSONSchemaCheck.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    static func examples(in document: String) throws -> [Example] {
+        let text = try String(contentsOf: JSONSchemaCheck.repositoryRoot.appendingPathComponent(document), encoding: .utf8)
         var examples: [Example] = []
         var inConsole = false
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -53,10 +66,10 @@ struct ReadmeExamplesTests {
             }
             guard inConsole else { continue }
             if line.hasPrefix("$ ") {
-                // A trailing comment (two blanks, then #) is the README's, not the command's.
+                // A trailing comment (two blanks, then #) is the document's, not the command's.
                 var command = String(line.dropFirst(2))
                 if let comment = command.range(of: #"\s{2,}# .*$"#, options: .regularExpression) { command.removeSubrange(comment) }
-                examples.append(Example(command: command.trimmingCharacters(in: .whitespaces), expected: [], line: index + 1))
+                examples.append(Example(command: command.trimmingCharacters(in: .whitespaces), expected: [], document: document, line: index + 1))
             } else if !examples.isEmpty {
                 examples[examples.count - 1].expected.append(String(line))
             }
@@ -109,12 +122,11 @@ struct ReadmeExamplesTests {
     /// The message ids of a line, in order.
     static func ids(_ line: String) -> [String] { line.matches(of: /\b[0-9a-f]{8}\b/).map { String($0.output) } }
 
-    @Test("every example that can run here prints what the README shows")
-    func examplesRun() async throws {
+    @Test("every example that can run here prints what its document shows", arguments: documents)
+    func examplesRun(document: String) async throws {
         let home = try TemporaryDirectory()
-        let examples = try Self.examples()
-        #expect(examples.count >= 20, "found \(examples.count) examples")
-        // The README's server: 60 generated e-mails, and a clock 1234 ms ahead (its clock-offset).
+        let examples = try Self.examples(in: document)
+        // The documents' server: 60 generated e-mails, and a clock 1234 ms ahead (its clock-offset).
         try await ServerProcess.with(["--generate", "60", "--skew-ms", "1234"]) { server in
             let binaries = URL(fileURLWithPath: ConnProcess.connPath).deletingLastPathComponent().path
             var environment = home.environment
@@ -146,31 +158,35 @@ struct ReadmeExamplesTests {
                     if lines.last == "" { lines.removeLast() }
                     return lines
                 }
-                // Diagnostics (stderr, "conn: …") count where the README shows one, after the output.
+                // Diagnostics (stderr, "conn: …") count where the document shows one, after the output.
                 let showsDiagnostics = expected.contains { $0.hasPrefix("conn: ") }
                 let actual = lines(outcome.standardOutput) + (showsDiagnostics ? lines(outcome.standardError) : [])
                 #expect(outcome.exitCode == 0, "\(example): exit \(outcome.exitCode)\n\(outcome.standardError)")
                 if expected.isEmpty { continue }
                 guard let pairs = Self.align(actual, expected) else {
-                    Issue.record("\(example)\n--- the README shows:\n\(expected.joined(separator: "\n"))\n--- it printed:\n\(actual.joined(separator: "\n"))")
+                    Issue.record("\(example)\n--- the document shows:\n\(expected.joined(separator: "\n"))\n--- it printed:\n\(actual.joined(separator: "\n"))")
                     continue
                 }
-                // The README's message ids stand for the ones printed: later commands that name
+                // The document's message ids stand for the ones printed: later commands that name
                 // one (`outbox show 4f9d`) get the real one.
                 for pair in pairs { for (shown, real) in zip(Self.ids(pair.template), Self.ids(pair.line)) { ids[shown] = real } }
             }
-            #expect(ran >= 12, "only \(ran) examples ran")
+            // The README's tour is a dozen commands; a guide with none run here would be untested.
+            #expect(ran >= (document == "README.md" ? 8 : 1), "only \(ran) examples of \(document) ran")
         }
     }
 
-    @Test("each example left out is left out for a reason of the list, matched as a whole word; no reason is left over")
+    @Test("each example left out is left out for a reason of the list, matched as a whole word; no reason is left over; at least 5 guides")
     func leftOut() throws {
-        let examples = try Self.examples()
+        let examples = try Self.documents.flatMap { try Self.examples(in: $0) }
+        #expect(Self.documents.count >= 6, "\(Self.documents)")
+        #expect(examples.count >= 60, "found \(examples.count) examples")
         for (word, reason) in Self.notRun {
             #expect(examples.contains { Self.mentions($0.command, word) }, "no example needs leaving out for '\(word)' (\(reason)): take it off the list")
         }
         #expect(Self.mentions("conn probe --internet", "--internet") && !Self.mentions("conn probe --internet-url http://x/", "--internet"))
         #expect(Self.mentions("conn watch --json", "conn watch") && !Self.mentions("conn watchers", "conn watch"))
+        #expect(Self.mentions("conn repl", "$ conn repl") && !Self.mentions("printf 'probe\\n' | conn repl", "$ conn repl"))
     }
 
     @Test("the templates: measurements, ids, timestamps, blanks and … match what they stand for; counts and other numbers only themselves")

@@ -63,7 +63,7 @@ struct ProbeTargetTests {
         #expect(try ProbeCommand.readTargets(crlf).map(\.input) == ["example.com:80", "http://127.0.0.1:1/x"])
         let empty = try home.write("empty", "# nothing\n\n")
         #expect((#expect(throws: ConnError.self) { try ProbeCommand.readTargets(empty) })?.code == .noTargets)
-        // A missing file is 66 (noInput), as for send --file; the README's table says so.
+        // A missing file is 66 (noInput), as for send --file; the exit-code table (docs/guide/scripting.md) says so.
         let missing = #expect(throws: ConnError.self) { try ProbeCommand.readTargets(home.path + "/missing") }
         #expect(missing?.code == .noInput && missing?.exitStatus == .noInput, "\(String(describing: missing))")
         // Sizes before memory: an endless file ends with 65 after the cap, not with the OOM killer.

@@ -5,7 +5,7 @@ import Foundation
 /// (whose declaration holds the default). `server`, `resources` and `profile` are read by the
 /// loader itself: they depend on one another.
 ///
-/// Adding a setting: a field in `ConnConfiguration`, an entry in `all`, and the docs (README,
+/// Adding a setting: a field in `ConnConfiguration`, an entry in `all`, and the docs (docs/guide/configuration.md,
 /// `config show`). The file's known keys, the environment variable and "from default" in
 /// `config show` follow from the entry.
 public struct ConfigSetting: Sendable {

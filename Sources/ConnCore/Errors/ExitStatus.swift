@@ -1,6 +1,6 @@
 /// Process exit codes, following BSD sysexits(3) so scripts can tell failures apart.
 ///
-/// The numbers are part of conn's public contract: they are documented in the README and the
+/// The numbers are part of conn's public contract: they are documented in docs/guide/scripting.md and the
 /// man pages and must not change.
 public enum ExitStatus: Int32, Sendable, Codable, CaseIterable {
     /// Success.
