@@ -9,7 +9,7 @@ import NIOSSL
 /// SwiftNIO directly: t1 is read on the event loop just before the request is written and t4
 /// as the answer's first bytes are read (`ArrivalStamp`), so the round trip that makes up the
 /// bound holds no hand-off between Swift concurrency and the event loop. Through
-/// AsyncHTTPClient the round trip was about twice the WebSocket's (BENCHMARKS.md, "The clock").
+/// AsyncHTTPClient the round trip was about twice the WebSocket's (issue 20).
 final class TimeConnection: Sendable {
     /// One answer and the device's times around it.
     struct Exchange {

@@ -10,7 +10,7 @@ import ConnCore
 /// at once; `clock-offset --interval 0`: back to back). Two concrete types rather than one
 /// generic over its bound: ArgumentParser reads each option's type through reflection, and a
 /// generic type's requirement (`Bound: DurationBound`) cost every command a walk of the binary's
-/// conformance records at start-up (BENCHMARKS.md, issue 40).
+/// conformance records at start-up (issue 40).
 public protocol BoundedDuration: ExpressibleByArgument, ExpressibleByStringLiteral, CustomStringConvertible, Sendable, Equatable {
     /// Whether zero is a value.
     static var allowsZero: Bool { get }

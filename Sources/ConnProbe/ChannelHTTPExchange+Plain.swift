@@ -21,7 +21,7 @@ extension ChannelHTTPExchange {
     /// does, and the channel is closed (or, with a pool, kept for the origin's next target) as
     /// the answer ends. A target costs one hand-off between Swift concurrency and SwiftNIO
     /// instead of one per step; with 1,000 targets those hand-offs were the largest cost
-    /// (BENCHMARKS.md, "probe --file").
+    /// (issue 20).
     static func connectAndGet(_ url: URL, address: ResolvedAddress, headers extra: [(String, String)], maxBytes: Int,
                               timeout: Duration, pool: ConnectionPool?, egress: Egress = .any) async -> PlainOutcome {
         guard let socketAddress = address.socketAddress else { return .notConnected(.failed("bad address \(address.ip)")) }

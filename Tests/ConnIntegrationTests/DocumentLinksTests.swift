@@ -65,6 +65,40 @@ struct DocumentLinksTests {
         #expect(checked >= 40, "only \(checked) links checked")
     }
 
+    @Test("no diary words in the tree: no line names a work session by its number, which means nothing to a reader")
+    func noDiaryWords() throws {
+        // What git tracks: the sources, tests, scripts, docs and the top-level files (not the
+        // build, the benchmark results or the package output).
+        let top = try FileManager.default.contentsOfDirectory(atPath: Self.root.path)
+            .filter { !$0.hasPrefix(".build") && ![".git", "dist"].contains($0) }
+        var read = 0
+        var found: [String] = []
+        var paths: [String] = []
+        for entry in top {
+            guard let enumerator = FileManager.default.enumerator(atPath: Self.root.appendingPathComponent(entry).path) else { continue }
+            if FileManager.default.isDirectory(Self.root.appendingPathComponent(entry).path) {
+                while let path = enumerator.nextObject() as? String {
+                    if entry == "bench" && path.hasPrefix("results") { enumerator.skipDescendants(); continue }
+                    paths.append(entry + "/" + path)
+                }
+            } else {
+                paths.append(entry)
+            }
+        }
+        for path in paths {
+            guard let data = FileManager.default.contents(atPath: Self.root.appendingPathComponent(path).path), data.count < 4 << 20,
+                  let text = String(data: data, encoding: .utf8) else { continue }
+            read += 1
+            guard text.contains("ession") else { continue }  // Swift's Regex is slow: only where it may match
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            where line.contains("ession") && line.contains(/(?i)\bsession \d+\b|\bsessions \d+(?:[–-]\d+)?\b/) {
+                found.append("\(path):\(number + 1): \(line.prefix(120))")
+            }
+        }
+        #expect(read > 300, "only \(read) files read")
+        #expect(found.isEmpty, "\(found.count) lines:\n\(found.prefix(20).joined(separator: "\n"))")
+    }
+
     @Test("anchors are spelt as GitHub spells them")
     func anchorSpelling() {
         #expect(Self.anchor("The state (probe, watch, the REPL)") == "the-state-probe-watch-the-repl")

@@ -13,7 +13,7 @@ import Foundation
 /// it on their next touch (twice in a process's life, a few MB at most). Then MADV_RANDOM: a
 /// later fault maps the one page it needs instead of the 16 around it (fault-around), so the
 /// code of a look every 30 s costs its own pages, not its neighbours'.
-/// Measured on the idle agent (BENCHMARKS.md, issue 34).
+/// Measured on the idle agent (issue 34).
 public enum StartupPages {
     /// From linux/mman-common.h; Glibc does not export it to Swift.
     static let adviceToPageOut: Int32 = 21
