@@ -65,7 +65,7 @@ let package = Package(
         .target(
             name: "ConnCore",
             dependencies: [
-                "ConnProtocol", "CSQLiteTuning", "CSpawn",
+                "ConnProtocol", "CSQLiteTuning", "CSpawn", "CMalloc",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -225,6 +225,8 @@ let package = Package(
         // posix_spawn's closefrom and pidfd_open (glibc declares them for _GNU_SOURCE only):
         // children started without Foundation's Process (SpawnedProcess).
         .systemLibrary(name: "CSpawn", path: "Sources/CSpawn"),
+        // glibc's malloc_trim and mallopt (malloc.h is not in the Glibc module): HeapTrim.
+        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         // crypt_r of libxcrypt: bcrypt for the basic_auth_users of --web-config-file.
         .systemLibrary(name: "CCrypt", path: "Sources/CCrypt"),
         // `conn repl`: the line editor, the shell-style tokenizer, completion from the command

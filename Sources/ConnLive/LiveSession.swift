@@ -159,11 +159,18 @@ public final class LiveSession: Sendable {
             ResourceSyncWorker(sync: resourceSync, configuration: configuration, logger: logger) { onEvent(.resourcesSynced($0)) }
         }
         self.resources = resources
+        if releasesStartupPages { HeapTrim.limitArenas() }
         pageRelease = releasesStartupPages ? Task {
             for delay in StartupPages.releaseTimes {
                 try? await Task.sleep(for: delay)
                 if Task.isCancelled { return }
                 StartupPages.release()
+            }
+            // Then the heap's free pages, for as long as the session runs (see HeapTrim).
+            while !Task.isCancelled {
+                try? await Task.sleep(for: HeapTrim.interval)
+                if Task.isCancelled { return }
+                HeapTrim.trim()
             }
         } : nil
         syncTimer = parts.sync.flatMap { settings in
