@@ -39,7 +39,12 @@ struct AgentControlServer: Sendable {
                             try? await connection.executeThenClose { inbound, outbound in
                                 for try await line in inbound {
                                     let request = Self.request(from: line)
-                                    try await outbound.write(ByteBuffer(string: await answer(request) + "\n"))
+                                    // Written and flushed to the socket before the close: the
+                                    // writer's `write` returns once the line is queued, and a close
+                                    // then drops what did not fit the socket's buffer (~208 KiB) —
+                                    // a status of 250 targets or more came back cut.
+                                    try await connection.channel.writeAndFlush(ByteBuffer(string: await answer(request) + "\n"))
+                                    _ = outbound
                                     return
                                 }
                             }
