@@ -17,15 +17,7 @@ TARGETS=${TARGETS:-1000}
 FLEET_SECONDS=${FLEET_SECONDS:-300}
 IDLE_SECONDS=${IDLE_SECONDS:-120}
 out="$RESULTS/fleet.txt"
-: > "$out"
-log() { echo "$*" | tee -a "$out"; }
-source scripts/lib/server.sh
-home=$(mktemp -d)
-pids=()
-trap 'for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; stop_conn_server; rm -rf "$home"' EXIT
-export XDG_DATA_HOME=$home/data XDG_CONFIG_HOME=$home/config XDG_STATE_HOME=$home/state XDG_RUNTIME_DIR=$home/run
-mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+source bench/lib/exporter-home.sh
 peak_mb() { awk '/^VmHWM:/ {printf "%.1f", $2 / 1024}' "/proc/$1/status"; }
 rss_mb() { awk '/^VmRSS:/ {printf "%.1f", $2 / 1024}' "/proc/$1/status"; }
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }

@@ -11,15 +11,7 @@ for tool in wrk prometheus-blackbox-exporter; do
     command -v "$tool" >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$tool"; }
 done
 out="$RESULTS/metrics.txt"
-: > "$out"
-log() { echo "$*" | tee -a "$out"; }
-source scripts/lib/server.sh
-home=$(mktemp -d)
-pids=()
-trap 'for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; stop_conn_server; rm -rf "$home"' EXIT
-export XDG_DATA_HOME=$home/data XDG_CONFIG_HOME=$home/config XDG_STATE_HOME=$home/state XDG_RUNTIME_DIR=$home/run
-mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+source bench/lib/exporter-home.sh
 peak_kb() { awk '/^VmHWM:/ {print $2}' "/proc/$1/status"; }
 rss_kb() { awk '/^VmRSS:/ {print $2}' "/proc/$1/status"; }
 
