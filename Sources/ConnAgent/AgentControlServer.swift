@@ -36,7 +36,7 @@ struct AgentControlServer: Sendable {
                 try await withThrowingDiscardingTaskGroup { group in
                     for try await connection in connections {
                         group.addTask {
-                            try? await connection.executeThenClose { inbound, outbound in
+                            try? await connection.executeThenClose { inbound, _ in
                                 for try await line in inbound {
                                     let request = Self.request(from: line)
                                     // Written and flushed to the socket before the close: the
@@ -44,7 +44,6 @@ struct AgentControlServer: Sendable {
                                     // then drops what did not fit the socket's buffer (~208 KiB) —
                                     // a status of 250 targets or more came back cut.
                                     try await connection.channel.writeAndFlush(ByteBuffer(string: await answer(request) + "\n"))
-                                    _ = outbound
                                     return
                                 }
                             }
