@@ -19,18 +19,28 @@ public struct InboxDocument: Sendable {
     }
 
     private let body: Data
+    /// The file `body` is mapped from, when it came from one: kept open while the body is used.
+    private let mapping: MappedDocumentFile?
     private(set) var entries: [Entry]
     private var replacements: [InboxDocumentReader.Record]
 
-    init(body: Data, entries: [Entry], replacements: [InboxDocumentReader.Record]) {
+    init(body: Data, mapping: MappedDocumentFile? = nil, entries: [Entry], replacements: [InboxDocumentReader.Record]) {
         self.body = body
+        self.mapping = mapping
         self.entries = entries
         self.replacements = replacements
+    }
+
+    /// Hands back the body's resident pages, when it is mapped from a file: a long pass over
+    /// the records calls this now and then, so the document's pages do not pile up in memory.
+    func releaseResidentPages() {
+        mapping?.releasePages()
     }
 
     /// A document of records already read (tests, and callers that hold records).
     public init(records: [InboxDocumentReader.Record]) {
         body = Data()
+        mapping = nil
         replacements = records
         entries = records.indices.map { index in
             Entry(uid: records[index].email.uid, rawHash: records[index].rawHash, bytes: 0..<0,

@@ -42,7 +42,21 @@ public enum InboxDocumentReader {
         try document(data, source: source).records
     }
 
+    /// Reads the document downloaded into `file` (`size` bytes), through a memory map whose
+    /// pages are handed back as the reading passes them.
+    static func document(in file: ResponseBodyFile, size: Int, source: String) throws -> InboxDocument {
+        let mapping = try MappedDocumentFile(descriptor: file.descriptor, count: size)
+        return try document(mapping.data, mapping: mapping, source: source)
+    }
+
     public static func document(_ data: Data, source: String) throws -> InboxDocument {
+        try document(data, mapping: nil, source: source)
+    }
+
+    /// How many records are read between two hand-backs of the mapped pages read so far.
+    static let recordsBetweenPageReleases = 8192
+
+    static func document(_ data: Data, mapping: MappedDocumentFile?, source: String) throws -> InboxDocument {
         func bad(_ what: String) -> ConnError {
             ConnError.dataError(.badInbox, "the inbox from \(source) \(what)", hint: "The cache was left as it was.")
         }
@@ -64,6 +78,9 @@ public enum InboxDocumentReader {
             let shape: InboxJSONScanner.Shape
             do throws(InboxJSONScanner.SyntaxError) {
                 shape = try scanner.read { index, element in
+                    if let mapping, index % recordsBetweenPageReleases == 0, case .success(let record) = element {
+                        mapping.releasePages(below: record.bytes.lowerBound)
+                    }
                     guard problem == nil else { return }
                     switch element {
                     case .failure(let error):
@@ -118,7 +135,8 @@ public enum InboxDocumentReader {
                 replacements[index].raw = String(decoding: try encoder.encode(replacements[index].email), as: UTF8.self)
                 entries[entry].rawHash = replacements[index].rawHash
             }
-            return InboxDocument(body: data, entries: entries, replacements: replacements)
+            mapping?.releasePages()
+            return InboxDocument(body: data, mapping: mapping, entries: entries, replacements: replacements)
         }
     }
 

@@ -3,8 +3,8 @@ import Foundation
 import Logging
 
 /// One conditional fetch of the inbox into the cache: `conn inbox fetch` and the agent's sync.
-/// The answer is read whole and checked before anything is stored, so a failed fetch (an error,
-/// a bad answer, a full disk) leaves the cache as it was.
+/// The answer is downloaded to a file, then read whole and checked before anything is stored,
+/// so a failed fetch (an error, a bad answer, a full disk) leaves the cache as it was.
 public struct InboxFetcher: Sendable {
     public struct Outcome: Sendable, Equatable {
         /// Where the inbox came from (after same-origin redirects).
@@ -43,7 +43,10 @@ public struct InboxFetcher: Sendable {
         if conditional, let etag = cache.etag(for: url.absoluteString) { headers.append(("If-None-Match", etag)) }
         let clock = ContinuousClock()
         let start = clock.now
-        var request = HTTPExchangeRequest(url: url, headers: headers)
+        var request = HTTPExchangeRequest(url: url, headers: headers, maxResponseBytes: InboxJSONScanner.maximumDocumentBytes)
+        // The body goes to a file beside the cache and is read through a memory map: a large
+        // inbox is never held whole in memory.
+        request.bodyFile = try ResponseBodyFile(in: (cache.database.path as NSString).deletingLastPathComponent)
         if let progress {
             request.onBodyProgress = { received, expected in
                 progress(.downloading(received: received, expected: expected, seconds: start.duration(to: clock.now).seconds))
@@ -71,9 +74,9 @@ public struct InboxFetcher: Sendable {
         case records(InboxDocument, etag: String?, source: String)
     }
 
-    /// Downloads and reads the inbox. Its own function so that the response is let go before the
-    /// records are stored: storing is when the most else is in memory. The body (43 MB for
-    /// 100,000 messages) stays, once, in the InboxDocument, whose records point into it.
+    /// Downloads and reads the inbox. The body (43 MB for 100,000 messages) goes to an unnamed
+    /// file and is mapped, not read: the InboxDocument's records point into the map, whose pages
+    /// are handed back as each pass over them goes on.
     private func download(_ request: HTTPExchangeRequest, over transport: HTTPTransport, logger: Logger,
                           progress: (@Sendable (Progress) -> Void)?, clock: ContinuousClock) async throws -> Answer {
         let response = try await transport.send(request)
@@ -84,9 +87,11 @@ public struct InboxFetcher: Sendable {
             return .notModified(source: source)
         case (.success, 200):
             let readStart = clock.now
-            progress?(.reading(bytes: response.body.count))
-            let document = try InboxDocumentReader.document(response.body, source: source)
-            logger.debug("read \(document.count) records (\(response.body.count) bytes) in \(TimeFormatting.duration(readStart.duration(to: clock.now)))")
+            let size = response.receivedBodyBytes ?? 0
+            progress?(.reading(bytes: size))
+            guard let file = request.bodyFile else { throw ConnError.internalError("the inbox was not downloaded to a file") }
+            let document = try InboxDocumentReader.document(in: file, size: size, source: source)
+            logger.debug("read \(document.count) records (\(size) bytes) in \(TimeFormatting.duration(readStart.duration(to: clock.now)))")
             return .records(document, etag: response.header("ETag"), source: source)
         default:
             throw ConnError.unexpectedStatus(response.status, from: url, expected: "the inbox; the cache was left as it was")

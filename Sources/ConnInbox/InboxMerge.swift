@@ -117,6 +117,7 @@ struct InboxMerge {
             indexOf.reserveCapacity(document.count)
         }
         for (position, entry) in document.entries.enumerated() {
+            if position % InboxDocumentReader.recordsBetweenPageReleases == 0 { document.releaseResidentPages() }
             guard let index = indexOf[entry.uid] else {
                 let threading = document.threading(at: position)
                 indexOf[entry.uid] = messages.count
@@ -181,6 +182,7 @@ struct InboxMerge {
         // in before (they lost it); old roots that are roots no more are only removed.
         var rewrite = [Bool](repeating: false, count: layout.nodeCount)
         var staleRoots: Set<String> = []
+        var written = 0
         for root in layout.roots {
             let rootUid = uid(root)
             for node in layout.walk(from: root) where !layout.isPlaceholder(node) {
@@ -192,6 +194,8 @@ struct InboxMerge {
                 let columns = ThreadColumns(sortKey: sortKeys[node], threadRoot: rootUid, depth: layout.depth[node], flags: flags.joined(separator: ","))
                 let stored = cachedState(node)?.columns
                 if let position = message.incoming.map(Int.init) {
+                    written += 1
+                    if written % InboxDocumentReader.recordsBetweenPageReleases == 0 { document.releaseResidentPages() }
                     // The record's text goes from the document to SQLite without becoming a String.
                     let rawHash = document.entries[position].rawHash
                     // Insert and update number their parameters alike (the update leaves ?4 out).
@@ -226,7 +230,11 @@ struct InboxMerge {
                 try statements.deleteConversation.execute(arguments: [root, sourceId])
             }
         }
+        document.releaseResidentPages()
+        var summarized = 0
         for root in layout.roots where rewrite[root] {
+            summarized += 1
+            if summarized % InboxDocumentReader.recordsBetweenPageReleases == 0 { document.releaseResidentPages() }
             let members = layout.walk(from: root).filter { !layout.isPlaceholder($0) }
             let fields = try members.map { node in
                 try messages[node].incoming.map { ConversationRecord.Fields(document.email(at: Int($0))) } ?? statements.cachedFields(of: messages[node].uid)

@@ -20,6 +20,10 @@ public struct HTTPExchangeRequest: Sendable {
     /// Told the bytes of the answer's body received so far, and how many are announced
     /// (Content-Length), as they arrive: for a progress line.
     public var onBodyProgress: (@Sendable (_ received: Int, _ expected: Int?) -> Void)?
+    /// Write the answer's body here instead of into memory (up to `maxResponseBytes`): the
+    /// response's `body` is then empty and `receivedBodyBytes` its size. Emptied first, and again
+    /// at each redirect.
+    public var bodyFile: ResponseBodyFile?
 
     /// `redirects` defaults to `.sameOrigin` for GET and HEAD and to `.none` for every other
     /// method: a redirected POST is never re-sent anywhere.
@@ -55,7 +59,8 @@ public struct HTTPExchangeResponse: Sendable {
     public var elapsed: Duration
     /// The URL that gave this answer: the request's, or where same-origin redirects led.
     public var url: URL?
-    /// The body's whole size when only its first bytes were kept (`keepsFirstBytes`).
+    /// The body's whole size when only its first bytes were kept (`keepsFirstBytes`) or the
+    /// body went to a file (`bodyFile`).
     public var receivedBodyBytes: Int?
 
     public init(status: Int, headers: [(String, String)], body: Data, elapsed: Duration, url: URL? = nil) {

@@ -201,6 +201,16 @@ public final class HTTPTransport: Sendable {
                 }
                 body = collected
                 received = total
+            } else if let file = exchange.bodyFile {
+                try file.reset()
+                let expected = response.headers.first(name: "Content-Length").flatMap(Int.init)
+                for try await chunk in response.body {
+                    guard file.size + chunk.readableBytes <= exchange.maxResponseBytes else { throw NIOTooManyBytesError(maxBytes: exchange.maxResponseBytes) }
+                    try file.append(chunk)
+                    exchange.onBodyProgress?(file.size, expected)
+                }
+                body = ByteBuffer()
+                received = file.size
             } else if let progress = exchange.onBodyProgress {
                 let expected = response.headers.first(name: "Content-Length").flatMap(Int.init)
                 var collected = ByteBuffer()
@@ -253,12 +263,14 @@ public final class HTTPTransport: Sendable {
         let named = "the proxy \(proxy.display) (from \(source))"
         let response = try await ProxyForwarding.send(method: exchange.method, url: url, headers: headers, body: exchange.body, through: proxy,
                                                       named: named, maxBytes: exchange.maxResponseBytes, timeout: timeout,
-                                                      onBody: exchange.onBodyProgress)
+                                                      onBody: exchange.onBodyProgress, bodyFile: exchange.bodyFile)
         logger.debug("\(response.status) from \(url.absoluteString) through \(proxy.display) in \(TimeFormatting.duration(response.elapsed))")
         var answer = HTTPExchangeResponse(status: response.status, headers: response.headers.map { ($0.name, $0.value) },
                                           body: Data(buffer: response.body), elapsed: response.elapsed, url: url)
         // Read whole (up to maxResponseBytes) on this path; only the first bytes are kept.
-        if let kept = exchange.keepsFirstBytes, answer.body.count > kept {
+        if let file = exchange.bodyFile {
+            answer.receivedBodyBytes = file.size
+        } else if let kept = exchange.keepsFirstBytes, answer.body.count > kept {
             answer.receivedBodyBytes = answer.body.count
             answer.body = answer.body.prefix(kept)
         } else if exchange.keepsFirstBytes != nil {

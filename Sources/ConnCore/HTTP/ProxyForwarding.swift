@@ -82,7 +82,8 @@ public enum ProxyForwarding {
     /// the answer), within `timeout`. The answer is the target's; the proxy's own failures are
     /// thrown (`proxyFailure`).
     public static func send(method: HTTPMethod, url: URL, headers: [(String, String)], body: Data?, through proxy: ProxyServer, named: String,
-                            maxBytes: Int, timeout: Duration, onBody: (@Sendable (Int, Int?) -> Void)? = nil) async throws -> ChannelHTTPExchange.Response {
+                            maxBytes: Int, timeout: Duration, onBody: (@Sendable (Int, Int?) -> Void)? = nil,
+                            bodyFile: ResponseBodyFile? = nil) async throws -> ChannelHTTPExchange.Response {
         let bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connectTimeout(.nanoseconds(timeout.nanoseconds))
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
@@ -91,6 +92,10 @@ public enum ProxyForwarding {
         defer { channel.close(promise: nil) }
         let collector = ResponseCollector(maxBytes: maxBytes)
         collector.onBody = onBody
+        if let bodyFile {
+            try bodyFile.reset()
+            collector.bodySink = { try bodyFile.append($0) }
+        }
         let sniffer = guardAnswers(of: collector, url: url, proxy: proxy)
         try await channel.eventLoop.submit {
             try channel.pipeline.syncOperations.addHandler(sniffer)

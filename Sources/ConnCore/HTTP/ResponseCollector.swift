@@ -27,6 +27,10 @@ public final class ResponseCollector: ChannelInboundHandler, @unchecked Sendable
     /// progress line); set before the request, on the event loop.
     public var onBody: (@Sendable (_ received: Int, _ expected: Int?) -> Void)?
     private var expectedLength: Int?
+    /// Takes the body's parts instead of memory (`HTTPExchangeRequest.bodyFile`); the answer's
+    /// body is then empty. A part it cannot take fails the request. Set before the request.
+    public var bodySink: ((ByteBuffer) throws -> Void)?
+    private var sunkBytes = 0
     /// Answers whose head is all that matters (a proxy's 407 or error page): a connection that
     /// fails after such a head completes the request with the body so far. A proxy that answers
     /// 407 and closes with the request's body unread makes the kernel send a reset, and the page
@@ -44,6 +48,7 @@ public final class ResponseCollector: ChannelInboundHandler, @unchecked Sendable
         head = nil
         headArrival = nil
         body = ByteBuffer()
+        sunkBytes = 0
     }
 
     public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -58,14 +63,27 @@ public final class ResponseCollector: ChannelInboundHandler, @unchecked Sendable
             headArrival = .now
             expectedLength = responseHead.headers.first(name: "Content-Length").flatMap { Int($0) }
         case .body(var part):
-            if body.readableBytes + part.readableBytes > maxBytes {
+            let received = body.readableBytes + sunkBytes
+            if received + part.readableBytes > maxBytes {
                 finish { $0.fail(ChannelHTTPExchange.Failure.tooLarge) }
                 isReusable = false
                 context.close(promise: nil)
                 return
             }
-            body.writeBuffer(&part)
-            onBody?(body.readableBytes, expectedLength)
+            if let bodySink {
+                do {
+                    try bodySink(part)
+                } catch {
+                    finish { $0.fail(error) }
+                    isReusable = false
+                    context.close(promise: nil)
+                    return
+                }
+                sunkBytes += part.readableBytes
+            } else {
+                body.writeBuffer(&part)
+            }
+            onBody?(received + part.readableBytes, expectedLength)
         case .end:
             if let head {
                 let answer = (head, body)
