@@ -63,6 +63,17 @@ struct DirectStatement {
         try step(rowsExpected: true)
     }
 
+    /// Runs a look-up: the first row's first column (nil for no row, or NULL), the statement
+    /// reset for the next.
+    func firstInt64() throws -> Int64? {
+        let code = sqlite3_step(handle)
+        let value = code == SQLITE_ROW ? int64(0) : nil
+        let failure = code == SQLITE_ROW || code == SQLITE_DONE ? nil : error(code)
+        sqlite3_reset(handle)
+        if let failure { throw failure }
+        return value
+    }
+
     private func step(rowsExpected: Bool) throws -> Bool {
         let code = sqlite3_step(handle)
         if rowsExpected && code == SQLITE_ROW { return true }

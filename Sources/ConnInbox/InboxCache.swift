@@ -125,7 +125,7 @@ public struct InboxCache: Sendable {
     /// but for one of an unknown source, which a fetch replaces.
     /// `requested` is the inbox URL asked for, `source` where the answer came from.
     public func store(_ records: [InboxDocumentReader.Record], etag: String?, requested: String, source: String, at now: Date) throws -> StoreSummary {
-        try store(InboxDocument(records: records), etag: etag, requested: requested, source: source, at: now)
+        try store(try InboxDocument(records: records), etag: etag, requested: requested, source: source, at: now)
     }
 
     public func store(_ document: InboxDocument, etag: String?, requested: String, source: String, at now: Date) throws -> StoreSummary {
@@ -140,7 +140,7 @@ public struct InboxCache: Sendable {
                 sourceId = db.lastInsertedRowID
             }
             var merge = try InboxMerge(loadingFrom: db, sourceId: sourceId)
-            let summary = merge.apply(document, at: now)
+            let summary = try merge.apply(document, to: db, at: now)
             try merge.write(to: db, at: now)
             try db.execute(sql: "UPDATE inboxSource SET requested = ?, source = ?, etag = ?, fetchedAt = ? WHERE id = ?",
                            arguments: [requested, source, etag, now.timeIntervalSince1970, sourceId])

@@ -1,35 +1,49 @@
 import ConnProtocol
 import Foundation
 
-/// An inbox document, read and checked: the body as received and where each record lies in it.
-/// A record's fields become Strings only when asked for (`record(at:)`), so a re-fetch pays
-/// for the records that changed, not for all 100,000, and a full fetch holds one record's
-/// strings at a time instead of every record's (the body is kept instead: it is one buffer).
+/// An inbox document, read and checked: the body as received and where each record starts in
+/// it — four bytes a record. A record's fields are read again from the body when a pass needs
+/// them (`entry(at:)`), so a fetch of a million messages does not hold a million records' fields;
+/// the body itself is mapped from the downloaded file (`MappedDocumentFile`), not held.
 public struct InboxDocument: Sendable {
-    struct Entry: Sendable {
+    /// One record, read again out of the body.
+    struct Entry {
         var uid: String
+        var responseToUid: String
+        var dateTime: String
         /// RecordHash of the record's text as it will be cached.
         var rawHash: Int64
-        /// The record's bytes, from `{` to `}`.
+        /// The record's bytes, from `{` to `}`; empty for a record not kept as received.
         var bytes: Range<Int>
-        /// Where each of InboxDocumentReader.fields' values lies (`.absent` for none).
-        var fields: InlineArray<7, InboxJSONScanner.TextSpan>
-        /// For a record that is not kept as received (see Record.raw): its index in `replacements`.
-        var replacement: Int?
+        /// The record as it will be cached when it is not kept as received (see Record.raw).
+        var replacement: InboxDocumentReader.Record?
+        /// What a conversation's summary reads of it, when asked for (`entry(at:withFields:)`).
+        var fields: ConversationRecord.Fields?
     }
 
     private let body: Data
     /// The file `body` is mapped from, when it came from one: kept open while the body is used.
     private let mapping: MappedDocumentFile?
-    private(set) var entries: [Entry]
-    private var replacements: [InboxDocumentReader.Record]
+    /// Where each record's `{` is in the body.
+    private let starts: [UInt32]
+    /// The records not kept as received (escaped keys, NUL), re-encoded, by position.
+    private let replacements: [Int: InboxDocumentReader.Record]
 
-    init(body: Data, mapping: MappedDocumentFile? = nil, entries: [Entry], replacements: [InboxDocumentReader.Record]) {
+    init(body: Data, mapping: MappedDocumentFile? = nil, starts: [UInt32], replacements: [Int: InboxDocumentReader.Record]) {
         self.body = body
         self.mapping = mapping
-        self.entries = entries
+        self.starts = starts
         self.replacements = replacements
     }
+
+    /// A document of records already read (tests, and callers that hold records): their texts
+    /// in an inbox array, read as any document is.
+    public init(records: [InboxDocumentReader.Record]) throws {
+        let body = Data(("{\"inbox\":[" + records.map(\.raw).joined(separator: ",") + "]}").utf8)
+        self = try InboxDocumentReader.document(body, source: "the records given")
+    }
+
+    public var count: Int { starts.count }
 
     /// Hands back the body's resident pages, when it is mapped from a file: a long pass over
     /// the records calls this now and then, so the document's pages do not pile up in memory.
@@ -37,67 +51,69 @@ public struct InboxDocument: Sendable {
         mapping?.releasePages()
     }
 
-    /// A document of records already read (tests, and callers that hold records).
-    public init(records: [InboxDocumentReader.Record]) {
-        body = Data()
-        mapping = nil
-        replacements = records
-        entries = records.indices.map { index in
-            Entry(uid: records[index].email.uid, rawHash: records[index].rawHash, bytes: 0..<0,
-                  fields: InlineArray(repeating: .absent), replacement: index)
+    /// The record at `index`, its threading fields and hash read out of the body; `withFields`:
+    /// with what a conversation's summary needs too, from the same reading.
+    func entry(at index: Int, withFields: Bool = false) -> Entry {
+        if let replacement = replacements[index] {
+            let email = replacement.email
+            return Entry(uid: email.uid, responseToUid: email.responseToUid, dateTime: email.dateTime, rawHash: replacement.rawHash, bytes: 0..<0,
+                         replacement: replacement, fields: withFields ? ConversationRecord.Fields(email) : nil)
         }
-    }
-
-    public var count: Int { entries.count }
-
-    /// The record at `index`, its fields read out of the body.
-    public func record(at index: Int) -> InboxDocumentReader.Record {
-        let entry = entries[index]
-        if let replacement = entry.replacement { return replacements[replacement] }
         return body.withUnsafeBytes { bytes in
-            InboxDocumentReader.Record(email: Self.email(entry, in: bytes),
-                                       raw: String(decoding: UnsafeRawBufferPointer(rebasing: bytes[entry.bytes]), as: UTF8.self),
-                                       rawHash: entry.rawHash)
+            let record = Self.reread(at: index, starts, in: bytes)
+            let spans = record.values
+            let fields = withFields
+                ? ConversationRecord.Fields(from: Self.text(spans[1], in: bytes), to: Self.text(spans[2], in: bytes), subject: Self.text(spans[3], in: bytes),
+                                            text: Self.text(spans[4], in: bytes), dateTime: Self.text(spans[6], in: bytes))
+                : nil
+            return Entry(uid: Self.text(spans[0], in: bytes), responseToUid: Self.text(spans[5], in: bytes), dateTime: Self.text(spans[6], in: bytes),
+                         rawHash: RecordHash.of(UnsafeRawBufferPointer(rebasing: bytes[record.bytes])), bytes: record.bytes, replacement: nil,
+                         fields: fields)
         }
     }
 
-    /// The record's text at `index` as it will be cached (Record.raw), as UTF-8 bytes, without
-    /// making a String of it: what writing a row needs.
-    func withRawText<Result>(at index: Int, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
-        let entry = entries[index]
+    /// The entry's text as it will be cached (Record.raw), as UTF-8 bytes, without making a
+    /// String of it: what writing a row needs.
+    func withRawText<Result>(of entry: Entry, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         if let replacement = entry.replacement {
-            var raw = replacements[replacement].raw
+            var raw = replacement.raw
             return try raw.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
         }
         return try self.body.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[entry.bytes])) }
     }
 
-    /// The e-mail at `index` without its raw text: what a conversation's summary needs.
-    func email(at index: Int) -> Email {
-        let entry = entries[index]
-        if let replacement = entry.replacement { return replacements[replacement].email }
-        return body.withUnsafeBytes { Self.email(entry, in: $0) }
+    /// The record at `index`, its fields read out of the body.
+    public func record(at index: Int) -> InboxDocumentReader.Record {
+        let entry = entry(at: index)
+        if let replacement = entry.replacement { return replacement }
+        return InboxDocumentReader.Record(email: email(at: index), raw: withRawText(of: entry) { String(decoding: $0, as: UTF8.self) },
+                                          rawHash: entry.rawHash)
     }
 
-    /// What threading needs of the record at `index`: its parent's uid and its date text.
-    func threading(at index: Int) -> (responseToUid: String, dateTime: String) {
-        let entry = entries[index]
-        if let replacement = entry.replacement {
-            let email = replacements[replacement].email
-            return (email.responseToUid, email.dateTime)
-        }
-        return body.withUnsafeBytes { bytes in
-            (Self.text(entry.fields[5], in: bytes), Self.text(entry.fields[6], in: bytes))
-        }
+    /// The e-mail at `index` without its raw text: what a conversation's summary needs.
+    func email(at index: Int) -> Email {
+        if let replacement = replacements[index] { return replacement.email }
+        return body.withUnsafeBytes { bytes in Self.email(Self.reread(at: index, starts, in: bytes).values, in: bytes) }
     }
 
     /// Every record, read out (tests, and InboxDocumentReader.read).
-    public var records: [InboxDocumentReader.Record] { entries.indices.map(record(at:)) }
+    public var records: [InboxDocumentReader.Record] { starts.indices.map(record(at:)) }
 
-    static func email(_ entry: Entry, in bytes: UnsafeRawBufferPointer) -> Email {
-        Email(uid: entry.uid, from: text(entry.fields[1], in: bytes), to: text(entry.fields[2], in: bytes),
-              subject: text(entry.fields[3], in: bytes), text: text(entry.fields[4], in: bytes),
-              responseToUid: text(entry.fields[5], in: bytes), dateTime: text(entry.fields[6], in: bytes))
+    /// The record at `index` read again: the document was checked whole when it was read, so
+    /// this cannot fail but for a bug.
+    private static func reread(at index: Int, _ starts: [UInt32], in bytes: UnsafeRawBufferPointer) -> InboxJSONScanner.RawRecord {
+        var scanner = InboxJSONScanner(bytes, fieldNames: InboxDocumentReader.fields)
+        do {
+            return try scanner.record(at: Int(starts[index]))
+        } catch {
+            preconditionFailure("inbox[\(index)] read differently the second time: \(error.reason) at byte \(error.offset)")
+        }
+    }
+
+    static func email(_ spans: [InboxJSONScanner.TextSpan], in bytes: UnsafeRawBufferPointer) -> Email {
+        Email(uid: text(spans[0], in: bytes), from: text(spans[1], in: bytes), to: text(spans[2], in: bytes),
+              subject: text(spans[3], in: bytes), text: text(spans[4], in: bytes),
+              responseToUid: text(spans[5], in: bytes), dateTime: text(spans[6], in: bytes))
     }
 
     private static func text(_ span: InboxJSONScanner.TextSpan, in bytes: UnsafeRawBufferPointer) -> String {

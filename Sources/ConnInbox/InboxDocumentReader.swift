@@ -53,8 +53,11 @@ public enum InboxDocumentReader {
         try document(data, mapping: nil, source: source)
     }
 
-    /// How many records are read between two hand-backs of the mapped pages read so far.
+    /// How many records are read between two hand-backs of the mapped pages read so far: in
+    /// document order (8192 records, ~3.5 MB of a generated inbox), and in conversation order,
+    /// where each record may be on a page of its own (1024 records, at most 4 MB).
     static let recordsBetweenPageReleases = 8192
+    static let scatteredRecordsBetweenPageReleases = 1024
 
     static func document(_ data: Data, mapping: MappedDocumentFile?, source: String) throws -> InboxDocument {
         func bad(_ what: String) -> ConnError {
@@ -67,11 +70,10 @@ public enum InboxDocumentReader {
         guard data.count <= InboxJSONScanner.maximumDocumentBytes else { throw bad("is larger than \(InboxJSONScanner.maximumDocumentBytes) bytes") }
         return try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) throws -> InboxDocument in
             var scanner = InboxJSONScanner(bytes, fieldNames: fields)
-            var entries: [InboxDocument.Entry] = []
-            // Records not kept as received (escaped keys, NUL): read out and re-encoded; and
-            // the index of each one's entry, whose hash becomes the re-encoded text's.
-            var replacements: [Record] = []
-            var replacedEntries: [Int] = []
+            var starts: [UInt32] = []
+            // Records not kept as received (escaped keys, NUL): read out, by position, and
+            // re-encoded once the whole document is known to be good.
+            var replacements: [Int: Record] = [:]
             // The first record that is not a usable message; reported once the whole document is
             // known to be JSON, so a truncated body is called truncated.
             var problem: String?
@@ -91,17 +93,15 @@ public enum InboxDocumentReader {
                             return
                         }
                         let spans = record.values
-                        guard !spans[0].isAbsent, case let uid = InboxJSONScanner.text(of: spans[0], in: bytes), !uid.isEmpty else {
+                        guard !spans[0].isAbsent, !InboxJSONScanner.text(of: spans[0], in: bytes).isEmpty else {
                             problem = "has inbox[\(index)] without a uid"
                             return
                         }
                         let recordBytes = UnsafeRawBufferPointer(rebasing: bytes[record.bytes])
-                        var entry = InboxDocument.Entry(uid: uid, rawHash: RecordHash.of(recordBytes), bytes: record.bytes,
-                                                        fields: InlineArray { spans[$0] }, replacement: nil)
                         var keepReencoded = record.escapedFieldKey
                         var email: Email?
                         if Self.mayHoldNUL(recordBytes) {
-                            let read = InboxDocument.email(entry, in: bytes)
+                            let read = InboxDocument.email(spans, in: bytes)
                             let visible = read.withVisibleNUL()
                             if visible != read {
                                 email = visible
@@ -109,14 +109,9 @@ public enum InboxDocumentReader {
                             }
                         }
                         if keepReencoded {
-                            let kept = email ?? InboxDocument.email(entry, in: bytes)
-                            entry.uid = kept.uid
-                            entry.replacement = replacements.count
-                            // Re-encoded below, once the whole document is known to be good.
-                            replacements.append(Record(email: kept, raw: ""))
-                            replacedEntries.append(entries.count)
+                            replacements[starts.count] = Record(email: email ?? InboxDocument.email(spans, in: bytes), raw: "")
                         }
-                        entries.append(entry)
+                        starts.append(UInt32(record.bytes.lowerBound))
                     }
                 }
             } catch {
@@ -131,12 +126,12 @@ public enum InboxDocumentReader {
             }
             if let problem { throw bad(problem) }
             let encoder = JSONOutput.encoder()
-            for (index, entry) in zip(replacements.indices, replacedEntries) {
-                replacements[index].raw = String(decoding: try encoder.encode(replacements[index].email), as: UTF8.self)
-                entries[entry].rawHash = replacements[index].rawHash
+            for index in replacements.keys {
+                replacements[index]!.raw = String(decoding: try encoder.encode(replacements[index]!.email), as: UTF8.self)
             }
             mapping?.releasePages()
-            return InboxDocument(body: data, mapping: mapping, entries: entries, replacements: replacements)
+            mapping?.readInAnyOrder()
+            return InboxDocument(body: data, mapping: mapping, starts: starts, replacements: replacements)
         }
     }
 

@@ -68,6 +68,9 @@ public struct InboxFetcher: Sendable {
         }
     }
 
+    /// From this size on (about 75,000 generated messages) a fetch gives back its start-up pages.
+    static let largeDocumentBytes = 32 << 20
+
     /// What the server answered, read.
     private enum Answer {
         case notModified(source: String)
@@ -91,6 +94,10 @@ public struct InboxFetcher: Sendable {
             progress?(.reading(bytes: size))
             guard let file = request.bodyFile else { throw ConnError.internalError("the inbox was not downloaded to a file") }
             let document = try InboxDocumentReader.document(in: file, size: size, source: source)
+            // A large inbox is merged in bounded memory; the pages of conn's own binary that
+            // start-up and the download touched (~15 MB) are given back first, as a live
+            // session does once it runs: the merge needs few of them.
+            if size >= Self.largeDocumentBytes { StartupPages.release() }
             logger.debug("read \(document.count) records (\(size) bytes) in \(TimeFormatting.duration(readStart.duration(to: clock.now)))")
             return .records(document, etag: response.header("ETag"), source: source)
         default:

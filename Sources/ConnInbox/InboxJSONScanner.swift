@@ -125,6 +125,15 @@ struct InboxJSONScanner {
         return shape
     }
 
+    /// The record (an object) that starts at `start` of a document `read` has already checked:
+    /// a pass over the records reads each one again from where it lies instead of keeping every
+    /// record's fields from the first reading.
+    mutating func record(at start: Int) throws(SyntaxError) -> RawRecord {
+        position = start
+        guard position < bytes.count, bytes[position] == UInt8(ascii: "{") else { throw unexpected("a record") }
+        return try readRecord()
+    }
+
     /// An element of the inbox array that is not an object: what it is.
     struct KindError: Error { var kind: String }
 

@@ -9,49 +9,84 @@ import GRDB
 /// message only when a late parent moved it; a conversation only when one of its messages
 /// was written.
 ///
+/// Bounded memory: a message is a node number (cached messages first, in arrival order, then
+/// the new ones) and a few numbers per node; uids and parents' uids stay in SQLite (two
+/// temporary tables, `inboxMergeNode` and `inboxMergeLink`), and a record's fields are read
+/// again from the document when it is written. A fetch of a million messages into an empty
+/// cache holds about 40 bytes a message.
+///
 /// A uid the document gives more than once is one message, its first record (replies thread
 /// to it); the later records are kept beside it as copies, and the message is flagged
 /// `duplicateUid` while it has any.
 struct InboxMerge {
-    /// What a message's row says about its place in the threads.
-    struct ThreadColumns: Equatable {
-        var sortKey: Double
-        var threadRoot: String
-        var depth: Int
-        var flags: String
-    }
+    /// A thread column's flags, as bits: compared without making the text.
+    struct Flags: OptionSet, Hashable {
+        let rawValue: UInt8
+        static let cycleBroken = Flags(rawValue: 1)
+        static let duplicateUid = Flags(rawValue: 2)
+        static let parentMissing = Flags(rawValue: 4)
+        /// Stored text these bits do not spell: never equal to computed flags.
+        static let unknown = Flags(rawValue: 0x80)
 
-    /// One message of the merge, 100,000 of them on a large inbox: kept to 64 bytes (the fields
-    /// ordered so the optionals pack at the end), and what only a cached message has is in
-    /// `cached`, so a full fetch does not carry it.
-    struct Message {
-        var uid: String
-        var parentUid: String
-        var arrival: Int
-        var parsedTime: Double?
-        /// This fetch's record (its index in the document), when the message is new or changed;
-        /// nil while the cached copy stands. 32 bits: a document holds under 2^30 records
-        /// (InboxDocumentReader refuses a body over 2 GiB, and a record takes at least two bytes).
-        var incoming: Int32?
-        /// A record for this uid was in this fetch's document.
-        var seenInDocument = false
+        init(rawValue: UInt8) { self.rawValue = rawValue }
+
+        init(stored text: String) {
+            var flags: Flags = []
+            for word in text.split(separator: ",") {
+                switch word {
+                case "cycleBroken": flags.insert(.cycleBroken)
+                case "duplicateUid": flags.insert(.duplicateUid)
+                case "parentMissing": flags.insert(.parentMissing)
+                default: flags.insert(.unknown)
+                }
+            }
+            if flags.text != text { flags.insert(.unknown) }
+            self = flags
+        }
+
+        var text: String {
+            var words: [String] = []
+            if contains(.cycleBroken) { words.append("cycleBroken") }
+            if contains(.duplicateUid) { words.append("duplicateUid") }
+            if contains(.parentMissing) { words.append("parentMissing") }
+            return words.joined(separator: ",")
+        }
     }
 
     /// What the cache held for a message before this fetch.
     struct CachedState {
-        /// The thread columns as stored.
-        var columns: ThreadColumns
+        var rowid: Int64
+        var arrival: Int64
         /// RecordHash of the record as cached, to tell an unchanged record from an update.
         var hash: Int64?
+        /// The thread columns as stored; the root as RecordHash of its uid.
+        var sortKey: Double
+        var rootHash: Int64
+        var depth: Int32
+        var flags: Flags
     }
 
-    /// In arrival order.
-    private(set) var messages: [Message] = []
-    /// For the messages the cache held before this fetch: the first `cached.count` of `messages`.
-    private var cached: [CachedState] = []
-    private var indexOf: [String: Int] = [:]
-    /// The copy this merge reads and writes (inboxSource.id).
     private let sourceId: Int64
+    /// For the messages the cache held before this fetch: nodes `0..<cached.count`.
+    private var cached: [CachedState] = []
+    /// Each message's parsed time (NaN: none) until `write` makes them sort keys.
+    private var times: [Double] = []
+    /// Each message's record in this fetch's document (its position), when it is new or
+    /// changed; -1 while the cached copy stands.
+    private var incoming: [Int32] = []
+    /// What is known of each message, a byte each.
+    private var marks: [Marks] = []
+
+    struct Marks: OptionSet {
+        let rawValue: UInt8
+        /// A record for this message was in this fetch's document.
+        static let seen = Marks(rawValue: 1)
+        /// The message has a parsed time: its sort key is that time (set by `write`).
+        static let dated = Marks(rawValue: 2)
+    }
+    private var incomingCount = 0
+    /// The arrival of the first new message; the rest follow in node order.
+    private var firstNewArrival: Int64 = 1
     /// The hashes of each uid's stored copies (records after the first), in order.
     private var cachedCopies: [String: [Int64]] = [:]
     /// The positions in this fetch's document of each uid's later records, in order.
@@ -60,200 +95,324 @@ struct InboxMerge {
     /// found once at the end of `apply`.
     private var changedCopies: Set<String> = []
     /// This fetch's records.
-    private var document = InboxDocument(records: [])
+    private var document: InboxDocument?
+
+    private var nodeCount: Int { incoming.count }
 
     init(loadingFrom db: Database, sourceId: Int64) throws {
         self.sourceId = sourceId
+        try db.execute(sql: """
+            CREATE TEMP TABLE IF NOT EXISTS inboxMergeNode(uid TEXT PRIMARY KEY, node INTEGER NOT NULL) WITHOUT ROWID;
+            CREATE TEMP TABLE IF NOT EXISTS inboxMergeLink(node INTEGER PRIMARY KEY, parentUid TEXT NOT NULL);
+            DELETE FROM inboxMergeNode;
+            DELETE FROM inboxMergeLink;
+            """)
         let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM inboxMessage WHERE sourceId = ?", arguments: [sourceId]) ?? 0
-        messages.reserveCapacity(count)
         cached.reserveCapacity(count)
         // Read through SQLite's C API: a re-fetch loads every cached message's columns, and
         // GRDB's generic per-column decoding was most of a no-change re-fetch's store.
-        // In the table's own order: an ORDER BY made SQLite copy every row into a sorter before
-        // returning the first; the rows are put in arrival order here, and most often already are.
         let rows = try DirectStatement(db.makeStatement(sql: """
-            SELECT uid, responseToUid, parsedTime, arrival, sortKey, threadRoot, depth, flags, rawHash FROM inboxMessage WHERE sourceId = ?1
+            SELECT rowid, uid, responseToUid, parsedTime, arrival, sortKey, threadRoot, depth, flags, rawHash
+            FROM inboxMessage WHERE sourceId = ?1 ORDER BY arrival
             """), in: db)
         try rows.bind(1, sourceId)
-        var inArrivalOrder = true
+        let statements = try NodeStatements(db)
         while try rows.nextRow() {
-            let arrival = Int(rows.int64(3) ?? 0)
-            if let last = messages.last, last.arrival >= arrival { inArrivalOrder = false }
-            messages.append(Message(uid: rows.text(0), parentUid: rows.text(1), arrival: arrival, parsedTime: rows.double(2)))
-            cached.append(CachedState(columns: ThreadColumns(sortKey: rows.double(4) ?? 0, threadRoot: rows.text(5), depth: Int(rows.int64(6) ?? 0),
-                                                             flags: rows.text(7)),
-                                      hash: rows.int64(8)))
+            let node = Int32(cached.count)
+            let uid = rows.text(1)
+            try statements.add(node, uid: uid, parentUid: rows.text(2))
+            cached.append(CachedState(rowid: rows.int64(0) ?? 0, arrival: rows.int64(4) ?? 0, hash: rows.int64(9), sortKey: rows.double(5) ?? 0,
+                                      rootHash: RecordHash.of(rows.text(6)), depth: Int32(clamping: rows.int64(7) ?? 0),
+                                      flags: Flags(stored: rows.text(8))))
+            times.append(rows.double(3) ?? .nan)
+            incoming.append(-1)
+            marks.append([])
         }
-        if !inArrivalOrder {
-            let order = messages.indices.sorted { messages[$0].arrival < messages[$1].arrival }
-            messages = order.map { messages[$0] }
-            cached = order.map { cached[$0] }
-        }
-        indexOf.reserveCapacity(count)
-        for (index, message) in messages.enumerated() { indexOf[message.uid] = index }
+        firstNewArrival = (cached.last?.arrival ?? 0) + 1
         for row in try Row.fetchAll(db, sql: "SELECT uid, rawHash FROM inboxDuplicate WHERE sourceId = ? ORDER BY uid, copy", arguments: [sourceId]) {
             cachedCopies[row[0], default: []].append(row[1])
         }
     }
 
-    /// What the cache held for the message at `index`; nil for a new message.
-    private func cachedState(_ index: Int) -> CachedState? {
-        index < cached.count ? cached[index] : nil
+    /// The statements that keep the uid → node table and the parent links.
+    private struct NodeStatements {
+        let insertNode, lookUp, setLink, clearLink: DirectStatement
+
+        init(_ db: Database) throws {
+            insertNode = try DirectStatement(db.makeStatement(sql: "INSERT INTO inboxMergeNode(uid, node) VALUES (?1, ?2)"), in: db)
+            lookUp = try DirectStatement(db.makeStatement(sql: "SELECT node FROM inboxMergeNode WHERE uid = ?1"), in: db)
+            setLink = try DirectStatement(db.makeStatement(sql: "INSERT OR REPLACE INTO inboxMergeLink(node, parentUid) VALUES (?1, ?2)"), in: db)
+            clearLink = try DirectStatement(db.makeStatement(sql: "DELETE FROM inboxMergeLink WHERE node = ?1"), in: db)
+        }
+
+        func add(_ node: Int32, uid: String, parentUid: String) throws {
+            try insertNode.bind(1, uid)
+            try insertNode.bind(2, Int64(node))
+            try insertNode.run()
+            try link(node, to: parentUid)
+        }
+
+        func node(of uid: String) throws -> Int32? {
+            try lookUp.bind(1, uid)
+            return try lookUp.firstInt64().map { Int32($0) }
+        }
+
+        func link(_ node: Int32, to parentUid: String) throws {
+            if parentUid.isEmpty {
+                try clearLink.bind(1, Int64(node))
+                try clearLink.run()
+            } else {
+                try setLink.bind(1, Int64(node))
+                try setLink.bind(2, parentUid)
+                try setLink.run()
+            }
+        }
     }
 
     /// Takes in the document's records: new uids are appended in arrival order; a uid's first
     /// record is its message, later ones its copies. Counts are per uid: a message is unchanged
     /// when its record and its copies are those cached.
-    /// An unchanged record (same hash as its cached copy) is looked at no further: its fields
-    /// are never read out of the document.
-    mutating func apply(_ document: InboxDocument, at now: Date) -> InboxCache.StoreSummary {
+    mutating func apply(_ document: InboxDocument, to db: Database, at now: Date) throws -> InboxCache.StoreSummary {
         self.document = document
         var summary = InboxCache.StoreSummary(fetched: document.count, new: 0, updated: 0, unchanged: 0)
-        var nextArrival = (messages.last?.arrival ?? 0) + 1
-        // Room for every record to be new only when nothing is cached: a re-fetch mostly finds
-        // its uids, and sizing for twice the cache would rehash every one of them.
-        if messages.isEmpty {
-            messages.reserveCapacity(document.count)
-            indexOf.reserveCapacity(document.count)
+        let statements = try NodeStatements(db)
+        // Room for every record to be new only when nothing is cached.
+        if cached.isEmpty {
+            times.reserveCapacity(document.count)
+            incoming.reserveCapacity(document.count)
+            marks.reserveCapacity(document.count)
         }
-        for (position, entry) in document.entries.enumerated() {
+        for position in 0..<document.count {
             if position % InboxDocumentReader.recordsBetweenPageReleases == 0 { document.releaseResidentPages() }
-            guard let index = indexOf[entry.uid] else {
-                let threading = document.threading(at: position)
-                indexOf[entry.uid] = messages.count
-                messages.append(Message(uid: entry.uid, parentUid: threading.responseToUid, arrival: nextArrival,
-                                        parsedTime: Self.parseDate(threading.dateTime, now), incoming: Int32(position), seenInDocument: true))
-                nextArrival += 1
+            let entry = document.entry(at: position)
+            guard let node = try statements.node(of: entry.uid) else {
+                try statements.add(Int32(nodeCount), uid: entry.uid, parentUid: entry.responseToUid)
+                times.append(Self.parseDate(entry.dateTime, now))
+                incoming.append(Int32(position))
+                marks.append(.seen)
+                incomingCount += 1
                 summary.new += 1
                 continue
             }
-            if messages[index].seenInDocument {
+            let index = Int(node)
+            if marks[index].contains(.seen) {
                 incomingCopies[entry.uid, default: []].append(Int32(position))
                 summary.duplicates += 1
                 if summary.duplicateUids.count < 5, !summary.duplicateUids.contains(entry.uid) { summary.duplicateUids.append(entry.uid) }
                 continue
             }
-            messages[index].seenInDocument = true
-            guard cachedState(index)?.hash != entry.rawHash else {
+            marks[index].insert(.seen)
+            guard cached[index].hash != entry.rawHash else {
                 summary.unchanged += 1
                 continue
             }
-            let threading = document.threading(at: position)
-            messages[index].incoming = Int32(position)
-            messages[index].parentUid = threading.responseToUid
-            messages[index].parsedTime = Self.parseDate(threading.dateTime, now)
+            incoming[index] = Int32(position)
+            incomingCount += 1
+            times[index] = Self.parseDate(entry.dateTime, now)
+            try statements.link(node, to: entry.responseToUid)
             summary.updated += 1
         }
         // Copies change only for a uid that has some now or had some, and that this document gave.
-        for uid in Set(incomingCopies.keys).union(cachedCopies.keys) where indexOf[uid].map({ messages[$0].seenInDocument }) == true {
-            let hashes = (incomingCopies[uid] ?? []).map { document.entries[Int($0)].rawHash }
+        for uid in Set(incomingCopies.keys).union(cachedCopies.keys) {
+            guard let node = try statements.node(of: uid), marks[Int(node)].contains(.seen) else { continue }
+            let hashes = (incomingCopies[uid] ?? []).map { document.entry(at: Int($0)).rawHash }
             if hashes != cachedCopies[uid] ?? [] { changedCopies.insert(uid) }
         }
         // A message whose record is unchanged but whose copies are not was updated.
-        for uid in changedCopies where messages[indexOf[uid]!].incoming == nil {
-            summary.unchanged -= 1
-            summary.updated += 1
+        for uid in changedCopies {
+            if let node = try statements.node(of: uid), incoming[Int(node)] < 0 {
+                summary.unchanged -= 1
+                summary.updated += 1
+            }
         }
         return summary
     }
 
-    private static func parseDate(_ text: String, _ now: Date) -> Double? {
-        DateTimeText.parse(text, relativeTo: now)?.timeIntervalSince1970
+    private static func parseDate(_ text: String, _ now: Date) -> Double {
+        DateTimeText.parse(text, relativeTo: now)?.timeIntervalSince1970 ?? .nan
     }
 
     /// Whether this fetch changes nothing: no new or changed record or copy. The threads are
     /// then what they were, so there is nothing to compute or write.
     var changesNothing: Bool {
-        changedCopies.isEmpty && messages.allSatisfy { $0.incoming == nil }
+        changedCopies.isEmpty && incomingCount == 0
     }
 
-    /// Threads every message and writes what changed: messages, then conversations.
-    func write(to db: Database, at now: Date) throws {
-        if changesNothing { return }
-        let sortKeys = sortKeys()
-        let rank = rank(by: sortKeys)
-        let layout = ThreadLayout(uids: messages.map(\.uid), parentUids: messages.map(\.parentUid), order: rank, indexOf: indexOf)
-        let uid = layout.uid
+    /// Threads every message and writes what changed: messages, then conversations. Consumes
+    /// the merge's arrays as it goes.
+    mutating func write(to db: Database, at now: Date) throws {
+        defer { try? db.execute(sql: "DELETE FROM inboxMergeNode; DELETE FROM inboxMergeLink;") }
+        guard !changesNothing, let document else { return }
+        let messageCount = nodeCount
+        // Sort keys: the parsed time where known; an undated message sorts just after the last
+        // dated message that arrived before it.
+        var lastKnown = -Double.greatestFiniteMagnitude / 2
+        for node in 0..<messageCount {
+            if times[node].isNaN {
+                times[node] = lastKnown + Double(arrival(of: node)) * 1e-6
+            } else {
+                lastKnown = times[node]
+                marks[node].insert(.dated)
+            }
+        }
+        let sortKeys = times
+        times = []
+        var (parent, placeholderUids, placeholderOf) = try links(db, messageCount: messageCount)
+        let forest = ThreadForest(parent: &parent, placeholderCount: placeholderUids.count, sortKeys: sortKeys)
+        let hasCopies = try writeCopies(db)
 
         let statements = try Statements(db, sourceId: sourceId)
+        let nodes = try NodeStatements(db)
+        var copyNodes: Set<Int32> = []
+        for uid in hasCopies { if let node = try nodes.node(of: uid) { copyNodes.insert(node) } }
+
         let fetchedAt = now.timeIntervalSince1970
-        let hasCopies = try writeCopies(db)
         // The conversations to rewrite: those a written message is in now, and those one was
         // in before (they lost it); old roots that are roots no more are only removed.
-        var rewrite = [Bool](repeating: false, count: layout.nodeCount)
+        var rewrite: Set<Int32> = []
+        // Into an empty cache every message is written, so every conversation: each is summed up
+        // in the same walk, from the records as they are read for their rows (one reading each).
+        let rewriteAll = cached.isEmpty
         var staleRoots: Set<String> = []
         var written = 0
-        for root in layout.roots {
-            let rootUid = uid(root)
-            for node in layout.walk(from: root) where !layout.isPlaceholder(node) {
-                let message = messages[node]
-                var flags: [String] = []
-                if layout.brokeCycle[node] { flags.append("cycleBroken") }
-                if hasCopies.contains(message.uid) { flags.append("duplicateUid") }
-                if let parent = layout.parent[node], layout.isPlaceholder(parent) { flags.append("parentMissing") }
-                let columns = ThreadColumns(sortKey: sortKeys[node], threadRoot: rootUid, depth: layout.depth[node], flags: flags.joined(separator: ","))
-                let stored = cachedState(node)?.columns
-                if let position = message.incoming.map(Int.init) {
+        var fields: [ConversationRecord.Fields] = []
+        var memberKeys: [Double] = []
+        for root in forest.roots {
+            let members = forest.walk(from: root)
+            // The root's record first: its uid is every member's thread root.
+            let rootEntry = forest.isPlaceholder(root) || incoming[Int(root)] < 0 ? nil
+                : document.entry(at: Int(incoming[Int(root)]), withFields: rewriteAll)
+            let rootUid = forest.isPlaceholder(root) ? placeholderUids[Int(root) - messageCount]
+                : try rootEntry?.uid ?? statements.cachedUid(cached[Int(root)].rowid)
+            let rootHash = RecordHash.of(rootUid)
+            fields.removeAll(keepingCapacity: true)
+            memberKeys.removeAll(keepingCapacity: true)
+            for (node, depth) in members where !forest.isPlaceholder(node) {
+                let index = Int(node)
+                var flags: Flags = []
+                if forest.brokeCycle.contains(node) { flags.insert(.cycleBroken) }
+                if copyNodes.contains(node) { flags.insert(.duplicateUid) }
+                if forest.parent[index] >= 0, forest.isPlaceholder(forest.parent[index]) { flags.insert(.parentMissing) }
+                let stored = index < cached.count ? cached[index] : nil
+                // The root it had: read before its row is rewritten.
+                let formerRoot = try stored.flatMap { $0.rootHash != rootHash ? try statements.cachedRoot($0.rowid) : nil }
+                if incoming[index] >= 0 {
                     written += 1
-                    if written % InboxDocumentReader.recordsBetweenPageReleases == 0 { document.releaseResidentPages() }
-                    // The record's text goes from the document to SQLite without becoming a String.
-                    let rawHash = document.entries[position].rawHash
+                    if written % InboxDocumentReader.scatteredRecordsBetweenPageReleases == 0 { document.releaseResidentPages() }
+                    let entry = node == root ? rootEntry! : document.entry(at: Int(incoming[index]), withFields: rewriteAll)
+                    if let summary = entry.fields {
+                        fields.append(summary)
+                        memberKeys.append(sortKeys[index])
+                    }
                     // Insert and update number their parameters alike (the update leaves ?4 out).
                     let write = stored == nil ? statements.insertMessage : statements.updateMessage
-                    try write.bind(1, message.uid)
-                    try write.bind(2, message.parentUid)
-                    try write.bind(3, message.parsedTime)
-                    try write.bind(4, message.arrival)
-                    try write.bind(5, columns.sortKey)
-                    try write.bind(6, columns.threadRoot)
-                    try write.bind(7, columns.depth)
-                    try write.bind(8, columns.flags)
-                    try document.withRawText(at: position) { try write.bind(9, text: $0) }
-                    try write.bind(10, rawHash)
+                    try write.bind(1, entry.uid)
+                    try write.bind(2, entry.responseToUid)
+                    try write.bind(3, marks[index].contains(.dated) ? sortKeys[index] : nil)
+                    try write.bind(4, arrival(of: index))
+                    try write.bind(5, sortKeys[index])
+                    try write.bind(6, rootUid)
+                    try write.bind(7, Int(depth))
+                    try write.bind(8, flags.text)
+                    // The record's text goes from the document to SQLite without becoming a String.
+                    try document.withRawText(of: entry) { try write.bind(9, text: $0) }
+                    try write.bind(10, entry.rawHash)
                     try write.bind(11, fetchedAt)
                     try write.bind(12, sourceId)
                     try write.run()
-                } else if columns != stored {
-                    try statements.updateThread.execute(arguments: [columns.sortKey, columns.threadRoot, columns.depth, columns.flags, message.uid, sourceId])
+                } else if let stored, stored.sortKey != sortKeys[index] || stored.rootHash != rootHash || stored.depth != depth || stored.flags != flags {
+                    try statements.updateThread.bind(1, sortKeys[index])
+                    try statements.updateThread.bind(2, rootUid)
+                    try statements.updateThread.bind(3, Int(depth))
+                    try statements.updateThread.bind(4, flags.text)
+                    try statements.updateThread.bind(5, stored.rowid)
+                    try statements.updateThread.run()
                 } else {
                     continue
                 }
-                rewrite[root] = true
-                if let stored { staleRoots.insert(stored.threadRoot) }
+                if !rewriteAll, rewrite.insert(root).inserted {
+                    try statements.deleteConversation(rootUid)
+                }
+                if let formerRoot { staleRoots.insert(formerRoot) }
             }
-        }
-        if !staleRoots.isEmpty {
-            for root in layout.roots where staleRoots.contains(uid(root)) { rewrite[root] = true }
-        }
-        if !cached.isEmpty {
-            for root in staleRoots.union(layout.roots.filter { rewrite[$0] }.map(uid)) {
-                try statements.deleteConversation.execute(arguments: [root, sourceId])
+            if rewriteAll, !fields.isEmpty {
+                let record = ConversationRecord(rootUid: rootUid, members: fields, sortKeys: memberKeys, missingParent: forest.isPlaceholder(root))
+                try record.insert(with: statements.insertConversation, sourceId: sourceId)
             }
         }
         document.releaseResidentPages()
-        var summarized = 0
-        for root in layout.roots where rewrite[root] {
-            summarized += 1
-            if summarized % InboxDocumentReader.recordsBetweenPageReleases == 0 { document.releaseResidentPages() }
-            let members = layout.walk(from: root).filter { !layout.isPlaceholder($0) }
-            let fields = try members.map { node in
-                try messages[node].incoming.map { ConversationRecord.Fields(document.email(at: Int($0))) } ?? statements.cachedFields(of: messages[node].uid)
+        guard !rewriteAll else { return }
+        for staleRoot in staleRoots {
+            try statements.deleteConversation(staleRoot)
+            // A stale root that is still a root is rewritten.
+            if let node = try nodes.node(of: staleRoot), forest.parent[Int(node)] < 0 {
+                rewrite.insert(node)
+            } else if let placeholder = placeholderOf[staleRoot] {
+                rewrite.insert(placeholder)
             }
-            let record = ConversationRecord(rootUid: uid(root), members: fields, sortKeys: members.map { sortKeys[$0] }, missingParent: layout.isPlaceholder(root))
+        }
+        var summarized = 0
+        for root in forest.roots where rewrite.contains(root) {
+            summarized += 1
+            if summarized % InboxDocumentReader.scatteredRecordsBetweenPageReleases == 0 { document.releaseResidentPages() }
+            let members = forest.walk(from: root).filter { !forest.isPlaceholder($0.node) }
+            let fields = try members.map { member in
+                let index = Int(member.node)
+                return try incoming[index] >= 0 ? document.entry(at: Int(incoming[index]), withFields: true).fields!
+                    : statements.cachedFields(cached[index].rowid)
+            }
+            let rootUid = forest.isPlaceholder(root) ? placeholderUids[Int(root) - messageCount]
+                : try incoming[Int(root)] >= 0 ? document.entry(at: Int(incoming[Int(root)])).uid : statements.cachedUid(cached[Int(root)].rowid)
+            let record = ConversationRecord(rootUid: rootUid, members: fields, sortKeys: members.map { sortKeys[Int($0.node)] },
+                                            missingParent: forest.isPlaceholder(root))
             try record.insert(with: statements.insertConversation, sourceId: sourceId)
         }
+    }
+
+    /// The arrival number of the message at `node`.
+    private func arrival(of node: Int) -> Int64 {
+        node < cached.count ? cached[node].arrival : firstNewArrival + Int64(node - cached.count)
+    }
+
+    /// Each message's parent node, from the parent uids kept in SQLite; a parent that is not
+    /// among the messages becomes a placeholder node (numbered from `messageCount` on).
+    private func links(_ db: Database, messageCount: Int) throws -> (parent: [Int32], placeholderUids: [String], placeholderOf: [String: Int32]) {
+        var parent = [Int32](repeating: -1, count: messageCount)
+        var placeholderOf: [String: Int32] = [:]
+        var placeholderUids: [String] = []
+        let rows = try DirectStatement(db.makeStatement(sql: """
+            SELECT l.node, l.parentUid, n.node FROM inboxMergeLink l LEFT JOIN inboxMergeNode n ON n.uid = l.parentUid ORDER BY l.node
+            """), in: db)
+        while try rows.nextRow() {
+            let node = Int(rows.int64(0) ?? 0)
+            if let found = rows.int64(2) {
+                if found != Int64(node) { parent[node] = Int32(found) }  // a message is not its own parent
+                continue
+            }
+            let parentUid = rows.text(1)
+            if let placeholder = placeholderOf[parentUid] {
+                parent[node] = placeholder
+            } else {
+                let placeholder = Int32(messageCount + placeholderUids.count)
+                placeholderOf[parentUid] = placeholder
+                placeholderUids.append(parentUid)
+                parent[node] = placeholder
+            }
+        }
+        return (parent, placeholderUids, placeholderOf)
     }
 
     /// Stores the copies of every uid whose copies this fetch changed; returns the uids that
     /// have copies afterwards (flagged `duplicateUid`).
     private func writeCopies(_ db: Database) throws -> Set<String> {
         var hasCopies = Set(cachedCopies.keys)
+        guard let document else { return hasCopies }
         for uid in changedCopies {
             try db.execute(sql: "DELETE FROM inboxDuplicate WHERE sourceId = ? AND uid = ?", arguments: [sourceId, uid])
             let positions = incomingCopies[uid] ?? []
             for (offset, position) in positions.enumerated() {
-                let entry = document.entries[Int(position)]
-                let raw = document.withRawText(at: Int(position)) { String(decoding: $0, as: UTF8.self) }
+                let entry = document.entry(at: Int(position))
+                let raw = document.withRawText(of: entry) { String(decoding: $0, as: UTF8.self) }
                 try db.execute(sql: "INSERT INTO inboxDuplicate(sourceId, uid, copy, raw, rawHash) VALUES (?, ?, ?, ?, ?)",
                                arguments: [sourceId, uid, offset + 2, raw, entry.rawHash])
             }
@@ -262,32 +421,10 @@ struct InboxMerge {
         return hasCopies
     }
 
-    /// Parsed time where known; an undated message sorts just after the last dated message
-    /// that arrived before it.
-    private func sortKeys() -> [Double] {
-        var lastKnown = -Double.greatestFiniteMagnitude / 2
-        return messages.map { message in
-            if let parsed = message.parsedTime {
-                lastKnown = parsed
-                return parsed
-            }
-            return lastKnown + Double(message.arrival) * 1e-6
-        }
-    }
-
-    /// Each message's age rank: by sort key, then arrival.
-    private func rank(by sortKeys: [Double]) -> [Int] {
-        let ranked = messages.indices.sorted { sortKeys[$0] != sortKeys[$1] ? sortKeys[$0] < sortKeys[$1] : messages[$0].arrival < messages[$1].arrival }
-        var rank = [Int](repeating: 0, count: messages.count)
-        for (position, index) in ranked.enumerated() { rank[index] = position }
-        return rank
-    }
-
     /// The write transaction's statements, prepared once.
     private struct Statements {
-        let insertMessage, updateMessage, insertConversation: DirectStatement
-        let updateThread, deleteConversation, selectFields: Statement
-
+        let insertMessage, updateMessage, updateThread, insertConversation, deleteConversationStatement: DirectStatement
+        let selectFields, selectRoot, selectUid: Statement
         let sourceId: Int64
 
         init(_ db: Database, sourceId: Int64) throws {
@@ -302,18 +439,42 @@ struct InboxMerge {
                 raw = ?9, rawHash = ?10, fetchedAt = ?11
                 WHERE uid = ?1 AND sourceId = ?12
                 """), in: db)
-            updateThread = try db.makeStatement(sql: "UPDATE inboxMessage SET sortKey = ?, threadRoot = ?, depth = ?, flags = ? WHERE uid = ? AND sourceId = ?")
-            deleteConversation = try db.makeStatement(sql: "DELETE FROM inboxConversation WHERE rootUid = ? AND sourceId = ?")
+            updateThread = try DirectStatement(db.makeStatement(sql: "UPDATE inboxMessage SET sortKey = ?1, threadRoot = ?2, depth = ?3, flags = ?4 WHERE rowid = ?5"), in: db)
+            deleteConversationStatement = try DirectStatement(db.makeStatement(sql: "DELETE FROM inboxConversation WHERE rootUid = ?1 AND sourceId = ?2"), in: db)
             insertConversation = try DirectStatement(db.makeStatement(sql: """
                 INSERT INTO inboxConversation(\(ConversationRecord.columns), sourceId) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """), in: db)
-            selectFields = try db.makeStatement(sql: "SELECT fromAddress, toAddress, subject, text, dateTime FROM inboxMessage WHERE uid = ? AND sourceId = ?")
+            selectFields = try db.makeStatement(sql: "SELECT fromAddress, toAddress, subject, text, dateTime FROM inboxMessage WHERE rowid = ?")
+            selectRoot = try db.makeStatement(sql: "SELECT threadRoot FROM inboxMessage WHERE rowid = ?")
+            selectUid = try db.makeStatement(sql: "SELECT uid FROM inboxMessage WHERE rowid = ?")
+        }
+
+        func deleteConversation(_ rootUid: String) throws {
+            try deleteConversationStatement.bind(1, rootUid)
+            try deleteConversationStatement.bind(2, sourceId)
+            try deleteConversationStatement.run()
+        }
+
+        /// The uid of a cached message.
+        func cachedUid(_ rowid: Int64) throws -> String {
+            guard let value = try String.fetchOne(selectUid, arguments: [rowid]) else {
+                throw ConnError.internalError("a message is in the merge but not in the cache")
+            }
+            return value
+        }
+
+        /// The root a cached message had before this fetch.
+        func cachedRoot(_ rowid: Int64) throws -> String {
+            guard let value = try String.fetchOne(selectRoot, arguments: [rowid]) else {
+                throw ConnError.internalError("a message is in the merge but not in the cache")
+            }
+            return value
         }
 
         /// The summary fields of a message this fetch did not change.
-        func cachedFields(of uid: String) throws -> ConversationRecord.Fields {
-            guard let row = try Row.fetchOne(selectFields, arguments: [uid, sourceId]) else {
-                throw ConnError.internalError("message \(uid) is in the merge but not in the cache")
+        func cachedFields(_ rowid: Int64) throws -> ConversationRecord.Fields {
+            guard let row = try Row.fetchOne(selectFields, arguments: [rowid]) else {
+                throw ConnError.internalError("a message is in the merge but not in the cache")
             }
             return ConversationRecord.Fields(from: row[0], to: row[1], subject: row[2], text: row[3], dateTime: row[4])
         }

@@ -36,6 +36,12 @@ final class MappedDocumentFile: @unchecked Sendable {
         return Data(bytesNoCopy: base, count: count, deallocator: .none)
     }
 
+    /// From now on the records are read in any order (a conversation's, not the document's):
+    /// a fault maps the page it needs, not the 16 around it, and reads nothing ahead.
+    func readInAnyOrder() {
+        if let base { madvise(base, count, MADV_RANDOM) }
+    }
+
     /// Hands back the resident pages below `offset` (all of them by default); a later read of
     /// them maps them again from the page cache.
     func releasePages(below offset: Int? = nil) {

@@ -248,10 +248,52 @@ struct InboxMergeTests {
         #expect(again.updated == 1, "\(again)")
     }
 
-    /// A fetch of 100,000 e-mails holds one Message per e-mail at its peak (issue 20's 120 MB
-    /// goal): what only a cached message has lives beside the array, not in it.
-    @Test("a merge's message stays within 64 bytes")
-    func messageStaysSmall() {
-        #expect(MemoryLayout<InboxMerge.Message>.stride <= 64, "\(MemoryLayout<InboxMerge.Message>.stride) bytes")
+    /// The merge threads with `ThreadForest` (node numbers, no uids); `inbox thread` with
+    /// `ThreadLayout`. On random inboxes — cycles, self-replies, missing parents, equal dates —
+    /// both must give the same conversations, in the same order, with the same depths.
+    @Test("the merge's compact threading agrees with ThreadLayout on 300 random inboxes")
+    func forestAgreesWithLayout() {
+        var generator = SeededGenerator(seed: 55)
+        for round in 0..<300 {
+            let count = Int.random(in: 1...60, using: &generator)
+            let uids = (0..<count).map { "m\($0)" }
+            let parentUids = (0..<count).map { _ -> String in
+                switch Int.random(in: 0..<10, using: &generator) {
+                case 0..<3: return ""
+                case 3: return "gone\(Int.random(in: 0..<4, using: &generator))"
+                default: return "m\(Int.random(in: 0..<count, using: &generator))"
+                }
+            }
+            // Few distinct keys: many ties, broken by arrival.
+            let sortKeys = (0..<count).map { _ in Double(Int.random(in: 0..<8, using: &generator)) }
+            let rank = Array(0..<count).sorted { sortKeys[$0] != sortKeys[$1] ? sortKeys[$0] < sortKeys[$1] : $0 < $1 }
+            var order = [Int](repeating: 0, count: count)
+            for (position, node) in rank.enumerated() { order[node] = position }
+            let layout = ThreadLayout(uids: uids, parentUids: parentUids, order: order)
+
+            var placeholders: [String: Int32] = [:]
+            var parent = (0..<count).map { index -> Int32 in
+                let parentUid = parentUids[index]
+                if parentUid.isEmpty || parentUid == uids[index] { return -1 }
+                if let known = uids.firstIndex(of: parentUid) { return Int32(known) }
+                if let placeholder = placeholders[parentUid] { return placeholder }
+                let placeholder = Int32(count + placeholders.count)
+                placeholders[parentUid] = placeholder
+                return placeholder
+            }
+            let forest = ThreadForest(parent: &parent, placeholderCount: placeholders.count, sortKeys: sortKeys)
+            let placeholderUid = Dictionary(uniqueKeysWithValues: placeholders.map { ($1, $0) })
+            func forestUid(_ node: Int32) -> String { Int(node) < count ? uids[Int(node)] : placeholderUid[node]! }
+
+            #expect(forest.roots.map(forestUid) == layout.roots.map(layout.uid), "round \(round): roots")
+            for (root, layoutRoot) in zip(forest.roots, layout.roots) {
+                let walked = forest.walk(from: root)
+                let expected = layout.walk(from: layoutRoot)
+                #expect(walked.map { forestUid($0.node) } == expected.map(layout.uid), "round \(round): walk from \(forestUid(root))")
+                #expect(walked.map { Int($0.depth) } == expected.map { layout.depth[$0] }, "round \(round): depths")
+            }
+            let cut = Set(forest.brokeCycle.map(forestUid))
+            #expect(cut == Set((0..<count).filter { layout.brokeCycle[$0] }.map { uids[$0] }), "round \(round): cycles cut")
+        }
     }
 }

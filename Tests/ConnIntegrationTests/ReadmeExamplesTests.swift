@@ -82,16 +82,19 @@ struct ReadmeExamplesTests {
     /// samples kept of `N/8 samples`) any number, an ISO timestamp any timestamp; every other number is itself (a count, a uid, a
     /// status), so an example that says "60 new" fails when 59 are.
     static func pattern(_ template: String) -> String {
-        let id: Character = "\u{E000}", measurement: Character = "\u{E001}", moment: Character = "\u{E002}"
+        let id: Character = "\u{E000}", measurement: Character = "\u{E001}", moment: Character = "\u{E002}", duration: Character = "\u{E003}"
         var marked = template.replacing(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z/) { _ in String(moment) }
         marked = marked.replacing(/\b[0-9a-f]{8}\b/) { _ in String(id) }
         // How many samples the clock filter kept varies too (5/8): the number taken does not.
-        marked = marked.replacing(/[+\-±]?\d+(?:\.\d+)?(?= ?(?:ms|s)\b)|±\d+(?:\.\d+)?|\d+(?=\/\d+ samples)/) { _ in String(measurement) }
+        // A duration in either unit: a loaded machine prints "(1.04s)" where the page shows "(111ms)".
+        marked = marked.replacing(/[+\-±]?\d+(?:\.\d+)? ?(?:ms|s)\b/) { _ in String(duration) }
+        marked = marked.replacing(/±\d+(?:\.\d+)?|\d+(?=\/\d+ samples)/) { _ in String(measurement) }
         var pattern = ""
         for character in marked {
             switch character {
             case id: pattern += "[0-9a-f]{8}"
             case measurement: pattern += #"[+\-±]?\d+(?:\.\d+)?"#
+            case duration: pattern += #"[+\-±]?\d+(?:\.\d+)? ?(?:ms|s)\b"#
             case moment: pattern += #"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z"#
             case "…": pattern += ".*"
             case " ": pattern += pattern.hasSuffix(" +") ? "" : " +"
@@ -192,6 +195,7 @@ struct ReadmeExamplesTests {
     @Test("the templates: measurements, ids, timestamps, blanks and … match what they stand for; counts and other numbers only themselves")
     func templates() {
         #expect(Self.matches(["fetched 60 messages: 60 new (12 ms)"], ["fetched 60 messages: 60 new (111 ms)"]))
+        #expect(Self.matches(["fetched 60 messages: 60 new (1.04s)"], ["fetched 60 messages: 60 new (111ms)"]))
         #expect(!Self.matches(["fetched 59 messages: 59 new (12 ms)"], ["fetched 60 messages: 60 new (111 ms)"]))
         #expect(!Self.matches(["✓ x  reachable  [HTTP 200 · tcp 1ms]"], ["✓ x  reachable  [HTTP 204 · tcp 0.21ms]"]))
         #expect(Self.matches(["2026-11-27T20:45:10.198Z"], ["2026-11-22T20:45:10.198Z"]))

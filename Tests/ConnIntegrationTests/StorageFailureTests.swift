@@ -53,6 +53,34 @@ struct StorageFailureTests {
         #expect(before != nil && after == before, "the old copy, whole: \(listed.standardOutput.prefix(300)) \(listed.standardError)")
     }
 
+    @Test("disk full while the inbox downloads (the body goes to a file beside the cache): 74, 'the disk is full', the cached copy whole, no file left", .enabled(if: getuid() == 0, "needs root to mount a small tmpfs"))
+    func diskFullDuringDownload() async throws {
+        let home = try TemporaryDirectory()
+        let data = home.path + "/data"
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        let mounted = try await ConnProcess.run("/bin/mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", data], environment: [:])
+        try #require(mounted.exitCode == 0, "mount: \(mounted.standardError)")
+        defer { _ = umount(data) }
+        let small = try await BackgroundServer.start(["--generate", "3"])
+        let url = small.url
+        #expect(try await home.conn(["inbox", "fetch"], server: url).exitCode == 0)
+        let before = try await home.conn(["inbox", "list", "--json", "--all"], server: url).json()["total"] as? Int
+        await small.stop()
+        // Room for the database's own writes, not for a 2 MB inbox.
+        _ = try await ConnProcess.run("/bin/sh", ["-c", "dd if=/dev/zero of='\(data)/fill' bs=4k count=400 2>/dev/null; true"], environment: [:])
+        let big = try await BackgroundServer.start(["--generate", "5000", "--port", String(url.port!)])
+        let fetched = try await home.conn(["inbox", "fetch", "--force"], server: url)
+        await big.stop()
+        #expect(fetched.exitCode == 74, "exit \(fetched.exitCode): \(fetched.standardError)")
+        #expect(fetched.standardError.contains("the disk is full (") && fetched.standardError.contains("not downloaded"), "\(fetched.standardError)")
+        try FileManager.default.removeItem(atPath: data + "/fill")
+        let left = try FileManager.default.contentsOfDirectory(atPath: data + "/conn").filter { $0.contains("download") }
+        #expect(left.isEmpty, "download files left: \(left)")
+        let listed = try await home.conn(["inbox", "list", "--json", "--all"], server: url)
+        let after = try listed.json()["total"] as? Int
+        #expect(before != nil && after == before, "the old copy, whole: \(listed.standardOutput.prefix(300)) \(listed.standardError)")
+    }
+
     @Test("a directory conn needs cannot be created: 74 naming it, the same for the database's, the config file's and the agent's")
     func directoryCannotBeCreated() async throws {
         let home = try TemporaryDirectory()

@@ -9,6 +9,7 @@ public final class ResponseBodyFile: @unchecked Sendable {
     /// The open file. Closed when this object goes.
     public let descriptor: Int32
     private let written = Mutex(0)
+    private let directory: String
 
     /// A file in `directory` (created if missing): put it beside what it will be stored in,
     /// on the disk that has room for it.
@@ -24,6 +25,7 @@ public final class ResponseBodyFile: @unchecked Sendable {
         unlink(path)
         _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)  // not handed to a hook or a plugin
         self.descriptor = descriptor
+        self.directory = directory
     }
 
     deinit { close(descriptor) }
@@ -54,9 +56,13 @@ public final class ResponseBodyFile: @unchecked Sendable {
     }
 
     private func failure(_ verb: String) -> ConnError {
-        let full = errno == ENOSPC || errno == EDQUOT
-        return ConnError(code: full ? .diskFull : .ioError, message: "cannot \(verb) the download file: \(String(cString: strerror(errno)))",
-                         hint: full ? "Free some space, then run the command again." : "Check the disk; then run the command again.",
-                         exitStatus: .ioError)
+        let reason = errno
+        if reason == ENOSPC || reason == EDQUOT {
+            let free = StorageFailure.freeBytes(besides: directory + "/download").map { "\($0) bytes free on \(directory)" } ?? "on \(directory)"
+            return ConnError(code: .diskFull, message: "the disk is full (\(free)): the answer was not downloaded, and nothing was stored",
+                             hint: "Free some space, then run the command again.", exitStatus: .ioError)
+        }
+        return ConnError(code: .ioError, message: "cannot \(verb) the download file in \(directory): \(String(cString: strerror(reason)))",
+                         hint: "Check the disk; then run the command again.", exitStatus: .ioError)
     }
 }
