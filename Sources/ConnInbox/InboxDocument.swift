@@ -102,7 +102,7 @@ public struct InboxDocument: Sendable {
     /// The record at `index` read again: the document was checked whole when it was read, so
     /// this cannot fail but for a bug.
     private static func reread(at index: Int, _ starts: [UInt32], in bytes: UnsafeRawBufferPointer) -> InboxJSONScanner.RawRecord {
-        var scanner = InboxJSONScanner(bytes, fieldNames: InboxDocumentReader.fields)
+        var scanner = InboxJSONScanner(bytes, fieldNames: InboxDocumentReader.fields, checked: true)
         do {
             return try scanner.record(at: Int(starts[index]))
         } catch {

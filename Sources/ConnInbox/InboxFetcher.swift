@@ -68,8 +68,8 @@ public struct InboxFetcher: Sendable {
         }
     }
 
-    /// From this size on (about 75,000 generated messages) a fetch gives back its start-up pages.
-    static let largeDocumentBytes = 32 << 20
+    /// From this size on (about 150,000 generated messages) a fetch gives back its start-up pages.
+    static let largeDocumentBytes = 64 << 20
 
     /// What the server answered, read.
     private enum Answer {

@@ -77,8 +77,13 @@ struct InboxJSONScanner {
     /// - Parameters:
     ///   - bytes: the whole document.
     ///   - fieldNames: the record fields to read; others are skipped.
-    init(_ bytes: UnsafeRawBufferPointer, fieldNames: [String]) {
+    ///   - checked: the document was read whole before (`record(at:)` after `read`).
+    /// Re-reading a document `read` has checked: its strings' UTF-8 is not checked again.
+    private let checked: Bool
+
+    init(_ bytes: UnsafeRawBufferPointer, fieldNames: [String], checked: Bool = false) {
         self.bytes = bytes
+        self.checked = checked
         knownKeys = (fieldNames + ["inbox"]).map { Array($0.utf8) }
     }
 
@@ -342,7 +347,7 @@ struct InboxJSONScanner {
             case UInt8(ascii: "\""):
                 let range = start..<position
                 position += 1
-                if !ascii, String(validating: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self) == nil {
+                if !ascii, !checked, String(validating: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self) == nil {
                     throw SyntaxError(offset: start, reason: "a string is not valid UTF-8")
                 }
                 return (range, escaped)

@@ -10,10 +10,11 @@ import GRDB
 /// was written.
 ///
 /// Bounded memory: a message is a node number (cached messages first, in arrival order, then
-/// the new ones) and a few numbers per node; uids and parents' uids stay in SQLite (two
-/// temporary tables, `inboxMergeNode` and `inboxMergeLink`), and a record's fields are read
-/// again from the document when it is written. A fetch of a million messages into an empty
-/// cache holds about 40 bytes a message.
+/// the new ones) and a few numbers per node; uids and parents' uids stay in SQLite — a cached
+/// message is found through the cache's own primary-key index, a new one in a temporary table
+/// (`inboxMergeNode`), and new or changed parent links in another (`inboxMergeLink`) — and a
+/// record's fields are read again from the document when it is written. A fetch of a million
+/// messages into an empty cache holds about 35 bytes a message.
 ///
 /// A uid the document gives more than once is one message, its first record (replies thread
 /// to it); the later records are kept beside it as copies, and the message is flagged
@@ -69,6 +70,8 @@ struct InboxMerge {
     private let sourceId: Int64
     /// For the messages the cache held before this fetch: nodes `0..<cached.count`.
     private var cached: [CachedState] = []
+    /// The cached nodes in rowid order: a uid's rowid (from the cache's index alone) to its node.
+    private var byRowid: [Int32] = []
     /// Each message's parsed time (NaN: none) until `write` makes them sort keys.
     private var times: [Double] = []
     /// Each message's record in this fetch's document (its position), when it is new or
@@ -112,61 +115,95 @@ struct InboxMerge {
         // Read through SQLite's C API: a re-fetch loads every cached message's columns, and
         // GRDB's generic per-column decoding was most of a no-change re-fetch's store.
         let rows = try DirectStatement(db.makeStatement(sql: """
-            SELECT rowid, uid, responseToUid, parsedTime, arrival, sortKey, threadRoot, depth, flags, rawHash
+            SELECT rowid, parsedTime, arrival, sortKey, threadRoot, depth, flags, rawHash
             FROM inboxMessage WHERE sourceId = ?1 ORDER BY arrival
             """), in: db)
         try rows.bind(1, sourceId)
-        let statements = try NodeStatements(db)
         while try rows.nextRow() {
-            let node = Int32(cached.count)
-            let uid = rows.text(1)
-            try statements.add(node, uid: uid, parentUid: rows.text(2))
-            cached.append(CachedState(rowid: rows.int64(0) ?? 0, arrival: rows.int64(4) ?? 0, hash: rows.int64(9), sortKey: rows.double(5) ?? 0,
-                                      rootHash: RecordHash.of(rows.text(6)), depth: Int32(clamping: rows.int64(7) ?? 0),
-                                      flags: Flags(stored: rows.text(8))))
-            times.append(rows.double(3) ?? .nan)
+            cached.append(CachedState(rowid: rows.int64(0) ?? 0, arrival: rows.int64(2) ?? 0, hash: rows.int64(7), sortKey: rows.double(3) ?? 0,
+                                      rootHash: RecordHash.of(rows.text(4)), depth: Int32(clamping: rows.int64(5) ?? 0),
+                                      flags: Flags(stored: rows.text(6))))
+            times.append(rows.double(1) ?? .nan)
             incoming.append(-1)
             marks.append([])
         }
         firstNewArrival = (cached.last?.arrival ?? 0) + 1
+        byRowid = (0..<Int32(cached.count)).map { $0 }
+        byRowid.sort { cached[Int($0)].rowid < cached[Int($1)].rowid }
         for row in try Row.fetchAll(db, sql: "SELECT uid, rawHash FROM inboxDuplicate WHERE sourceId = ? ORDER BY uid, copy", arguments: [sourceId]) {
             cachedCopies[row[0], default: []].append(row[1])
         }
     }
 
-    /// The statements that keep the uid → node table and the parent links.
+    /// The statements that find a uid's node — a cached message's by its arrival in the
+    /// cache's own index, a new one's in `inboxMergeNode` — and keep the new parent links.
     private struct NodeStatements {
-        let insertNode, lookUp, setLink, clearLink: DirectStatement
+        let insertNode, lookUp, lookUpCached, setLink: DirectStatement
 
-        init(_ db: Database) throws {
-            insertNode = try DirectStatement(db.makeStatement(sql: "INSERT INTO inboxMergeNode(uid, node) VALUES (?1, ?2)"), in: db)
+        init(_ db: Database, sourceId: Int64) throws {
+            insertNode = try DirectStatement(db.makeStatement(sql: "INSERT OR IGNORE INTO inboxMergeNode(uid, node) VALUES (?1, ?2)"), in: db)
             lookUp = try DirectStatement(db.makeStatement(sql: "SELECT node FROM inboxMergeNode WHERE uid = ?1"), in: db)
+            // The rowid alone: the primary key's index answers it without reading the row.
+            lookUpCached = try DirectStatement(db.makeStatement(sql: "SELECT rowid FROM inboxMessage WHERE sourceId = ?1 AND uid = ?2"), in: db)
+            try lookUpCached.bind(1, sourceId)
             setLink = try DirectStatement(db.makeStatement(sql: "INSERT OR REPLACE INTO inboxMergeLink(node, parentUid) VALUES (?1, ?2)"), in: db)
-            clearLink = try DirectStatement(db.makeStatement(sql: "DELETE FROM inboxMergeLink WHERE node = ?1"), in: db)
         }
 
-        func add(_ node: Int32, uid: String, parentUid: String) throws {
+        /// The rowid of the cached message `uid`, if the cache holds it.
+        func cachedRowid(of uid: String) throws -> Int64? {
+            try lookUpCached.bind(2, uid)
+            return try lookUpCached.firstInt64()
+        }
+
+        /// Numbers `uid` as `node`, unless it has a number already (then false, and nothing
+        /// changes): one statement for a new uid, the common case, instead of a look-up first.
+        func add(_ node: Int32, uid: String, parentUid: String, db: Database) throws -> Bool {
             try insertNode.bind(1, uid)
             try insertNode.bind(2, Int64(node))
             try insertNode.run()
-            try link(node, to: parentUid)
+            guard db.changesCount > 0 else { return false }
+            if !parentUid.isEmpty { try link(node, to: parentUid) }
+            return true
         }
 
-        func node(of uid: String) throws -> Int32? {
+        /// The node of a message new in this fetch.
+        func newNode(of uid: String) throws -> Int32? {
             try lookUp.bind(1, uid)
             return try lookUp.firstInt64().map { Int32($0) }
         }
 
+        /// Records the parent `node` has in this fetch ("" for none, which overrides a cached one).
         func link(_ node: Int32, to parentUid: String) throws {
-            if parentUid.isEmpty {
-                try clearLink.bind(1, Int64(node))
-                try clearLink.run()
-            } else {
-                try setLink.bind(1, Int64(node))
-                try setLink.bind(2, parentUid)
-                try setLink.run()
-            }
+            try setLink.bind(1, Int64(node))
+            try setLink.bind(2, parentUid)
+            try setLink.run()
         }
+    }
+
+    /// The node of the cached message that arrived `arrival`th (cached nodes are in arrival order).
+    private func cachedNode(arrival: Int64) -> Int32? {
+        var low = 0, high = cached.count
+        while low < high {
+            let middle = (low + high) / 2
+            if cached[middle].arrival < arrival { low = middle + 1 } else { high = middle }
+        }
+        return low < cached.count && cached[low].arrival == arrival ? Int32(low) : nil
+    }
+
+    /// The node of the cached message whose rowid is `rowid`.
+    private func cachedNode(rowid: Int64) -> Int32? {
+        var low = 0, high = byRowid.count
+        while low < high {
+            let middle = (low + high) / 2
+            if cached[Int(byRowid[middle])].rowid < rowid { low = middle + 1 } else { high = middle }
+        }
+        return low < byRowid.count && cached[Int(byRowid[low])].rowid == rowid ? byRowid[low] : nil
+    }
+
+    /// The node of `uid`, cached or new in this fetch.
+    private func node(of uid: String, _ statements: NodeStatements) throws -> Int32? {
+        if let rowid = try statements.cachedRowid(of: uid) { return cachedNode(rowid: rowid) }
+        return try statements.newNode(of: uid)
     }
 
     /// Takes in the document's records: new uids are appended in arrival order; a uid's first
@@ -175,7 +212,7 @@ struct InboxMerge {
     mutating func apply(_ document: InboxDocument, to db: Database, at now: Date) throws -> InboxCache.StoreSummary {
         self.document = document
         var summary = InboxCache.StoreSummary(fetched: document.count, new: 0, updated: 0, unchanged: 0)
-        let statements = try NodeStatements(db)
+        let statements = try NodeStatements(db, sourceId: sourceId)
         // Room for every record to be new only when nothing is cached.
         if cached.isEmpty {
             times.reserveCapacity(document.count)
@@ -185,14 +222,17 @@ struct InboxMerge {
         for position in 0..<document.count {
             if position % InboxDocumentReader.recordsBetweenPageReleases == 0 { document.releaseResidentPages() }
             let entry = document.entry(at: position)
-            guard let node = try statements.node(of: entry.uid) else {
-                try statements.add(Int32(nodeCount), uid: entry.uid, parentUid: entry.responseToUid)
+            let cachedRowid = cached.isEmpty ? nil : try statements.cachedRowid(of: entry.uid)
+            if cachedRowid == nil, try statements.add(Int32(nodeCount), uid: entry.uid, parentUid: entry.responseToUid, db: db) {
                 times.append(Self.parseDate(entry.dateTime, now))
                 incoming.append(Int32(position))
                 marks.append(.seen)
                 incomingCount += 1
                 summary.new += 1
                 continue
+            }
+            guard let node = try cachedRowid.map({ cachedNode(rowid: $0) }) ?? statements.newNode(of: entry.uid) else {
+                throw ConnError.internalError("inbox merge: \(entry.uid) is numbered but not found")
             }
             let index = Int(node)
             if marks[index].contains(.seen) {
@@ -214,13 +254,13 @@ struct InboxMerge {
         }
         // Copies change only for a uid that has some now or had some, and that this document gave.
         for uid in Set(incomingCopies.keys).union(cachedCopies.keys) {
-            guard let node = try statements.node(of: uid), marks[Int(node)].contains(.seen) else { continue }
+            guard let node = try node(of: uid, statements), marks[Int(node)].contains(.seen) else { continue }
             let hashes = (incomingCopies[uid] ?? []).map { document.entry(at: Int($0)).rawHash }
             if hashes != cachedCopies[uid] ?? [] { changedCopies.insert(uid) }
         }
         // A message whose record is unchanged but whose copies are not was updated.
         for uid in changedCopies {
-            if let node = try statements.node(of: uid), incoming[Int(node)] < 0 {
+            if let node = try node(of: uid, statements), incoming[Int(node)] < 0 {
                 summary.unchanged -= 1
                 summary.updated += 1
             }
@@ -262,9 +302,9 @@ struct InboxMerge {
         let hasCopies = try writeCopies(db)
 
         let statements = try Statements(db, sourceId: sourceId)
-        let nodes = try NodeStatements(db)
+        let nodes = try NodeStatements(db, sourceId: sourceId)
         var copyNodes: Set<Int32> = []
-        for uid in hasCopies { if let node = try nodes.node(of: uid) { copyNodes.insert(node) } }
+        for uid in hasCopies { if let node = try node(of: uid, nodes) { copyNodes.insert(node) } }
 
         let fetchedAt = now.timeIntervalSince1970
         // The conversations to rewrite: those a written message is in now, and those one was
@@ -345,7 +385,7 @@ struct InboxMerge {
         for staleRoot in staleRoots {
             try statements.deleteConversation(staleRoot)
             // A stale root that is still a root is rewritten.
-            if let node = try nodes.node(of: staleRoot), forest.parent[Int(node)] < 0 {
+            if let node = try node(of: staleRoot, nodes), forest.parent[Int(node)] < 0 {
                 rewrite.insert(node)
             } else if let placeholder = placeholderOf[staleRoot] {
                 rewrite.insert(placeholder)
@@ -374,23 +414,18 @@ struct InboxMerge {
         node < cached.count ? cached[node].arrival : firstNewArrival + Int64(node - cached.count)
     }
 
-    /// Each message's parent node, from the parent uids kept in SQLite; a parent that is not
-    /// among the messages becomes a placeholder node (numbered from `messageCount` on).
+    /// Each message's parent node: a cached message's from its row (a parent cached too, new
+    /// in this fetch, or missing), a new or changed one's from this fetch's links; a parent that
+    /// is not among the messages becomes a placeholder node (numbered from `messageCount` on).
     private func links(_ db: Database, messageCount: Int) throws -> (parent: [Int32], placeholderUids: [String], placeholderOf: [String: Int32]) {
         var parent = [Int32](repeating: -1, count: messageCount)
         var placeholderOf: [String: Int32] = [:]
         var placeholderUids: [String] = []
-        let rows = try DirectStatement(db.makeStatement(sql: """
-            SELECT l.node, l.parentUid, n.node FROM inboxMergeLink l LEFT JOIN inboxMergeNode n ON n.uid = l.parentUid ORDER BY l.node
-            """), in: db)
-        while try rows.nextRow() {
-            let node = Int(rows.int64(0) ?? 0)
-            if let found = rows.int64(2) {
-                if found != Int64(node) { parent[node] = Int32(found) }  // a message is not its own parent
-                continue
-            }
-            let parentUid = rows.text(1)
-            if let placeholder = placeholderOf[parentUid] {
+        let nodes = try NodeStatements(db, sourceId: sourceId)
+        func link(_ node: Int, to found: Int32?, parentUid: String) throws {
+            if let found {
+                if found != Int32(node) { parent[node] = found }  // a message is not its own parent
+            } else if let placeholder = placeholderOf[parentUid] {
                 parent[node] = placeholder
             } else {
                 let placeholder = Int32(messageCount + placeholderUids.count)
@@ -398,6 +433,30 @@ struct InboxMerge {
                 placeholderUids.append(parentUid)
                 parent[node] = placeholder
             }
+        }
+        if !cached.isEmpty {
+            let rows = try DirectStatement(db.makeStatement(sql: """
+                SELECT m.arrival, m.responseToUid, p.arrival FROM inboxMessage m
+                LEFT JOIN inboxMessage p ON p.sourceId = m.sourceId AND p.uid = m.responseToUid
+                WHERE m.sourceId = ?1 AND m.responseToUid != '' ORDER BY m.arrival
+                """), in: db)
+            try rows.bind(1, sourceId)
+            while try rows.nextRow() {
+                guard let node = rows.int64(0).flatMap(cachedNode(arrival:)), incoming[Int(node)] < 0 else { continue }
+                let parentUid = rows.text(1)
+                try link(Int(node), to: rows.int64(2).flatMap(cachedNode(arrival:)) ?? nodes.newNode(of: parentUid), parentUid: parentUid)
+            }
+        }
+        let rows = try DirectStatement(db.makeStatement(sql: """
+            SELECT l.node, l.parentUid, n.node, m.arrival FROM inboxMergeLink l
+            LEFT JOIN inboxMergeNode n ON n.uid = l.parentUid
+            LEFT JOIN inboxMessage m ON m.sourceId = ?1 AND m.uid = l.parentUid
+            WHERE l.parentUid != '' ORDER BY l.node
+            """), in: db)
+        try rows.bind(1, sourceId)
+        while try rows.nextRow() {
+            let found = rows.int64(2).map { Int32($0) } ?? rows.int64(3).flatMap(cachedNode(arrival:))
+            try link(Int(rows.int64(0) ?? 0), to: found, parentUid: rows.text(1))
         }
         return (parent, placeholderUids, placeholderOf)
     }

@@ -54,7 +54,9 @@ kill $static_pid; wait $static_pid 2>/dev/null || true
 for size in 1000 10000 100000; do
     rm -rf "$work/data"
     start_conn_server "$CONN_SERVER_BIN" --generate "$size"
-    CONN_SERVER=$CONN_SERVER_URL "$CONN" inbox fetch >/dev/null
+    # The copy listed is the configured server's: this server's, not the first one's.
+    export CONN_SERVER=$CONN_SERVER_URL
+    "$CONN" inbox fetch >/dev/null
     stop_conn_server
     hyperfine -N --warmup 10 --runs 100 --export-markdown "$RESULTS/inbox-list-$size.md" \
         -n "conn --version" "$CONN --version" \
