@@ -11,11 +11,14 @@ public struct InboxFetchCommand: ConnCommand {
         discussion: HelpText.discussion(
             """
             Sends the cached ETag, so an unchanged inbox costs one 304. The answer is checked \
-            record by record before anything is stored.
+            record by record before anything is stored. A large inbox is downloaded to an unnamed \
+            file beside the cache (it needs that much free disk, up to 2 GiB) and stored in \
+            bounded memory: a million messages in under 64 MB.
             """,
             exitCodes: """
                 0 stored (or not modified); 65 the answer is not an inbox (the cache is left as it \
                 was, and the message names the record and field); 69 the server cannot be reached; \
+                74 the disk is full (the cache is left as it was); \
                 75 a timeout, or the server asks to try later (5xx, 408, 429); 77 the token was \
                 refused (401/403)
                 """,
