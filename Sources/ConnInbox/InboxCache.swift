@@ -141,9 +141,14 @@ public struct InboxCache: Sendable {
             }
             var merge = try InboxMerge(loadingFrom: db, sourceId: sourceId)
             let summary = try merge.apply(document, to: db, at: now)
+            let changed = !merge.changesNothing
             try merge.write(to: db, at: now)
             try db.execute(sql: "UPDATE inboxSource SET requested = ?, source = ?, etag = ?, fetchedAt = ? WHERE id = ?",
                            arguments: [requested, source, etag, now.timeIntervalSince1970, sourceId])
+            try db.execute(sql: """
+                UPDATE inboxSource SET conversationCount = (SELECT count(*) FROM inboxConversation WHERE sourceId = ?1)
+                WHERE id = ?1 AND (?2 OR conversationCount IS NULL)
+                """, arguments: [sourceId, changed])
             return summary
         }
     }

@@ -76,9 +76,12 @@ public struct InboxListCommand: ConnCommand {
             """
         let statementArguments = arguments + [all ? -1 : limit, offset]
         let filterArguments = arguments
+        let unfiltered = conditions.count == 1
         let (rows, total) = try copy.cache.database.writer.read { db in
-            (try Row.fetchAll(db, sql: sql, arguments: statementArguments),
-             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM inboxConversation c \(filter)", arguments: filterArguments) ?? 0)
+            // Unfiltered, the count the fetch kept (counting a million conversations takes 26 ms).
+            let kept = unfiltered ? try Int.fetchOne(db, sql: "SELECT conversationCount FROM inboxSource WHERE id = ?", arguments: [copy.source.id]) : nil
+            return (try Row.fetchAll(db, sql: sql, arguments: statementArguments),
+                    try kept ?? Int.fetchOne(db, sql: "SELECT COUNT(*) FROM inboxConversation c \(filter)", arguments: filterArguments) ?? 0)
         }
         let conversations = rows.map(ConversationRecord.init(row:))
         if context.configuration.format == .text {

@@ -54,17 +54,25 @@ struct InboxMerge {
         }
     }
 
-    /// What the cache held for a message before this fetch.
+    /// What the cache held for a message before this fetch: 32 bytes, for a million of them.
     struct CachedState {
         var rowid: Int64
         var arrival: Int64
         /// RecordHash of the record as cached, to tell an unchanged record from an update.
-        var hash: Int64?
-        /// The thread columns as stored; the root as RecordHash of its uid.
-        var sortKey: Double
-        var rootHash: Int64
-        var depth: Int32
-        var flags: Flags
+        var hash: Int64
+        /// `columnsKey` of the thread columns as stored, to tell whether they change.
+        var columns: Int64
+    }
+
+    /// The thread columns (sort key, root, depth, flags) folded into 64 bits: equal columns give
+    /// equal keys; different ones differ but for a chance of 2^-64 (as RecordHash's records).
+    static func columnsKey(sortKey: Double, rootUid: String, depth: Int32, flags: Flags) -> Int64 {
+        var key = UInt64(bitPattern: RecordHash.of(rootUid))
+        key = (key ^ sortKey.bitPattern) &* 0x9E37_79B9_7F4A_7C15
+        key ^= key >> 29
+        key = (key ^ (UInt64(UInt32(bitPattern: depth)) << 8 | UInt64(flags.rawValue))) &* 0xBF58_476D_1CE4_E5B9
+        key ^= key >> 32
+        return Int64(bitPattern: key)
     }
 
     private let sourceId: Int64
@@ -120,9 +128,9 @@ struct InboxMerge {
             """), in: db)
         try rows.bind(1, sourceId)
         while try rows.nextRow() {
-            cached.append(CachedState(rowid: rows.int64(0) ?? 0, arrival: rows.int64(2) ?? 0, hash: rows.int64(7), sortKey: rows.double(3) ?? 0,
-                                      rootHash: RecordHash.of(rows.text(4)), depth: Int32(clamping: rows.int64(5) ?? 0),
-                                      flags: Flags(stored: rows.text(6))))
+            let columns = Self.columnsKey(sortKey: rows.double(3) ?? 0, rootUid: rows.text(4), depth: Int32(clamping: rows.int64(5) ?? 0),
+                                          flags: Flags(stored: rows.text(6)))
+            cached.append(CachedState(rowid: rows.int64(0) ?? 0, arrival: rows.int64(2) ?? 0, hash: rows.int64(7) ?? 0, columns: columns))
             times.append(rows.double(1) ?? .nan)
             incoming.append(-1)
             marks.append([])
@@ -324,7 +332,6 @@ struct InboxMerge {
                 : document.entry(at: Int(incoming[Int(root)]), withFields: rewriteAll)
             let rootUid = forest.isPlaceholder(root) ? placeholderUids[Int(root) - messageCount]
                 : try rootEntry?.uid ?? statements.cachedUid(cached[Int(root)].rowid)
-            let rootHash = RecordHash.of(rootUid)
             fields.removeAll(keepingCapacity: true)
             memberKeys.removeAll(keepingCapacity: true)
             for (node, depth) in members where !forest.isPlaceholder(node) {
@@ -334,8 +341,10 @@ struct InboxMerge {
                 if copyNodes.contains(node) { flags.insert(.duplicateUid) }
                 if forest.parent[index] >= 0, forest.isPlaceholder(forest.parent[index]) { flags.insert(.parentMissing) }
                 let stored = index < cached.count ? cached[index] : nil
-                // The root it had: read before its row is rewritten.
-                let formerRoot = try stored.flatMap { $0.rootHash != rootHash ? try statements.cachedRoot($0.rowid) : nil }
+                let columns = Self.columnsKey(sortKey: sortKeys[index], rootUid: rootUid, depth: depth, flags: flags)
+                guard incoming[index] >= 0 || stored.map({ $0.columns != columns }) == true else { continue }
+                // The root it had, when another: read before its row is rewritten.
+                let formerRoot = try stored.flatMap { stored in try statements.cachedRoot(stored.rowid).flatMap { $0 == rootUid ? nil : $0 } }
                 if incoming[index] >= 0 {
                     written += 1
                     if written % InboxDocumentReader.scatteredRecordsBetweenPageReleases == 0 { document.releaseResidentPages() }
@@ -360,15 +369,13 @@ struct InboxMerge {
                     try write.bind(11, fetchedAt)
                     try write.bind(12, sourceId)
                     try write.run()
-                } else if let stored, stored.sortKey != sortKeys[index] || stored.rootHash != rootHash || stored.depth != depth || stored.flags != flags {
+                } else if let stored {
                     try statements.updateThread.bind(1, sortKeys[index])
                     try statements.updateThread.bind(2, rootUid)
                     try statements.updateThread.bind(3, Int(depth))
                     try statements.updateThread.bind(4, flags.text)
                     try statements.updateThread.bind(5, stored.rowid)
                     try statements.updateThread.run()
-                } else {
-                    continue
                 }
                 if !rewriteAll, rewrite.insert(root).inserted {
                     try statements.deleteConversation(rootUid)
@@ -523,7 +530,7 @@ struct InboxMerge {
         }
 
         /// The root a cached message had before this fetch.
-        func cachedRoot(_ rowid: Int64) throws -> String {
+        func cachedRoot(_ rowid: Int64) throws -> String? {
             guard let value = try String.fetchOne(selectRoot, arguments: [rowid]) else {
                 throw ConnError.internalError("a message is in the merge but not in the cache")
             }

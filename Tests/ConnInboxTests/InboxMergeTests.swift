@@ -141,6 +141,9 @@ struct InboxMergeTests {
             expectedConversations[root] = record
         }
         let conversations = try storedConversations(database)
+        // The count `inbox list` shows without counting: kept by every fetch.
+        let kept = try database.writer.read { db in try Int.fetchOne(db, sql: "SELECT conversationCount FROM inboxSource") }
+        #expect(kept == conversations.count, "\(json)")
         for root in Set(conversations.keys).union(expectedConversations.keys) where conversations[root] != expectedConversations[root] {
             Issue.record("conversation \(root): stored \(String(describing: conversations[root])), expected \(String(describing: expectedConversations[root])) after \(json)")
         }
