@@ -55,9 +55,10 @@ public enum InboxDocumentReader {
 
     /// How many records are read between two hand-backs of the mapped pages read so far: in
     /// document order (8192 records, ~3.5 MB of a generated inbox), and in conversation order,
-    /// where each record may be on a page of its own (1024 records, at most 4 MB).
+    /// where each record may be on pages of its own — a fault maps the 16 pages around it, so
+    /// 128 records may map 8 MB (at 1024 a re-fetch of a million held 42 MB of them).
     static let recordsBetweenPageReleases = 8192
-    static let scatteredRecordsBetweenPageReleases = 1024
+    static let scatteredRecordsBetweenPageReleases = 128
 
     static func document(_ data: Data, mapping: MappedDocumentFile?, source: String) throws -> InboxDocument {
         func bad(_ what: String) -> ConnError {

@@ -54,12 +54,10 @@ struct InboxMerge {
         }
     }
 
-    /// What the cache held for a message before this fetch: 32 bytes, for a million of them.
+    /// What the cache held for a message before this fetch: 24 bytes, for a million of them.
     struct CachedState {
         var rowid: Int64
         var arrival: Int64
-        /// RecordHash of the record as cached, to tell an unchanged record from an update.
-        var hash: Int64
         /// `columnsKey` of the thread columns as stored, to tell whether they change.
         var columns: Int64
     }
@@ -78,7 +76,11 @@ struct InboxMerge {
     private let sourceId: Int64
     /// For the messages the cache held before this fetch: nodes `0..<cached.count`.
     private var cached: [CachedState] = []
-    /// The cached nodes in rowid order: a uid's rowid (from the cache's index alone) to its node.
+    /// RecordHash of each cached message's record, to tell an unchanged record from an update:
+    /// needed by `apply` only, and let go after it.
+    private var cachedHashes: [Int64] = []
+    /// The cached nodes in rowid order: a uid's rowid (from the cache's index alone) to its node,
+    /// for `apply`'s look-ups; let go after it (a later look-up reads the arrival).
     private var byRowid: [Int32] = []
     /// Each message's parsed time (NaN: none) until `write` makes them sort keys.
     private var times: [Double] = []
@@ -130,7 +132,8 @@ struct InboxMerge {
         while try rows.nextRow() {
             let columns = Self.columnsKey(sortKey: rows.double(3) ?? 0, rootUid: rows.text(4), depth: Int32(clamping: rows.int64(5) ?? 0),
                                           flags: Flags(stored: rows.text(6)))
-            cached.append(CachedState(rowid: rows.int64(0) ?? 0, arrival: rows.int64(2) ?? 0, hash: rows.int64(7) ?? 0, columns: columns))
+            cached.append(CachedState(rowid: rows.int64(0) ?? 0, arrival: rows.int64(2) ?? 0, columns: columns))
+            cachedHashes.append(rows.int64(7) ?? 0)
             times.append(rows.double(1) ?? .nan)
             incoming.append(-1)
             marks.append([])
@@ -146,7 +149,7 @@ struct InboxMerge {
     /// The statements that find a uid's node — a cached message's by its arrival in the
     /// cache's own index, a new one's in `inboxMergeNode` — and keep the new parent links.
     private struct NodeStatements {
-        let insertNode, lookUp, lookUpCached, setLink: DirectStatement
+        let insertNode, lookUp, lookUpCached, setLink, lookUpArrival: DirectStatement
 
         init(_ db: Database, sourceId: Int64) throws {
             insertNode = try DirectStatement(db.makeStatement(sql: "INSERT OR IGNORE INTO inboxMergeNode(uid, node) VALUES (?1, ?2)"), in: db)
@@ -155,6 +158,13 @@ struct InboxMerge {
             lookUpCached = try DirectStatement(db.makeStatement(sql: "SELECT rowid FROM inboxMessage WHERE sourceId = ?1 AND uid = ?2"), in: db)
             try lookUpCached.bind(1, sourceId)
             setLink = try DirectStatement(db.makeStatement(sql: "INSERT OR REPLACE INTO inboxMergeLink(node, parentUid) VALUES (?1, ?2)"), in: db)
+            lookUpArrival = try DirectStatement(db.makeStatement(sql: "SELECT arrival FROM inboxMessage WHERE rowid = ?1"), in: db)
+        }
+
+        /// The arrival of the cached message at `rowid`.
+        func arrival(ofRowid rowid: Int64) throws -> Int64? {
+            try lookUpArrival.bind(1, rowid)
+            return try lookUpArrival.firstInt64()
         }
 
         /// The rowid of the cached message `uid`, if the cache holds it.
@@ -199,7 +209,8 @@ struct InboxMerge {
     }
 
     /// The node of the cached message whose rowid is `rowid`.
-    private func cachedNode(rowid: Int64) -> Int32? {
+    private func cachedNode(rowid: Int64, _ statements: NodeStatements) throws -> Int32? {
+        guard !byRowid.isEmpty else { return try statements.arrival(ofRowid: rowid).flatMap(cachedNode(arrival:)) }
         var low = 0, high = byRowid.count
         while low < high {
             let middle = (low + high) / 2
@@ -210,7 +221,7 @@ struct InboxMerge {
 
     /// The node of `uid`, cached or new in this fetch.
     private func node(of uid: String, _ statements: NodeStatements) throws -> Int32? {
-        if let rowid = try statements.cachedRowid(of: uid) { return cachedNode(rowid: rowid) }
+        if let rowid = try statements.cachedRowid(of: uid) { return try cachedNode(rowid: rowid, statements) }
         return try statements.newNode(of: uid)
     }
 
@@ -239,7 +250,7 @@ struct InboxMerge {
                 summary.new += 1
                 continue
             }
-            guard let node = try cachedRowid.map({ cachedNode(rowid: $0) }) ?? statements.newNode(of: entry.uid) else {
+            guard let node = try cachedRowid.map({ try cachedNode(rowid: $0, statements) }) ?? statements.newNode(of: entry.uid) else {
                 throw ConnError.internalError("inbox merge: \(entry.uid) is numbered but not found")
             }
             let index = Int(node)
@@ -250,7 +261,7 @@ struct InboxMerge {
                 continue
             }
             marks[index].insert(.seen)
-            guard cached[index].hash != entry.rawHash else {
+            guard cachedHashes[index] != entry.rawHash else {
                 summary.unchanged += 1
                 continue
             }
@@ -273,6 +284,8 @@ struct InboxMerge {
                 summary.updated += 1
             }
         }
+        cachedHashes = []
+        byRowid = []
         return summary
     }
 

@@ -37,7 +37,8 @@ final class MappedDocumentFile: @unchecked Sendable {
     }
 
     /// From now on the records are read in any order (a conversation's, not the document's):
-    /// a fault maps the page it needs, not the 16 around it, and reads nothing ahead.
+    /// the kernel reads nothing ahead. (A fault still maps the 16 pages around it: the passes
+    /// in conversation order hand pages back more often.)
     func readInAnyOrder() {
         if let base { madvise(base, count, MADV_RANDOM) }
     }
