@@ -55,8 +55,8 @@ public enum InboxDocumentReader {
 
     /// How many records are read between two hand-backs of the mapped pages read so far: in
     /// document order (8192 records, ~3.5 MB of a generated inbox), and in conversation order,
-    /// where each record may be on pages of its own — a fault maps the 16 pages around it, so
-    /// 128 records may map 8 MB (at 1024 a re-fetch of a million held 42 MB of them).
+    /// where each record may be on pages of its own, and a fault may map its neighbours too (at
+    /// 1,024 a re-fetch of a million held 42 MB of them; at 128, under 8 MB).
     static let recordsBetweenPageReleases = 8192
     static let scatteredRecordsBetweenPageReleases = 128
 
