@@ -139,18 +139,45 @@ public struct InboxCache: Sendable {
                 try db.execute(sql: "INSERT INTO inboxSource(inboxKey) VALUES (?)", arguments: [key])
                 sourceId = db.lastInsertedRowID
             }
+            try db.execute(sql: "UPDATE inboxSource SET requested = ?, source = ?, etag = ?, fetchedAt = ? WHERE id = ?",
+                           arguments: [requested, source, etag, now.timeIntervalSince1970, sourceId])
+            // The same bytes as the document stored last (a server that sends no ETag, or
+            // --force): nothing changed, and what its fetch counted still holds.
+            if let kept = try Self.keptSummary(db, sourceId: sourceId, digest: document.digest) {
+                return StoreSummary(fetched: kept.fetched, new: 0, updated: 0, unchanged: kept.fetched - kept.duplicates,
+                                    duplicates: kept.duplicates, duplicateUids: kept.duplicateUids)
+            }
             var merge = try InboxMerge(loadingFrom: db, sourceId: sourceId)
             let summary = try merge.apply(document, to: db, at: now)
             let changed = !merge.changesNothing
             try merge.write(to: db, at: now)
-            try db.execute(sql: "UPDATE inboxSource SET requested = ?, source = ?, etag = ?, fetchedAt = ? WHERE id = ?",
-                           arguments: [requested, source, etag, now.timeIntervalSince1970, sourceId])
+            let kept = KeptSummary(fetched: summary.fetched, duplicates: summary.duplicates, duplicateUids: summary.duplicateUids)
             try db.execute(sql: """
-                UPDATE inboxSource SET conversationCount = (SELECT count(*) FROM inboxConversation WHERE sourceId = ?1)
-                WHERE id = ?1 AND (?2 OR conversationCount IS NULL)
-                """, arguments: [sourceId, changed])
+                UPDATE inboxSource SET documentDigest = ?2, documentSummary = ?3,
+                conversationCount = CASE WHEN ?4 OR conversationCount IS NULL
+                    THEN (SELECT count(*) FROM inboxConversation WHERE sourceId = ?1) ELSE conversationCount END
+                WHERE id = ?1
+                """, arguments: [sourceId, document.digest, String(decoding: try JSONEncoder().encode(kept), as: UTF8.self), changed])
             return summary
         }
+    }
+
+    /// What a fetch counted of the document it stored, kept with the copy (`documentSummary`).
+    struct KeptSummary: Codable {
+        var fetched: Int
+        var duplicates: Int
+        var duplicateUids: [String]
+    }
+
+    /// The summary kept with the copy `sourceId` when its document had `digest`; nil when it had
+    /// another (or none was kept, or it does not read: the merge then runs as ever).
+    private static func keptSummary(_ db: Database, sourceId: Int64, digest: Int64) throws -> KeptSummary? {
+        guard let row = try Row.fetchOne(db, sql: "SELECT documentDigest, documentSummary FROM inboxSource WHERE id = ?", arguments: [sourceId]),
+            (row[0] as Int64?) == digest, let text = row[1] as String?,
+            let kept = try? JSONDecoder().decode(KeptSummary.self, from: Data(text.utf8)),
+            kept.fetched >= 0, (0...kept.fetched).contains(kept.duplicates)
+        else { return nil }
+        return kept
     }
 
     /// Removes one copy, all of it.

@@ -29,11 +29,15 @@ public struct InboxDocument: Sendable {
     /// The records not kept as received (escaped keys, NUL), re-encoded, by position.
     private let replacements: [Int: InboxDocumentReader.Record]
 
-    init(body: Data, mapping: MappedDocumentFile? = nil, starts: [UInt32], replacements: [Int: InboxDocumentReader.Record]) {
+    /// `DocumentDigest` of the body: the same digest as the document stored last means nothing changed.
+    let digest: Int64
+
+    init(body: Data, mapping: MappedDocumentFile? = nil, starts: [UInt32], replacements: [Int: InboxDocumentReader.Record], digest: Int64) {
         self.body = body
         self.mapping = mapping
         self.starts = starts
         self.replacements = replacements
+        self.digest = digest
     }
 
     /// A document of records already read (tests, and callers that hold records): their texts

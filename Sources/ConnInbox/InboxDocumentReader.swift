@@ -71,6 +71,7 @@ public enum InboxDocumentReader {
         guard data.count <= InboxJSONScanner.maximumDocumentBytes else { throw bad("is larger than \(InboxJSONScanner.maximumDocumentBytes) bytes") }
         return try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) throws -> InboxDocument in
             var scanner = InboxJSONScanner(bytes, fieldNames: fields)
+            var digest = DocumentDigest()
             var starts: [UInt32] = []
             // Records not kept as received (escaped keys, NUL): read out, by position, and
             // re-encoded once the whole document is known to be good.
@@ -82,6 +83,7 @@ public enum InboxDocumentReader {
             do throws(InboxJSONScanner.SyntaxError) {
                 shape = try scanner.read { index, element in
                     if let mapping, index % recordsBetweenPageReleases == 0, case .success(let record) = element {
+                        digest.absorb(below: record.bytes.lowerBound, of: bytes)
                         mapping.releasePages(below: record.bytes.lowerBound)
                     }
                     guard problem == nil else { return }
@@ -130,9 +132,10 @@ public enum InboxDocumentReader {
             for index in replacements.keys {
                 replacements[index]!.raw = String(decoding: try encoder.encode(replacements[index]!.email), as: UTF8.self)
             }
+            let documentDigest = digest.finish(bytes)
             mapping?.releasePages()
             mapping?.readInAnyOrder()
-            return InboxDocument(body: data, mapping: mapping, starts: starts, replacements: replacements)
+            return InboxDocument(body: data, mapping: mapping, starts: starts, replacements: replacements, digest: documentDigest)
         }
     }
 

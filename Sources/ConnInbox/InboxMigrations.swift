@@ -88,11 +88,16 @@ public enum InboxMigrations {
         DatabaseMigration("inbox.v5.perSource") { db in
             try perSource(db)
         },
-        // How many conversations a copy holds, kept by each fetch: `inbox list` says "1–20 of N"
-        // without counting a million rows (26 ms) each time. NULL (a copy not fetched since) is
-        // counted as before.
-        DatabaseMigration("inbox.v6.conversationCount") { db in
-            try db.alter(table: "inboxSource") { table in table.add(column: "conversationCount", .integer) }
+        // What each fetch keeps of its copy: how many conversations it holds, so `inbox list`
+        // says "1–20 of N" without counting a million rows (26 ms) each time; and the digest of
+        // the document stored with what its summary said, so a re-fetch of the same bytes skips
+        // the merge. NULL (a copy not fetched since) is counted, or merged, as before.
+        DatabaseMigration("inbox.v6.copySummary") { db in
+            try db.alter(table: "inboxSource") { table in
+                table.add(column: "conversationCount", .integer)
+                table.add(column: "documentDigest", .integer)
+                table.add(column: "documentSummary", .text)
+            }
         },
     ]
 

@@ -86,10 +86,16 @@ struct InboxMergeTests {
                 }
                 #expect(summary.duplicates == records.count - seen.count && summary.new + summary.updated + summary.unchanged == seen.count)
                 try check(database, everUids: everUids, latestRaw: latestRaw, copies: latestCopies.filter { !$0.value.isEmpty }, json: json)
-                // The same document again (a re-fetch where nothing changed): unchanged, and the cache stays right.
+                // The same records again (a re-fetch where nothing changed): unchanged, and the
+                // cache stays right — as the same bytes (the stored digest's shortcut) or laid out
+                // otherwise (the merge, finding every record unchanged).
                 if Bool.random(using: &generator) {
-                    let again = try cache.store(records, etag: nil, requested: "s", source: "s", at: Date(timeIntervalSince1970: 1_795_000_000 + Double(round) + 0.5))
+                    let sameBytes = Bool.random(using: &generator)
+                    let layout = sameBytes ? "," : " ,\n "
+                    let document = try InboxDocumentReader.document(Data(("{\"inbox\":[" + records.map(\.raw).joined(separator: layout) + "]}").utf8), source: "s")
+                    let again = try cache.store(document, etag: nil, requested: "s", source: "s", at: Date(timeIntervalSince1970: 1_795_000_000 + Double(round) + 0.5))
                     #expect(again.new == 0 && again.updated == 0 && again.unchanged == seen.count && again.duplicates == records.count - seen.count, "\(json)")
+                    #expect(again.fetched == summary.fetched && again.duplicateUids == summary.duplicateUids, "same bytes: \(sameBytes)")
                     try check(database, everUids: everUids, latestRaw: latestRaw, copies: latestCopies.filter { !$0.value.isEmpty }, json: json)
                 }
             }
