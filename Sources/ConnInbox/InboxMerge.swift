@@ -20,40 +20,6 @@ import GRDB
 /// to it); the later records are kept beside it as copies, and the message is flagged
 /// `duplicateUid` while it has any.
 struct InboxMerge {
-    /// A thread column's flags, as bits: compared without making the text.
-    struct Flags: OptionSet, Hashable {
-        let rawValue: UInt8
-        static let cycleBroken = Flags(rawValue: 1)
-        static let duplicateUid = Flags(rawValue: 2)
-        static let parentMissing = Flags(rawValue: 4)
-        /// Stored text these bits do not spell: never equal to computed flags.
-        static let unknown = Flags(rawValue: 0x80)
-
-        init(rawValue: UInt8) { self.rawValue = rawValue }
-
-        init(stored text: String) {
-            var flags: Flags = []
-            for word in text.split(separator: ",") {
-                switch word {
-                case "cycleBroken": flags.insert(.cycleBroken)
-                case "duplicateUid": flags.insert(.duplicateUid)
-                case "parentMissing": flags.insert(.parentMissing)
-                default: flags.insert(.unknown)
-                }
-            }
-            if flags.text != text { flags.insert(.unknown) }
-            self = flags
-        }
-
-        var text: String {
-            var words: [String] = []
-            if contains(.cycleBroken) { words.append("cycleBroken") }
-            if contains(.duplicateUid) { words.append("duplicateUid") }
-            if contains(.parentMissing) { words.append("parentMissing") }
-            return words.joined(separator: ",")
-        }
-    }
-
     /// What the cache held for a message before this fetch: 24 bytes, for a million of them.
     struct CachedState {
         var rowid: Int64
@@ -62,10 +28,11 @@ struct InboxMerge {
         var columns: Int64
     }
 
-    /// The thread columns (sort key, root, depth, flags) folded into 64 bits: equal columns give
+    /// The thread columns (sort key, root as RecordHash of its uid, depth, flags) folded into 64
+    /// bits: equal columns give
     /// equal keys; different ones differ but for a chance of 2^-64 (as RecordHash's records).
-    static func columnsKey(sortKey: Double, rootUid: String, depth: Int32, flags: Flags) -> Int64 {
-        var key = UInt64(bitPattern: RecordHash.of(rootUid))
+    static func columnsKey(sortKey: Double, rootHash: Int64, depth: Int32, flags: ThreadFlags) -> Int64 {
+        var key = UInt64(bitPattern: rootHash)
         key = (key ^ sortKey.bitPattern) &* 0x9E37_79B9_7F4A_7C15
         key ^= key >> 29
         key = (key ^ (UInt64(UInt32(bitPattern: depth)) << 8 | UInt64(flags.rawValue))) &* 0xBF58_476D_1CE4_E5B9
@@ -130,8 +97,8 @@ struct InboxMerge {
             """), in: db)
         try rows.bind(1, sourceId)
         while try rows.nextRow() {
-            let columns = Self.columnsKey(sortKey: rows.double(3) ?? 0, rootUid: rows.text(4), depth: Int32(clamping: rows.int64(5) ?? 0),
-                                          flags: Flags(stored: rows.text(6)))
+            let columns = Self.columnsKey(sortKey: rows.double(3) ?? 0, rootHash: RecordHash.of(rows.text(4)), depth: Int32(clamping: rows.int64(5) ?? 0),
+                                          flags: ThreadFlags(stored: rows.text(6)))
             cached.append(CachedState(rowid: rows.int64(0) ?? 0, arrival: rows.int64(2) ?? 0, columns: columns))
             cachedHashes.append(rows.int64(7) ?? 0)
             times.append(rows.double(1) ?? .nan)
@@ -345,16 +312,17 @@ struct InboxMerge {
                 : document.entry(at: Int(incoming[Int(root)]), withFields: rewriteAll)
             let rootUid = forest.isPlaceholder(root) ? placeholderUids[Int(root) - messageCount]
                 : try rootEntry?.uid ?? statements.cachedUid(cached[Int(root)].rowid)
+            let rootHash = RecordHash.of(rootUid)
             fields.removeAll(keepingCapacity: true)
             memberKeys.removeAll(keepingCapacity: true)
             for (node, depth) in members where !forest.isPlaceholder(node) {
                 let index = Int(node)
-                var flags: Flags = []
+                var flags: ThreadFlags = []
                 if forest.brokeCycle.contains(node) { flags.insert(.cycleBroken) }
                 if copyNodes.contains(node) { flags.insert(.duplicateUid) }
                 if forest.parent[index] >= 0, forest.isPlaceholder(forest.parent[index]) { flags.insert(.parentMissing) }
                 let stored = index < cached.count ? cached[index] : nil
-                let columns = Self.columnsKey(sortKey: sortKeys[index], rootUid: rootUid, depth: depth, flags: flags)
+                let columns = Self.columnsKey(sortKey: sortKeys[index], rootHash: rootHash, depth: depth, flags: flags)
                 guard incoming[index] >= 0 || stored.map({ $0.columns != columns }) == true else { continue }
                 // The root it had, when another: read before its row is rewritten.
                 let formerRoot = try stored.flatMap { stored in try statements.cachedRoot(stored.rowid).flatMap { $0 == rootUid ? nil : $0 } }

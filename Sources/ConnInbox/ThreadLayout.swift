@@ -1,7 +1,8 @@
 /// The conversation structure of a set of messages with distinct uids, addressed by index:
-/// computed without a dictionary lookup per step, so that a fetch of
-/// 100,000 messages threads in milliseconds. Messages are nodes `0..<messageCount`;
-/// placeholders for missing parents follow them.
+/// computed without a dictionary lookup per step, so that `inbox thread` draws a conversation
+/// of 100,000 in milliseconds. Messages are nodes `0..<messageCount`; placeholders for missing
+/// parents follow them. (A fetch's merge threads with `ThreadForest`, the same rules over node
+/// numbers without uids; a test holds the two to the same answers.)
 struct ThreadLayout {
     /// The number of real messages; nodes from here on are placeholders.
     let messageCount: Int
@@ -38,17 +39,12 @@ struct ThreadLayout {
     ///   - uids: distinct uids, one per message.
     ///   - parentUids: each message's `responseToUid` ("" for none).
     ///   - order: each message's age rank (smaller is older); orders siblings and conversations.
-    ///   - indexOf: each uid's index in `uids`, when the caller holds it already (a fetch's merge
-    ///     does: building a second one for 100,000 messages would cost 3 MB more at the peak).
-    init(uids: [String], parentUids: [String], order: [Int], indexOf known: [String: Int]? = nil) {
+    init(uids: [String], parentUids: [String], order: [Int]) {
         precondition(uids.count == parentUids.count && uids.count == order.count)
         messageCount = uids.count
         self.uids = uids
-        let indexOf = known ?? {
-            var indexOf = [String: Int](minimumCapacity: uids.count)
-            for (index, uid) in uids.enumerated() { indexOf[uid] = index }
-            return indexOf
-        }()
+        var indexOf = [String: Int](minimumCapacity: uids.count)
+        for (index, uid) in uids.enumerated() { indexOf[uid] = index }
 
         // Links; a parent that is not among the messages becomes a placeholder node.
         var parent = [Int?](repeating: nil, count: uids.count)
