@@ -74,6 +74,17 @@ struct DirectStatement {
         return value
     }
 
+    /// Runs a look-up: the first row's first column as text (nil for no row), the statement
+    /// reset for the next.
+    func firstText() throws -> String? {
+        let code = sqlite3_step(handle)
+        let value = code == SQLITE_ROW ? text(0) : nil
+        let failure = code == SQLITE_ROW || code == SQLITE_DONE ? nil : error(code)
+        sqlite3_reset(handle)
+        if let failure { throw failure }
+        return value
+    }
+
     private func step(rowsExpected: Bool) throws -> Bool {
         let code = sqlite3_step(handle)
         if rowsExpected && code == SQLITE_ROW { return true }

@@ -471,7 +471,8 @@ struct InboxMerge {
     /// The write transaction's statements, prepared once.
     private struct Statements {
         let insertMessage, updateMessage, updateThread, insertConversation, deleteConversationStatement: DirectStatement
-        let selectFields, selectRoot, selectUid: Statement
+        let selectFields: Statement
+        let selectRoot, selectUid: DirectStatement
         let sourceId: Int64
 
         init(_ db: Database, sourceId: Int64) throws {
@@ -492,8 +493,10 @@ struct InboxMerge {
                 INSERT INTO inboxConversation(\(ConversationRecord.columns), sourceId) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """), in: db)
             selectFields = try db.makeStatement(sql: "SELECT fromAddress, toAddress, subject, text, dateTime FROM inboxMessage WHERE rowid = ?")
-            selectRoot = try db.makeStatement(sql: "SELECT threadRoot FROM inboxMessage WHERE rowid = ?")
-            selectUid = try db.makeStatement(sql: "SELECT uid FROM inboxMessage WHERE rowid = ?")
+            // Through SQLite's C API: asked once a cached conversation on a re-fetch (GRDB's
+            // fetchOne was half the write of a 100,000-message re-fetch with 1 % changed).
+            selectRoot = try DirectStatement(db.makeStatement(sql: "SELECT threadRoot FROM inboxMessage WHERE rowid = ?1"), in: db)
+            selectUid = try DirectStatement(db.makeStatement(sql: "SELECT uid FROM inboxMessage WHERE rowid = ?1"), in: db)
         }
 
         func deleteConversation(_ rootUid: String) throws {
@@ -504,7 +507,8 @@ struct InboxMerge {
 
         /// The uid of a cached message.
         func cachedUid(_ rowid: Int64) throws -> String {
-            guard let value = try String.fetchOne(selectUid, arguments: [rowid]) else {
+            try selectUid.bind(1, rowid)
+            guard let value = try selectUid.firstText() else {
                 throw ConnError.internalError("a message is in the merge but not in the cache")
             }
             return value
@@ -512,7 +516,8 @@ struct InboxMerge {
 
         /// The root a cached message had before this fetch.
         func cachedRoot(_ rowid: Int64) throws -> String? {
-            guard let value = try String.fetchOne(selectRoot, arguments: [rowid]) else {
+            try selectRoot.bind(1, rowid)
+            guard let value = try selectRoot.firstText() else {
                 throw ConnError.internalError("a message is in the merge but not in the cache")
             }
             return value
