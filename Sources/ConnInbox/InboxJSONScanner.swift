@@ -14,8 +14,8 @@ struct InboxJSONScanner {
     }
 
     /// Where a string value's contents lie in the document, and whether they hold escapes: read
-    /// into a String only when needed (`text(of:in:)`). Offsets are 32-bit; a response is at
-    /// most 256 MiB.
+    /// into a String only when needed (`text(of:in:)`). Offsets are 32-bit: a document is at
+    /// most `maximumDocumentBytes`.
     struct TextSpan: Sendable, Equatable {
         private var start: UInt32
         /// The length; the top bit says the contents hold escapes.
