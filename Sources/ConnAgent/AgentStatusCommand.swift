@@ -23,7 +23,9 @@ public struct AgentStatusCommand: ConnCommand {
 
     public func run(in context: CommandContext) async throws {
         let place = context.agentPlace
-        guard let answer = AgentClient.ask(.status, at: place),
+        // A person or a script asked once: an agent busy with a look at hundreds of targets
+        // gets five seconds to answer, not the one a fire-and-forget wake gets.
+        guard let answer = AgentClient.ask(.status, at: place, timeout: .seconds(5)),
             let status = try? JSONOutput.decoder().decode(AgentStatus.self, from: Data(answer.utf8))
         else {
             let holder = AgentLock.holder(place)

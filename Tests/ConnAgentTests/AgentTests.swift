@@ -88,16 +88,19 @@ struct AgentTests {
         }
     }
 
-    @Test("an agent watching 600 targets answers status whole (about 500 KB, past the socket's buffer): every target's result, valid JSON")
+    @Test("an agent watching 600 targets with long URLs answers status whole (over 1 MiB, past the socket's buffer and the client's old cap): every target's result, valid JSON")
     func largeStatusArrivesWhole() async throws {
         try await ServerProcess.with { url in
-            let targets = (1...600).map { "\(url.absoluteString)/health?n=\($0)" }
+            // Long query strings make the answer pass 1 MiB (what a fleet of ~1,300 plain
+            // targets answers) without looking at more targets.
+            let padding = String(repeating: "p", count: 1_500)
+            let targets = (1...600).map { "\(url.absoluteString)/health?n=\($0)&pad=\(padding)" }
             let running = try agent(url, options: targets)
             // The baseline comes after the first look at every target: then all 600 have a result.
             _ = try #require(try await running.await(60) { $0["type"] as? String == "baseline" })
             let status = try await home.conn(["agent", "status", "--json"], server: url)
             #expect(status.exitCode == 0, "\(status.standardError)")
-            #expect(status.standardOutput.utf8.count > 300_000, "\(status.standardOutput.utf8.count) bytes")
+            #expect(status.standardOutput.utf8.count > 1 << 20, "\(status.standardOutput.utf8.count) bytes")
             let listed = try status.json()["targets"] as? [[String: Any]] ?? []
             #expect(Set(listed.compactMap { $0["url"] as? String }) == Set(targets), "\(listed.count) targets in the answer")
             #expect(await running.stop() == 0)

@@ -54,7 +54,12 @@ public enum AgentClient {
         }
     }
 
-    /// The agent's answer, or nil when no agent listens (or it did not answer in time).
+    /// The most an answer may hold: a status lists every watched target (~830 bytes each), so
+    /// 1 MiB cut an agent watching 1,300 targets short ("does not answer"); 64 MiB is 80,000.
+    static let maximumAnswerBytes = 64 << 20
+
+    /// The agent's answer, or nil when no agent listens (or it did not answer in time: `timeout`
+    /// is how long each read may wait).
     public static func ask(_ request: Request, at place: AgentPlace, timeout: Duration = .seconds(1)) -> String? {
         guard let address = UnixSocketAddress(place.socketPath) else { return nil }
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -67,8 +72,8 @@ public enum AgentClient {
         let line = request.line
         guard line.withCString({ send(descriptor, $0, line.utf8.count, Int32(MSG_NOSIGNAL)) }) == line.utf8.count else { return nil }
         var answer = [UInt8]()
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while answer.count < 1 << 20 {
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while answer.count < maximumAnswerBytes {
             let count = recv(descriptor, &buffer, buffer.count, 0)
             guard count > 0 else { break }
             answer += buffer[0..<count]
