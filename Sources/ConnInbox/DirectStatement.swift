@@ -66,19 +66,19 @@ struct DirectStatement {
     /// Runs a look-up: the first row's first column (nil for no row, or NULL), the statement
     /// reset for the next.
     func firstInt64() throws -> Int64? {
-        let code = sqlite3_step(handle)
-        let value = code == SQLITE_ROW ? int64(0) : nil
-        let failure = code == SQLITE_ROW || code == SQLITE_DONE ? nil : error(code)
-        sqlite3_reset(handle)
-        if let failure { throw failure }
-        return value
+        try first { int64($0) }
     }
 
     /// Runs a look-up: the first row's first column as text (nil for no row), the statement
     /// reset for the next.
     func firstText() throws -> String? {
+        try first { text($0) }
+    }
+
+    /// The first row's first column read by `read`, or nil for no row; the statement reset.
+    private func first<Value>(_ read: (Int32) -> Value?) throws -> Value? {
         let code = sqlite3_step(handle)
-        let value = code == SQLITE_ROW ? text(0) : nil
+        let value = code == SQLITE_ROW ? read(0) : nil
         let failure = code == SQLITE_ROW || code == SQLITE_DONE ? nil : error(code)
         sqlite3_reset(handle)
         if let failure { throw failure }

@@ -88,16 +88,12 @@ public struct InboxDocument: Sendable {
 
     /// The record at `index`, its fields read out of the body.
     public func record(at index: Int) -> InboxDocumentReader.Record {
-        let entry = entry(at: index)
+        let entry = entry(at: index, withFields: true)
         if let replacement = entry.replacement { return replacement }
-        return InboxDocumentReader.Record(email: email(at: index), raw: withRawText(of: entry) { String(decoding: $0, as: UTF8.self) },
-                                          rawHash: entry.rawHash)
-    }
-
-    /// The e-mail at `index` without its raw text: what a conversation's summary needs.
-    func email(at index: Int) -> Email {
-        if let replacement = replacements[index] { return replacement.email }
-        return body.withUnsafeBytes { bytes in Self.email(Self.reread(at: index, starts, in: bytes).values, in: bytes) }
+        let fields = entry.fields!
+        let email = Email(uid: entry.uid, from: fields.from, to: fields.to, subject: fields.subject, text: fields.text,
+                          responseToUid: entry.responseToUid, dateTime: entry.dateTime)
+        return InboxDocumentReader.Record(email: email, raw: withRawText(of: entry) { String(decoding: $0, as: UTF8.self) }, rawHash: entry.rawHash)
     }
 
     /// Every record, read out (tests, and InboxDocumentReader.read).

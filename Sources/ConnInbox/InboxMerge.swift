@@ -167,23 +167,25 @@ struct InboxMerge {
 
     /// The node of the cached message that arrived `arrival`th (cached nodes are in arrival order).
     private func cachedNode(arrival: Int64) -> Int32? {
-        var low = 0, high = cached.count
-        while low < high {
-            let middle = (low + high) / 2
-            if cached[middle].arrival < arrival { low = middle + 1 } else { high = middle }
-        }
-        return low < cached.count && cached[low].arrival == arrival ? Int32(low) : nil
+        let found = Self.lowerBound(cached.count, of: arrival) { cached[$0].arrival }
+        return found < cached.count && cached[found].arrival == arrival ? Int32(found) : nil
     }
 
     /// The node of the cached message whose rowid is `rowid`.
     private func cachedNode(rowid: Int64, _ statements: NodeStatements) throws -> Int32? {
         guard !byRowid.isEmpty else { return try statements.arrival(ofRowid: rowid).flatMap(cachedNode(arrival:)) }
-        var low = 0, high = byRowid.count
+        let found = Self.lowerBound(byRowid.count, of: rowid) { cached[Int(byRowid[$0])].rowid }
+        return found < byRowid.count && cached[Int(byRowid[found])].rowid == rowid ? byRowid[found] : nil
+    }
+
+    /// The first of `0..<count` whose key is not below `target`, the keys ascending.
+    private static func lowerBound(_ count: Int, of target: Int64, key: (Int) -> Int64) -> Int {
+        var low = 0, high = count
         while low < high {
             let middle = (low + high) / 2
-            if cached[Int(byRowid[middle])].rowid < rowid { low = middle + 1 } else { high = middle }
+            if key(middle) < target { low = middle + 1 } else { high = middle }
         }
-        return low < byRowid.count && cached[Int(byRowid[low])].rowid == rowid ? byRowid[low] : nil
+        return low
     }
 
     /// The node of `uid`, cached or new in this fetch.
@@ -291,6 +293,16 @@ struct InboxMerge {
 
         let statements = try Statements(db, sourceId: sourceId)
         let nodes = try NodeStatements(db, sourceId: sourceId)
+        /// The record of a message new or changed in this fetch, read again; nil for a
+        /// placeholder or a message the cache keeps.
+        func incomingEntry(_ node: Int32, withFields: Bool) -> InboxDocument.Entry? {
+            forest.isPlaceholder(node) || incoming[Int(node)] < 0 ? nil : document.entry(at: Int(incoming[Int(node)]), withFields: withFields)
+        }
+        /// A conversation's root uid: a placeholder's, from the root's record (`entry`), or the cache's.
+        func uid(ofRoot root: Int32, _ entry: InboxDocument.Entry?) throws -> String {
+            if forest.isPlaceholder(root) { return placeholderUids[Int(root) - messageCount] }
+            return try entry?.uid ?? statements.cachedUid(cached[Int(root)].rowid)
+        }
         var copyNodes: Set<Int32> = []
         for uid in hasCopies { if let node = try node(of: uid, nodes) { copyNodes.insert(node) } }
 
@@ -308,10 +320,8 @@ struct InboxMerge {
         for root in forest.roots {
             let members = forest.walk(from: root)
             // The root's record first: its uid is every member's thread root.
-            let rootEntry = forest.isPlaceholder(root) || incoming[Int(root)] < 0 ? nil
-                : document.entry(at: Int(incoming[Int(root)]), withFields: rewriteAll)
-            let rootUid = forest.isPlaceholder(root) ? placeholderUids[Int(root) - messageCount]
-                : try rootEntry?.uid ?? statements.cachedUid(cached[Int(root)].rowid)
+            let rootEntry = incomingEntry(root, withFields: rewriteAll)
+            let rootUid = try uid(ofRoot: root, rootEntry)
             let rootHash = RecordHash.of(rootUid)
             fields.removeAll(keepingCapacity: true)
             memberKeys.removeAll(keepingCapacity: true)
@@ -384,14 +394,12 @@ struct InboxMerge {
             summarized += 1
             if summarized % InboxDocumentReader.scatteredRecordsBetweenPageReleases == 0 { document.releaseResidentPages() }
             let members = forest.walk(from: root).filter { !forest.isPlaceholder($0.node) }
+            let rootEntry = incomingEntry(root, withFields: true)
             let fields = try members.map { member in
-                let index = Int(member.node)
-                return try incoming[index] >= 0 ? document.entry(at: Int(incoming[index]), withFields: true).fields!
-                    : statements.cachedFields(cached[index].rowid)
+                let entry = member.node == root ? rootEntry : incomingEntry(member.node, withFields: true)
+                return try entry?.fields ?? statements.cachedFields(cached[Int(member.node)].rowid)
             }
-            let rootUid = forest.isPlaceholder(root) ? placeholderUids[Int(root) - messageCount]
-                : try incoming[Int(root)] >= 0 ? document.entry(at: Int(incoming[Int(root)])).uid : statements.cachedUid(cached[Int(root)].rowid)
-            let record = ConversationRecord(rootUid: rootUid, members: fields, sortKeys: members.map { sortKeys[Int($0.node)] },
+            let record = ConversationRecord(rootUid: try uid(ofRoot: root, rootEntry), members: fields, sortKeys: members.map { sortKeys[Int($0.node)] },
                                             missingParent: forest.isPlaceholder(root))
             try record.insert(with: statements.insertConversation, sourceId: sourceId)
         }

@@ -188,6 +188,8 @@ public final class HTTPTransport: Sendable {
             let response = try await client.execute(request, timeout: .nanoseconds(Int64(timeout.nanoseconds)), logger: Self.silentLogger)
             let body: ByteBuffer
             var received: Int?
+            // For a progress line: the length the answer announces.
+            let expected = response.headers.first(name: "Content-Length").flatMap(Int.init)
             if let kept = exchange.keepsFirstBytes {
                 var collected = ByteBuffer()
                 var total = 0
@@ -203,7 +205,6 @@ public final class HTTPTransport: Sendable {
                 received = total
             } else if let file = exchange.bodyFile {
                 try file.reset()
-                let expected = response.headers.first(name: "Content-Length").flatMap(Int.init)
                 for try await chunk in response.body {
                     guard file.size + chunk.readableBytes <= exchange.maxResponseBytes else { throw NIOTooManyBytesError(maxBytes: exchange.maxResponseBytes) }
                     try file.append(chunk)
@@ -212,7 +213,6 @@ public final class HTTPTransport: Sendable {
                 body = ByteBuffer()
                 received = file.size
             } else if let progress = exchange.onBodyProgress {
-                let expected = response.headers.first(name: "Content-Length").flatMap(Int.init)
                 var collected = ByteBuffer()
                 for try await chunk in response.body {
                     guard collected.readableBytes + chunk.readableBytes <= exchange.maxResponseBytes else { throw NIOTooManyBytesError() }
