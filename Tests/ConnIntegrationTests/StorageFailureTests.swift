@@ -28,8 +28,13 @@ struct StorageFailureTests {
         #expect(!sent.standardError.contains("bug in conn") && !sent.standardError.contains("I/O error"))
     }
 
-    @Test("disk full during inbox fetch: 74, 'the disk is full' with the bytes free, the cached copy left as it was", .enabled(if: getuid() == 0, "needs root to mount a small tmpfs"))
-    func diskFullDuringFetch() async throws {
+    /// What an inbox fetch onto a full disk did and left: a copy of 3 messages fetched onto a
+    /// 2 MB tmpfs, the disk then filled (`fillBlocks` of 4 KiB, all of it for nil), and 5,000
+    /// messages fetched with --force; then the fill removed, `inspect` shown the data
+    /// directory, and the copy's conversations counted before and after.
+    private func fetchOntoFullDisk(fillBlocks: Int?, inspect: (String) throws -> Void = { _ in }) async throws
+        -> (fetched: ProcessOutcome, listed: ProcessOutcome, before: Int?, after: Int?)
+    {
         let home = try TemporaryDirectory()
         let data = home.path + "/data"
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
@@ -41,43 +46,34 @@ struct StorageFailureTests {
         #expect(try await home.conn(["inbox", "fetch"], server: url).exitCode == 0)
         let before = try await home.conn(["inbox", "list", "--json", "--all"], server: url).json()["total"] as? Int
         await small.stop()
-        _ = try await ConnProcess.run("/bin/sh", ["-c", "dd if=/dev/zero of='\(data)/fill' bs=4k 2>/dev/null; true"], environment: [:])
+        let count = fillBlocks.map { " count=\($0)" } ?? ""
+        _ = try await ConnProcess.run("/bin/sh", ["-c", "dd if=/dev/zero of='\(data)/fill' bs=4k\(count) 2>/dev/null; true"], environment: [:])
         let big = try await BackgroundServer.start(["--generate", "5000", "--port", String(url.port!)])
         let fetched = try await home.conn(["inbox", "fetch", "--force"], server: url)
         await big.stop()
+        try FileManager.default.removeItem(atPath: data + "/fill")
+        try inspect(data)
+        let listed = try await home.conn(["inbox", "list", "--json", "--all"], server: url)
+        return (fetched, listed, before, try listed.json()["total"] as? Int)
+    }
+
+    @Test("disk full during inbox fetch: 74, 'the disk is full' with the bytes free, the cached copy left as it was", .enabled(if: getuid() == 0, "needs root to mount a small tmpfs"))
+    func diskFullDuringFetch() async throws {
+        let (fetched, listed, before, after) = try await fetchOntoFullDisk(fillBlocks: nil)
         #expect(fetched.exitCode == 74, "exit \(fetched.exitCode): \(fetched.standardError)")
         #expect(fetched.standardError.contains("the disk is full (") && fetched.standardError.contains("bytes free on"), "\(fetched.standardError)")
-        try FileManager.default.removeItem(atPath: data + "/fill")
-        let listed = try await home.conn(["inbox", "list", "--json", "--all"], server: url)
-        let after = try listed.json()["total"] as? Int
         #expect(before != nil && after == before, "the old copy, whole: \(listed.standardOutput.prefix(300)) \(listed.standardError)")
     }
 
     @Test("disk full while the inbox downloads (the body goes to a file beside the cache): 74, 'the disk is full', the cached copy whole, no file left", .enabled(if: getuid() == 0, "needs root to mount a small tmpfs"))
     func diskFullDuringDownload() async throws {
-        let home = try TemporaryDirectory()
-        let data = home.path + "/data"
-        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
-        let mounted = try await ConnProcess.run("/bin/mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", data], environment: [:])
-        try #require(mounted.exitCode == 0, "mount: \(mounted.standardError)")
-        defer { _ = umount(data) }
-        let small = try await BackgroundServer.start(["--generate", "3"])
-        let url = small.url
-        #expect(try await home.conn(["inbox", "fetch"], server: url).exitCode == 0)
-        let before = try await home.conn(["inbox", "list", "--json", "--all"], server: url).json()["total"] as? Int
-        await small.stop()
         // Room for the database's own writes, not for a 2 MB inbox.
-        _ = try await ConnProcess.run("/bin/sh", ["-c", "dd if=/dev/zero of='\(data)/fill' bs=4k count=400 2>/dev/null; true"], environment: [:])
-        let big = try await BackgroundServer.start(["--generate", "5000", "--port", String(url.port!)])
-        let fetched = try await home.conn(["inbox", "fetch", "--force"], server: url)
-        await big.stop()
+        let (fetched, listed, before, after) = try await fetchOntoFullDisk(fillBlocks: 400) { data in
+            let left = try FileManager.default.contentsOfDirectory(atPath: data + "/conn").filter { $0.contains("download") }
+            #expect(left.isEmpty, "download files left: \(left)")
+        }
         #expect(fetched.exitCode == 74, "exit \(fetched.exitCode): \(fetched.standardError)")
         #expect(fetched.standardError.contains("the disk is full (") && fetched.standardError.contains("not downloaded"), "\(fetched.standardError)")
-        try FileManager.default.removeItem(atPath: data + "/fill")
-        let left = try FileManager.default.contentsOfDirectory(atPath: data + "/conn").filter { $0.contains("download") }
-        #expect(left.isEmpty, "download files left: \(left)")
-        let listed = try await home.conn(["inbox", "list", "--json", "--all"], server: url)
-        let after = try listed.json()["total"] as? Int
         #expect(before != nil && after == before, "the old copy, whole: \(listed.standardOutput.prefix(300)) \(listed.standardError)")
     }
 
