@@ -60,18 +60,21 @@ public struct BackEndLink: Sendable {
                 // so its cap is how late that can be: a queued message goes out within about a
                 // second of the server's return. Each wait is drawn from the upper half of the ceiling, so
                 // a fleet that lost the server at the same moment does not knock in step.
+                // A refused connection is retried sooner (`RefusedRetry`).
                 let backoff = Backoff(base: .milliseconds(250), cap: .seconds(1))
                 var failedAttempts = 0
+                var refused = RefusedRetry()
                 if initializing { continuation.yield(.disconnected(backEndTimeOffsetMs: lastOffset, isInitializing: true)) }
                 while !Task.isCancelled {
-                    let seen = await holdOpen { offset in
+                    let attempt = await holdOpen { offset in
                         continuation.yield(.connected(backEndTimeOffsetMs: offset))
                     }
-                    if let seen { lastOffset = seen }
+                    if let seen = attempt.offset { lastOffset = seen }
                     continuation.yield(.disconnected(backEndTimeOffsetMs: lastOffset, isInitializing: false))
-                    failedAttempts = seen == nil ? failedAttempts + 1 : 1
-                    let ceiling = backoff.ceiling(afterAttempt: failedAttempts).seconds
-                    try? await Task.sleep(for: .milliseconds(Int64(ceiling * Double.random(in: 0.5...1) * 1000)))
+                    failedAttempts = attempt.offset == nil ? failedAttempts + 1 : 1
+                    var ceiling = backoff.ceiling(afterAttempt: failedAttempts)
+                    if let sooner = refused.ceiling(afterRefusal: attempt.refused, now: .now) { ceiling = min(ceiling, sooner) }
+                    try? await Task.sleep(for: .milliseconds(Int64(ceiling.seconds * Double.random(in: 0.5...1) * 1000)))
                 }
                 continuation.finish()
             }
@@ -87,10 +90,17 @@ public struct BackEndLink: Sendable {
     /// How many of the latest samples the offset is filtered over (NTP's clock filter keeps 8).
     static let window = 8
 
-    /// One connection, until it closes. Returns the last offset measured, nil if it never came up.
-    /// The offset is `ClockFilter`'s over the latest samples, as `clock-offset --method ws`
-    /// computes it, not one raw sample per pong.
-    private func holdOpen(_ update: @escaping @Sendable (Int) -> Void) async -> Int? {
+    /// How one connection attempt ended.
+    struct AttemptEnd {
+        /// The last offset measured; nil if the link never came up.
+        var offset: Int?
+        /// The server's host refused the connection (nothing listens on its port).
+        var refused = false
+    }
+
+    /// One connection, until it closes. The offset is `ClockFilter`'s over the latest samples,
+    /// as `clock-offset --method ws` computes it, not one raw sample per pong.
+    func holdOpen(_ update: @escaping @Sendable (Int) -> Void) async -> AttemptEnd {
         let headers = credentials?.authorization(for: url).map { [("Authorization", $0)] } ?? []
         let last = LastOffset()
         let outstanding = OutstandingPings()
@@ -133,8 +143,10 @@ public struct BackEndLink: Sendable {
             }
         } catch {
             logger.debug("link to \(url.absoluteString): \(error)")
+            // Through a proxy a refusal is the proxy's own, not news of the server.
+            if proxy == nil, ConnectFailure(error) == .refused { return AttemptEnd(offset: last.value, refused: true) }
         }
-        return last.value
+        return AttemptEnd(offset: last.value)
     }
 
 }

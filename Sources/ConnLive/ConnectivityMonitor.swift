@@ -23,6 +23,10 @@ public final class ConnectivityMonitor: Sendable {
         case link(ConnectionState)
         /// The link was switched on or off (seed 002's isConnectionEnabled).
         case linkEnabled(Bool)
+        /// The link came up while the state reported says the server is not reachable: the
+        /// server answers (its WebSocket upgrade did), ahead of the look that will say so. Not
+        /// news for a person (the state changes with the look), but delivery need not wait.
+        case serverAnswered
         /// The kernel dropped notifications (ENOBUFS, a burst too large for the socket's
         /// buffer): the next look reads everything again, from the kernel's tables.
         case kernelNotificationsLost

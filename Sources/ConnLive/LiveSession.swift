@@ -256,6 +256,10 @@ public final class LiveSession: Sendable {
                 event.live.map(onEvent)
             case .linkEnabled:
                 event.live.map(onEvent)
+            case .serverAnswered:
+                // Deliver now: the look that follows (and will say so) asks for one more pass,
+                // folded into this one if it is still running.
+                delivery?.serverReachable(true, justBecome: true)
             case .kernelNotificationsLost:
                 // Never silent: the look that follows re-reads links, addresses and routes in full.
                 logger.warning("kernel notifications were lost (ENOBUFS: more changes at once than the socket holds); reading the network's state again in full")
@@ -315,6 +319,7 @@ extension ConnectivityMonitor.Event {
         case .link(let state): .link(state)
         case .linkEnabled(let enabled): .linkEnabled(enabled)
         case .kernelNotificationsLost: nil  // the session logs it
+        case .serverAnswered: nil  // the look that follows tells
         }
     }
 }

@@ -114,7 +114,9 @@ public struct MonitorMachine: Sendable {
                 let isNews = heldLink == nil && previous?.isConnected != true
                 heldLink = state
                 if let previous, previous.isConnected != state.isConnected { linkDropped = false }
-                return isNews ? [.look] : []
+                // The server answered the link's upgrade: whoever waits for it (delivery) need not
+                // wait for the look as well.
+                return isNews ? [.report(.serverAnswered), .look] : []
             }
             heldLink = nil
             var actions: [Action] = [.report(.link(state))]

@@ -145,8 +145,9 @@ struct MonitorMachineTests {
         _ = machine.handle(.start)
         let offline = WatchObservation(status: .offline, reason: .noCarrier, definitive: true)
         _ = machine.handle(.looked(offline, at: start))
-        // The socket opened (the network is back): look first, tell nobody yet.
-        #expect(machine.handle(.linkState(Self.connected, generation: 1)) == [.look])
+        // The socket opened (the network is back): look first, tell nobody yet (but delivery
+        // hears that the server answered).
+        #expect(machine.handle(.linkState(Self.connected, generation: 1)) == [.report(.serverAnswered), .look])
         // A newer offset while held: still nothing, and no second look.
         let newer = ConnectionState.connected(backEndTimeOffsetMs: 13)
         #expect(machine.handle(.linkState(newer, generation: 1)) == [])
@@ -166,7 +167,7 @@ struct MonitorMachineTests {
         var machine = Self.machine()
         _ = machine.handle(.start)
         _ = machine.handle(.looked(Self.refused, at: start))
-        #expect(machine.handle(.linkState(Self.connected, generation: 1)) == [.look])
+        #expect(machine.handle(.linkState(Self.connected, generation: 1)) == [.report(.serverAnswered), .look])
         #expect(machine.handle(.linkState(Self.dropped, generation: 1)).first == .report(.link(Self.dropped)))
         #expect(!Self.reports(machine.handle(.looked(Self.refused, at: start.addingTimeInterval(1)))).contains(.link(Self.connected)))
     }
