@@ -1,6 +1,3 @@
-import NIOCore
-import NIOPosix
-
 /// One deadline for a whole operation (connect, TLS, headers, every byte of the body), not a
 /// timeout per read that a server trickling one byte a second renews forever.
 public enum Deadline {
@@ -21,10 +18,7 @@ public enum Deadline {
             let outcome = await Swift.Result(catching: operation)
             await race.finish(with: outcome)
         }
-        // An event loop's scheduled task, not a sleeping Task: a cancelled `Task.sleep` resumes at
-        // once, but its timer stays queued (with the task's memory) until the deadline would have
-        // come, so a flush of 1,600 requests a second held tens of thousands of them (20 MB).
-        let timer = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: .nanoseconds(limit.nanoseconds)) {
+        let timer = Alarm(after: limit) {
             Task { await race.finish(with: .failure(Expired(after: limit))) }
         }
         let outcome = await withTaskCancellationHandler {

@@ -17,11 +17,8 @@ public enum NameResolver {
             @Sendable func finish(_ result: Result<[ResolvedAddress], Failure>) {
                 if once.claim() { continuation.resume(returning: result) }
             }
-            // The deadline is a cancellable task, so a fast answer leaves nothing sleeping behind.
-            let deadline = Task {
-                try? await Task.sleep(for: timeout)
-                if !Task.isCancelled { finish(.failure(.timeout)) }
-            }
+            // An alarm, so a fast answer leaves nothing queued behind (see `Alarm`).
+            let deadline = Alarm(after: timeout) { finish(.failure(.timeout)) }
             // getaddrinfo cannot be cancelled: past the deadline its thread finishes on its own.
             Thread.detachNewThread {
                 let result = lookup(host: host, port: port)
