@@ -54,7 +54,7 @@ public struct OutboxListCommand: ConnCommand {
             messages.removeLast(messages.count - limit)
             next = messages.last?.id
         }
-        let sentNotShown = states.map { $0.contains(.sent) } ?? true ? 0 : (try store.counts()[.sent] ?? 0)
+        let sentNotShown = states.map { $0.contains(.sent) } ?? true ? 0 : (try store.count(.sent))
         let agent = context.runningAgent
         let configuredServer = context.configuredOrigin  // once: it builds the server's URLs
         var report = OutboxListReport(messages: messages.map {

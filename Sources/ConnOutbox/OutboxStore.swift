@@ -332,6 +332,13 @@ public struct OutboxStore: Sendable {
         return "(\((counts[.pending] ?? 0) + (counts[.sending] ?? 0)) waiting, \(counts[.sent] ?? 0) sent and kept)"
     }
 
+    /// How many items are in `state` (through the state's index: `counts()` reads them all).
+    public func count(_ state: OutboxMessage.State) throws -> Int {
+        try database.writer.read { db in
+            try SQLRequest<Int>(literal: "SELECT COUNT(*) FROM outboxMessage WHERE state = \(state)").fetchOne(db) ?? 0
+        }
+    }
+
     public func counts() throws -> [OutboxMessage.State: Int] {
         try database.writer.read { db in
             var counts: [OutboxMessage.State: Int] = [:]

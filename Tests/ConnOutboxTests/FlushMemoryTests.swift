@@ -8,10 +8,10 @@ import Testing
 /// task's memory) queued until the deadline would have come: a flush of 100,000 grew by 20 MB.
 @Suite("outbox flush memory")
 struct FlushMemoryTests {
-    @Test("8,000 queued, a 120 s timeout: the flush's private memory grows by less than 1 MB over its second half; all stored")
+    @Test("6,000 queued, a 120 s timeout: the flush's private memory grows by less than 1 MB over its second half; all stored")
     func flushMemoryStaysFlat() async throws {
         let home = try TemporaryDirectory()
-        let count = 8_000
+        let count = 6_000
         _ = try await home.conn(["outbox", "list"])  // creates the database
         let fill = try await ConnProcess.run("/usr/bin/env", ["python3", JSONSchemaCheck.repositoryRoot.path + "/bench/lib/fill-outbox.py",
                                                               home.path + "/data/conn/conn.sqlite", String(count), "flat"],
