@@ -92,18 +92,24 @@ struct InboxFetchKillTests {
             #expect(downloading, "the download was never seen under way")
             #expect(duringDownload.messages == Self.oldCount)
 
-            // Inside the store's transaction: once it has written 256 KiB more to the WAL. A
-            // kill that found it committed (a fast machine) proves nothing; one must land inside.
+            // Inside the store's transaction: once it has written 256 KiB more to the WAL, the
+            // process is stopped (SIGSTOP), and the copy read: still the old one, so the kill that
+            // follows lands inside the transaction, however late this test's thread ran (a kill
+            // sent straight away found it committed on a loaded machine). One that found it
+            // committed (a fast machine) proves nothing; one must land inside.
             var landedInside = 0
             for _ in 0..<3 {
                 let baseline = ((try? FileManager.default.attributesOfItem(atPath: database + "-wal"))?[.size] as? Int) ?? 0
-                var writing = false
-                let left = try await killOnce { _ in
-                    writing = await poll(for: 60, every: .milliseconds(1)) {
+                var stoppedInside = false
+                let left = try await killOnce { process in
+                    let writing = await poll(for: 60, every: .milliseconds(1)) {
                         (((try? FileManager.default.attributesOfItem(atPath: database + "-wal"))?[.size] as? Int) ?? 0) > baseline + 262_144 ? true : nil
                     } ?? false
+                    guard writing else { return }
+                    process.signal(SIGSTOP)
+                    stoppedInside = try Self.copy(at: database).messages == Self.oldCount
                 }
-                if writing, left.messages == Self.oldCount { landedInside += 1 }
+                if stoppedInside, left.messages == Self.oldCount { landedInside += 1 }
                 if left.messages == Self.newCount { break }  // committed: later kills find the new copy
             }
             // Kills at delays across the fetch's course: whatever each hits, it leaves a whole copy.
