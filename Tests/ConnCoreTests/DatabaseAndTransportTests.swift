@@ -118,7 +118,9 @@ struct HTTPTransportTests {
 
     @Test("a name that does not resolve is nxdomain, not 'offline'")
     func unresolvableName() async throws {
-        let transport = HTTPTransport(timeout: .seconds(10), credentials: nil, trust: .system, logger: logger)
+        // 30 s: the answer is quick alone, but under the whole suite's load the look-up once
+        // took longer than 10 s, and the deadline's `timeout` came first.
+        let transport = HTTPTransport(timeout: .seconds(30), credentials: nil, trust: .system, logger: logger)
         let error = await #expect(throws: ConnError.self) {
             // .invalid is reserved (RFC 2606): it never resolves.
             try await transport.send(HTTPExchangeRequest(url: URL(string: "http://no-such-host.invalid/health")!))
