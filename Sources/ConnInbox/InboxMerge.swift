@@ -241,9 +241,17 @@ struct InboxMerge {
             summary.updated += 1
         }
         // Copies change only for a uid that has some now or had some, and that this document gave.
+        // The copies are read where they lie (a document of 400,000 copies of 1,000 uids held
+        // all its pages, 161 MB, until these two passes handed them back too).
+        var copiesRead = 0
+        func copyEntry(at position: Int32) -> InboxDocument.Entry {
+            copiesRead += 1
+            if copiesRead % InboxDocumentReader.scatteredRecordsBetweenPageReleases == 0 { document.releaseResidentPages() }
+            return document.entry(at: Int(position))
+        }
         for uid in Set(incomingCopies.keys).union(cachedCopies.keys) {
             guard let node = try node(of: uid, statements), marks[Int(node)].contains(.seen) else { continue }
-            let hashes = (incomingCopies[uid] ?? []).map { document.entry(at: Int($0)).rawHash }
+            let hashes = (incomingCopies[uid] ?? []).map { copyEntry(at: $0).rawHash }
             if hashes != cachedCopies[uid] ?? [] { changedCopies.insert(uid) }
         }
         // A message whose record is unchanged but whose copies are not was updated.
@@ -462,10 +470,13 @@ struct InboxMerge {
     private func writeCopies(_ db: Database) throws -> Set<String> {
         var hasCopies = Set(cachedCopies.keys)
         guard let document else { return hasCopies }
+        var written = 0
         for uid in changedCopies {
             try db.execute(sql: "DELETE FROM inboxDuplicate WHERE sourceId = ? AND uid = ?", arguments: [sourceId, uid])
             let positions = incomingCopies[uid] ?? []
             for (offset, position) in positions.enumerated() {
+                written += 1
+                if written % InboxDocumentReader.scatteredRecordsBetweenPageReleases == 0 { document.releaseResidentPages() }
                 let entry = document.entry(at: Int(position))
                 let raw = document.withRawText(of: entry) { String(decoding: $0, as: UTF8.self) }
                 try db.execute(sql: "INSERT INTO inboxDuplicate(sourceId, uid, copy, raw, rawHash) VALUES (?, ?, ?, ?, ?)",
