@@ -70,7 +70,7 @@ public final class ConnectivityMonitor: Sendable {
             var machine = MonitorMachine(engine: engine, hasLink: link != nil, linkEnabled: linkEnabled)
             // One pending timer and one link task at a time (a task per look, kept, would grow
             // without bound over hours).
-            var timer: Task<Void, Never>?
+            var timer: Alarm?  // an alarm: most are replaced before they fire (see `Alarm`)
             var linkTask: Task<Void, Never>?
             // One look at a time, run beside the loop so a kernel change that comes while it runs
             // starts a new one at once: a look begun before the carrier went may wait for TCP's
@@ -118,10 +118,7 @@ public final class ConnectivityMonitor: Sendable {
                         }
                     case .schedule(let delay, let generation):
                         timer?.cancel()
-                        timer = Task {
-                            try? await Task.sleep(for: delay)
-                            triggers.yield(.input(.timerFired(generation: generation)))
-                        }
+                        timer = Alarm(after: delay) { triggers.yield(.input(.timerFired(generation: generation))) }
                     case .startLink(let generation, let lastOffset, let initializing):
                         linkTask?.cancel()
                         linkTask = link.map { link in

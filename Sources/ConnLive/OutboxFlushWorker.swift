@@ -34,7 +34,7 @@ public struct OutboxFlushWorker: Sendable {
         /// Whether the server is reachable now: the worker keeps its own schedule only then.
         let reachable = Mutex(false)
         /// The timer for the next due message (one at a time: a new one replaces it).
-        let timer = Mutex<Task<Void, Never>?>(nil)
+        let timer = Mutex<Alarm?>(nil)
     }
 
     private let pending = PendingRequest()
@@ -78,9 +78,8 @@ public struct OutboxFlushWorker: Sendable {
                 // Messages still waiting (and no pause): the next pass when the first falls due.
                 if pass.waiting > 0, pass.tally.pause == nil, let due = pass.nextDue {
                     let delay = min(max(due.timeIntervalSinceNow, 0.05), recheck.seconds)
-                    let timer = Task {
-                        try? await Task.sleep(for: .milliseconds(Int64(delay * 1000)))
-                        guard !Task.isCancelled, pending.reachable.withLock({ $0 }) else { return }
+                    let timer = Alarm(after: .milliseconds(Int64(delay * 1000))) {
+                        guard pending.reachable.withLock({ $0 }) else { return }
                         pending.value.withLock { $0 = $0 ?? Asked() }
                         wakeUps.yield()
                     }
