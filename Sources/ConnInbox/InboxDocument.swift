@@ -55,6 +55,19 @@ public struct InboxDocument: Sendable {
         mapping?.releasePages()
     }
 
+    /// Counts the records a pass reads out of document order (each may lie on pages of its own,
+    /// and a fault may map its neighbours too) and hands the pages back every
+    /// `InboxDocumentReader.scatteredRecordsBetweenPageReleases` of them.
+    struct ScatteredReads {
+        private var count = 0
+
+        /// One more record is about to be read out of `document`.
+        mutating func count(in document: InboxDocument) {
+            count += 1
+            if count % InboxDocumentReader.scatteredRecordsBetweenPageReleases == 0 { document.releaseResidentPages() }
+        }
+    }
+
     /// The record at `index`, its threading fields and hash read out of the body; `withFields`:
     /// with what a conversation's summary needs too, from the same reading.
     func entry(at index: Int, withFields: Bool = false) -> Entry {

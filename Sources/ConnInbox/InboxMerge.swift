@@ -115,8 +115,6 @@ struct InboxMerge {
         }
     }
 
-    /// The statements that find a uid's node — a cached message's by its arrival in the
-    /// cache's own index, a new one's in `inboxMergeNode` — and keep the new parent links.
     /// The placeholders of this merge (parents that are not among the messages), numbered from
     /// the message count on: found by uid while linking, by node when a conversation is written.
     private struct PlaceholderStatements {
@@ -145,6 +143,8 @@ struct InboxMerge {
         }
     }
 
+    /// The statements that find a uid's node — a cached message's by its arrival in the
+    /// cache's own index, a new one's in `inboxMergeNode` — and keep the new parent links.
     private struct NodeStatements {
         let insertNode, lookUp, lookUpCached, setLink, lookUpArrival: DirectStatement
 
@@ -273,15 +273,13 @@ struct InboxMerge {
         // Copies change only for a uid that has some now or had some, and that this document gave.
         // The copies are read where they lie (a document of 400,000 copies of 1,000 uids held
         // all its pages, 161 MB, until these two passes handed them back too).
-        var copiesRead = 0
-        func copyEntry(at position: Int32) -> InboxDocument.Entry {
-            copiesRead += 1
-            if copiesRead % InboxDocumentReader.scatteredRecordsBetweenPageReleases == 0 { document.releaseResidentPages() }
-            return document.entry(at: Int(position))
-        }
+        var copiesRead = InboxDocument.ScatteredReads()
         for uid in Set(incomingCopies.keys).union(cachedCopies.keys) {
             guard let node = try node(of: uid, statements), marks[Int(node)].contains(.seen) else { continue }
-            let hashes = (incomingCopies[uid] ?? []).map { copyEntry(at: $0).rawHash }
+            let hashes = (incomingCopies[uid] ?? []).map { position in
+                copiesRead.count(in: document)
+                return document.entry(at: Int(position)).rawHash
+            }
             if hashes != cachedCopies[uid] ?? [] { changedCopies.insert(uid) }
         }
         // A message whose record is unchanged but whose copies are not was updated.
@@ -356,7 +354,7 @@ struct InboxMerge {
         // in the same walk, from the records as they are read for their rows (one reading each).
         let rewriteAll = cached.isEmpty
         var staleRoots: Set<String> = []
-        var written = 0
+        var written = InboxDocument.ScatteredReads()
         var fields: [ConversationRecord.Fields] = []
         var memberKeys: [Double] = []
         for root in forest.roots {
@@ -379,8 +377,7 @@ struct InboxMerge {
                 // The root it had, when another: read before its row is rewritten.
                 let formerRoot = try stored.flatMap { stored in try statements.cachedRoot(stored.rowid).flatMap { $0 == rootUid ? nil : $0 } }
                 if incoming[index] >= 0 {
-                    written += 1
-                    if written % InboxDocumentReader.scatteredRecordsBetweenPageReleases == 0 { document.releaseResidentPages() }
+                    written.count(in: document)
                     let entry = node == root ? rootEntry! : document.entry(at: Int(incoming[index]), withFields: rewriteAll)
                     if let summary = entry.fields {
                         fields.append(summary)
@@ -431,10 +428,9 @@ struct InboxMerge {
                 rewrite.insert(placeholder)
             }
         }
-        var summarized = 0
+        var summarized = InboxDocument.ScatteredReads()
         for root in forest.roots where rewrite.contains(root) {
-            summarized += 1
-            if summarized % InboxDocumentReader.scatteredRecordsBetweenPageReleases == 0 { document.releaseResidentPages() }
+            summarized.count(in: document)
             let members = forest.walk(from: root).filter { !forest.isPlaceholder($0.node) }
             let rootEntry = incomingEntry(root, withFields: true)
             let fields = try members.map { member in
@@ -506,13 +502,12 @@ struct InboxMerge {
     private func writeCopies(_ db: Database) throws -> Set<String> {
         var hasCopies = Set(cachedCopies.keys)
         guard let document else { return hasCopies }
-        var written = 0
+        var written = InboxDocument.ScatteredReads()
         for uid in changedCopies {
             try db.execute(sql: "DELETE FROM inboxDuplicate WHERE sourceId = ? AND uid = ?", arguments: [sourceId, uid])
             let positions = incomingCopies[uid] ?? []
             for (offset, position) in positions.enumerated() {
-                written += 1
-                if written % InboxDocumentReader.scatteredRecordsBetweenPageReleases == 0 { document.releaseResidentPages() }
+                written.count(in: document)
                 let entry = document.entry(at: Int(position))
                 let raw = document.withRawText(of: entry) { String(decoding: $0, as: UTF8.self) }
                 try db.execute(sql: "INSERT INTO inboxDuplicate(sourceId, uid, copy, raw, rawHash) VALUES (?, ?, ?, ?, ?)",
