@@ -4,8 +4,9 @@
 /// often enough to notice the server within a small share of the outage — the queued messages
 /// then go out at once, not up to a second late — and backs off as the outage lengthens: the wait
 /// is at most `share` of how long the host has been refusing, never under `floor` (about 27
-/// knocks a second, drawn from the upper half, at the start of an outage), never over the link's
-/// usual cap. Any other ending (a connection, a timeout, a declined upgrade) ends the streak.
+/// knocks a second, drawn from the upper half, at the start of an outage); the link takes the
+/// smaller of this and its usual backoff, so never more than its cap. Any other ending (a
+/// connection, a timeout, a declined upgrade) ends the streak.
 struct RefusedRetry {
     static let floor: Duration = .milliseconds(50)
     /// 1/200: noticed within 0.5 % of the outage (50 ms after 10 s, 1 s after 200 s).

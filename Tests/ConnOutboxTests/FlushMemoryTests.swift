@@ -30,11 +30,7 @@ struct FlushMemoryTests {
         // RssAnon: the process's private memory (the binary's pages are file-backed), in kB.
         var samples: [Int] = []
         while flush.isRunning {
-            let status = (try? String(contentsOfFile: "/proc/\(flush.processIdentifier)/status", encoding: .utf8)) ?? ""
-            if let line = status.split(separator: "\n").first(where: { $0.hasPrefix("RssAnon:") }),
-                let kB = Int(line.split(separator: " ").dropFirst().first ?? "") {
-                samples.append(kB)
-            }
+            if let kB = ProcessStatus.kilobytes("RssAnon", of: flush.processIdentifier) { samples.append(kB) }
             try await Task.sleep(for: .milliseconds(20))
         }
         flush.waitUntilExit()

@@ -374,11 +374,7 @@ struct WatchCommandTests {
         _ = try #require(try await watcher.await { $0["type"] as? String == "baseline" && $0["state"] as? String == "online" })
         let peer = "vs" + pair.client.name.suffix(8)
         // `ip netns exec` execs conn: the process is conn's. Its private memory, in kB.
-        func anonymousKB() -> Int? {
-            (try? String(contentsOfFile: "/proc/\(watcher.process.processIdentifier)/status", encoding: .utf8))?
-                .split(separator: "\n").first { $0.hasPrefix("RssAnon:") }
-                .flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") }
-        }
+        func anonymousKB() -> Int? { ProcessStatus.kilobytes("RssAnon", of: watcher.process.processIdentifier) }
         let before = try #require(anonymousKB())
         let clock = ContinuousClock()
         let start = clock.now
