@@ -52,9 +52,6 @@ public enum DeliveryOutcome: Sendable, Equatable {
     /// GET, 307/308 re-post the body wherever they point): it is retried later with the same key.
     public static func classify(_ response: HTTPExchangeResponse, submission: MessageSubmission, key: String, now: Date) -> DeliveryOutcome {
         let status = response.status
-        let apiError = try? JSONDecoder().decode(APIErrorBody.self, from: response.body)
-        let code = apiError?.error.code ?? "http\(status)"
-        let message = apiError.map { "\(status): \($0.error.message)" } ?? "the server answered \(status)"
         switch HTTPStatusClass(status) {
         case .success:
             guard let accepted = try? JSONDecoder().decode(MessageAccepted.self, from: response.body),
@@ -70,13 +67,26 @@ public enum DeliveryOutcome: Sendable, Equatable {
                           message: "the server answered \(status), a redirect\(location), not the message's acceptance (a captive portal or a proxy's login page?); redirects are not followed for messages",
                           status: status, retryAfter: Backoff.retryAfter(response.header("Retry-After"), now: now))
         case .authRefused:
+            let (code, message) = refusal(response)
             return .auth(code: code, message: message, status: status)
         case .tryLater:
+            let (code, message) = refusal(response)
             return .retry(code: code, message: message, status: status,
                           retryAfter: Backoff.retryAfter(response.header("Retry-After"), now: now))
         case .refused:
+            let (code, message) = refusal(response)
             return .rejected(code: code, message: message, status: status)
         }
+    }
+
+    /// The code and words of an answer that is not an acceptance: the API's error body if it is
+    /// one, else the status. Read only for those (an acceptance is not decoded twice).
+    private static func refusal(_ response: HTTPExchangeResponse) -> (code: String, message: String) {
+        let status = response.status
+        guard let apiError = try? JSONDecoder().decode(APIErrorBody.self, from: response.body) else {
+            return ("http\(status)", "the server answered \(status)")
+        }
+        return (apiError.error.code, "\(status): \(apiError.error.message)")
     }
 
     /// A 2xx that does not accept this message: a portal's page, or an answer that proves nothing.

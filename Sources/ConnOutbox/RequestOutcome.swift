@@ -15,7 +15,8 @@ enum RequestOutcome {
     static func classify(_ response: HTTPExchangeResponse, request: StoredRequest, profileTokenSent: Bool, now: Date) -> (DeliveryOutcome, KeptAnswer?) {
         let status = response.status
         let answer = KeptAnswer(response)
-        let said = summary(of: response)
+        // Only the failures say it: a delivered request's body is not read twice.
+        var said: String { summary(of: response) }
         let proves = request.expect.map { $0.contains(status) } ?? (200...299).contains(status)
         if proves {
             if (200...299).contains(status), isPortalPage(response, request: request) {
@@ -63,8 +64,11 @@ enum RequestOutcome {
         let accept = request.headers.first { $0.name.caseInsensitiveCompare("Accept") == .orderedSame }?.value.lowercased() ?? ""
         if accept.contains("html") { return false }
         let contentType = response.header("Content-Type")?.lowercased() ?? ""
+        if contentType.contains("html") { return true }
+        // Markup starts with "<": a body without one in its head is no page (most answers).
         let head = response.body.prefix(512)
-        return contentType.contains("html") || head.range(of: Data("<html".utf8)) != nil || head.range(of: Data("<!DOCTYPE".utf8)) != nil
+        guard head.contains(UInt8(ascii: "<")) else { return false }
+        return head.range(of: Data("<html".utf8)) != nil || head.range(of: Data("<!DOCTYPE".utf8)) != nil
             || head.range(of: Data("<!doctype".utf8)) != nil
     }
 }
