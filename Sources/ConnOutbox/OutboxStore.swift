@@ -142,8 +142,11 @@ public struct OutboxStore: Sendable {
                 let arguments: StatementArguments = ["sending": OutboxMessage.State.sending, "owner": owner.description,
                                                      "leaseUntil": leaseUntil, "now": nowSeconds, "id": id,
                                                      "origin": target.origin, "messagesURL": target.messagesURL]
-                // The leased message as it now stands, from the update itself (not read again).
-                guard let message = try Row.fetchOne(update, arguments: arguments).map(OutboxMessage.init(row:)) else { continue }
+                // The leased message as it now stands, from the update itself (not read again),
+                // decoded from the statement's row in place (a copy of the row was half the claim).
+                let returned = try Row.fetchCursor(update, arguments: arguments)
+                guard let message = try returned.next().map(OutboxMessage.init(row:)) else { continue }
+                while try returned.next() != nil {}
                 try Self.logAttemptStart(db, id: id, number: message.attempts, owner: owner, now: now)
                 messages.append(message)
             }
