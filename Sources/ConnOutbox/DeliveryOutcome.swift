@@ -92,12 +92,7 @@ public enum DeliveryOutcome: Sendable, Equatable {
     /// A 2xx that does not accept this message: a portal's page, or an answer that proves nothing.
     /// Retrying is safe (the same Idempotency-Key is replayed, never stored twice).
     private static func unproven(_ response: HTTPExchangeResponse) -> DeliveryOutcome {
-        let contentType = response.header("Content-Type")?.lowercased() ?? ""
-        let looksLikeHTML = contentType.contains("html")
-            || response.body.prefix(512).range(of: Data("<html".utf8)) != nil
-            || response.body.prefix(512).range(of: Data("<!DOCTYPE".utf8)) != nil
-            || response.body.prefix(512).range(of: Data("<!doctype".utf8)) != nil
-        if looksLikeHTML {
+        if response.looksLikeHTMLPage {
             return .retry(code: "portal",
                           message: "the server answered \(response.status) with an HTML page instead of accepting the message (a captive portal?)",
                           status: response.status, retryAfter: nil)

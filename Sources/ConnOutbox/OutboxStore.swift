@@ -146,7 +146,7 @@ public struct OutboxStore: Sendable {
                 // decoded from the statement's row in place (a copy of the row was half the claim).
                 let returned = try Row.fetchCursor(update, arguments: arguments)
                 guard let message = try returned.next().map(OutboxMessage.init(row:)) else { continue }
-                while try returned.next() != nil {}
+                while try returned.next() != nil {}  // run to its end: a write still stepping would block the commit
                 try Self.logAttemptStart(db, id: id, number: message.attempts, owner: owner, now: now)
                 messages.append(message)
             }

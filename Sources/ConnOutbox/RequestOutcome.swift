@@ -63,12 +63,6 @@ enum RequestOutcome {
     private static func isPortalPage(_ response: HTTPExchangeResponse, request: StoredRequest) -> Bool {
         let accept = request.headers.first { $0.name.caseInsensitiveCompare("Accept") == .orderedSame }?.value.lowercased() ?? ""
         if accept.contains("html") { return false }
-        let contentType = response.header("Content-Type")?.lowercased() ?? ""
-        if contentType.contains("html") { return true }
-        // Markup starts with "<": a body without one in its head is no page (most answers).
-        let head = response.body.prefix(512)
-        guard head.contains(UInt8(ascii: "<")) else { return false }
-        return head.range(of: Data("<html".utf8)) != nil || head.range(of: Data("<!DOCTYPE".utf8)) != nil
-            || head.range(of: Data("<!doctype".utf8)) != nil
+        return response.looksLikeHTMLPage
     }
 }
