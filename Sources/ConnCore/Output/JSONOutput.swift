@@ -24,15 +24,15 @@ public enum JSONOutput {
         return encoder
     }
 
-    /// `2026-11-22T20:01:02.345Z`, to the nearest millisecond. The milliseconds are written from
-    /// integers: a fractional second in binary (…311.432 is …311.43199…) came out of the
-    /// formatter truncated, one millisecond short.
     /// Reads an ISO 8601 time, with or without fractional seconds (what `timestamp` writes, and
     /// what servers send); nil when `text` is not one.
     public static func date(fromTimestamp text: String) -> Date? {
         (try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))) ?? (try? Date(text, strategy: Date.ISO8601FormatStyle()))
     }
 
+    /// `2026-11-22T20:01:02.345Z`, to the nearest millisecond. The milliseconds are written from
+    /// integers: a fractional second in binary (…311.432 is …311.43199…) came out of the
+    /// formatter truncated, one millisecond short.
     public static func timestamp(_ date: Date) -> String {
         let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
         guard milliseconds.magnitude < 1e15 else {  // beyond year 33658: no exact integer split needed
