@@ -204,7 +204,6 @@ struct ThreadReport: Encodable, StreamingTextRenderable {
     private func renderMessages(style: TextStyle, output: (String) -> Void) {
         let line = { (text: String) in TerminalSanitizer.sanitize(text, keepNewlines: false) }
         output(style.bold(line(subject.isEmpty ? "(no subject)" : subject)) + "\n")
-        let (branch, last, pipe, space) = ascii ? ("|- ", "`- ", "|  ", "   ") : ("├─ ", "└─ ", "│  ", "   ")
         if flat {
             for index in view.byDate {
                 let message = view.message(at: index)

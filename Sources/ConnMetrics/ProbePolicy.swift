@@ -79,7 +79,7 @@ public struct ProbePolicy: Sendable {
     static func specialRange(of address: String) -> (network: [UInt8], prefix: Int, kind: String)? {
         guard let bytes = AddressBytes.parse(AddressBytes.unbracketed(address)) else { return nil }
         for range in specialRanges {
-            let (network, prefix, kind) = range
+            let (network, prefix, _) = range
             if network.count == bytes.count, AddressBytes.samePrefix(bytes, network, bits: prefix) { return range }
         }
         // An IPv4 address mapped into IPv6 (::ffff:169.254.169.254) is that address.

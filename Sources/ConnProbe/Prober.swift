@@ -550,7 +550,9 @@ public struct Prober: Sendable {
             if !accepted {
                 return failed(.httpStatus, "status \(response.status)", "\(url.absoluteString) answered \(response.status)")
             }
-            if target.isServer, (response.headers.first(name: "Content-Type") ?? "").contains("text/html") {
+            // The server's health answers as an API does; a sign-in page in its place is a portal's
+            // (the outbox's rule: the Content-Type, or markup at the body's head).
+            if target.isServer, response.looksLikeHTMLPage {
                 return failed(.portal, "status \(response.status), an HTML page",
                               "an HTML page answered in place of the server: a captive portal or a proxy is in the way")
             }

@@ -203,9 +203,10 @@ struct AgentTests {
             _ = try #require(try await agent.await { $0["type"] as? String == "reloaded" }, "\(agent.events)")
             // After the signal, in this order: RELOADING=1 (with the monotonic clock), READY=1.
             let lines = { (message: String) in message.split(separator: "\n").map(String.init) }
-            _ = try #require(try await poll(for: 30, every: .milliseconds(20)) {
+            let reloaded = await poll(for: 30, every: .milliseconds(20)) {
                 messages().dropFirst(messagesBefore).contains { lines($0).contains("READY=1") } ? true : nil
-            }, "\(messages())")
+            }
+            try #require(reloaded == true, "\(messages())")
             let afterSignal = Array(messages().dropFirst(messagesBefore))
             let reloading = try #require(afterSignal.firstIndex { lines($0).contains("RELOADING=1") }, "\(afterSignal)")
             let monotonic = lines(afterSignal[reloading]).first { $0.hasPrefix("MONOTONIC_USEC=") }

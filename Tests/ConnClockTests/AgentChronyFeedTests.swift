@@ -79,7 +79,7 @@ struct AgentChronyFeedTests {
         #expect(agent.process.isRunning)
 
         receiver = try await listen(at: socket)
-        let again = try await poll(for: 30, every: .milliseconds(100)) { () -> [String]? in
+        let again = await poll(for: 30, every: .milliseconds(100)) { () -> [String]? in
             let news = chronyNews(agent)
             return news.filter { $0.hasPrefix("sending estimates") }.count >= 2 ? news : nil
         }
@@ -140,12 +140,12 @@ struct AgentChronyFeedTests {
         #expect(try await daemon.slow(by: 1.5) != nil, "chronyc tracking never said 1.5 s slow")
 
         await daemon.stop()
-        let gone = try await poll(for: 30, every: .milliseconds(100)) { chronyNews(agent).first { $0.contains("is not listening at") } }
+        let gone = await poll(for: 30, every: .milliseconds(100)) { chronyNews(agent).first { $0.contains("is not listening at") } }
         #expect(gone != nil, "\(chronyNews(agent))")
         #expect(agent.process.isRunning)
         daemon = try await daemon.restarted()
         defer { daemon.process.terminate() }
-        let again = try await poll(for: 30, every: .milliseconds(100)) { () -> [String]? in
+        let again = await poll(for: 30, every: .milliseconds(100)) { () -> [String]? in
             let news = chronyNews(agent)
             return news.filter { $0.hasPrefix("sending estimates") }.count >= 2 ? news : nil
         }

@@ -39,7 +39,8 @@ struct InterfaceChoiceTests {
         let outcome = try await conn(ways, ["probe", "--json", "--interface", ways.first, "http://dual.conn.test:\(port)/health"])
         let result = try #require(try results(outcome).first)
         let dns = (result["rungs"] as? [[String: Any]])?.first { $0["name"] as? String == "dns" }
-        #expect((dns?["detail"] as? String ?? "").contains("fd79::9"), "the name has both families: \(String(describing: dns))")
+        let dnsDetail = dns?["detail"] as? String ?? ""
+        #expect(dnsDetail.contains("fd79::9"), "the name has both families: \(String(describing: dns))")
         #expect(outcome.exitCode == 0 && result["address"] as? String == "10.79.0.9", "\(result)")
 
         try await ways.client.exec(["ip", "link", "set", ways.first, "down"])
@@ -62,7 +63,8 @@ struct InterfaceChoiceTests {
             let result = try #require(try results(outcome).first)
             #expect(outcome.exitCode == 0 && (result["interface"] as? [String: Any])?["name"] as? String == interface, "\(interface): \(result)")
             let route = (result["rungs"] as? [[String: Any]])?.first { $0["name"] as? String == "route" }
-            #expect((route?["detail"] as? String ?? "").contains("bound to \(interface)"), "\(route ?? [:])")
+            let routeDetail = route?["detail"] as? String ?? ""
+            #expect(routeDetail.contains("bound to \(interface)"), "\(route ?? [:])")
         }
 
         // Both at once: a row each.
@@ -77,7 +79,7 @@ struct InterfaceChoiceTests {
         try await ways.serverSide.exec(["ip", "link", "set", ways.firstPeer, "down"])
         // The kernel marks the carrier lost within a second (linkwatch); the test waits for that.
         let (ip, show) = ways.client.wrap([NetworkNamespace.ipPath, "-br", "link", "show", "dev", ways.first])
-        let lost = try await poll(for: 10, every: .milliseconds(50)) {
+        let lost = await poll(for: 10, every: .milliseconds(50)) {
             (try? await ConnProcess.run(ip, show, environment: [:]))?.standardOutput.contains("LOWER_UP") == false ? true : nil
         }
         #expect(lost == true, "\(ways.first) kept its carrier")

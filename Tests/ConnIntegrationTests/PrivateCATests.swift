@@ -33,7 +33,8 @@ struct PrivateCATests {
             let trusted = try await home.conn(["probe", "--json", "--cacert", certificates.caFile, url])
             #expect(trusted.exitCode == 0, "\(trusted.standardOutput) \(trusted.standardError)")
             let tls = (try result(trusted)["rungs"] as? [[String: Any]])?.first { $0["name"] as? String == "tls" }
-            #expect((tls?["detail"] as? String ?? "").contains("against \(certificates.caFile)"), "\(String(describing: tls))")
+            let tlsDetail = tls?["detail"] as? String ?? ""
+            #expect(tlsDetail.contains("against \(certificates.caFile)"), "\(String(describing: tls))")
             let byName = try await home.conn(["probe", "https://localhost:\(port)/"], env: ["CONN_CA_CERT": certificates.caFile])
             #expect(byName.exitCode == 0, "\(byName.standardOutput) \(byName.standardError)")
             let shown = try await home.conn(["config", "show"], env: ["CONN_CA_CERT": certificates.caFile])

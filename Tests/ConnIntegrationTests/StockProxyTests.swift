@@ -34,7 +34,8 @@ struct StockProxyTests {
             #expect(probed.exitCode == 0 && result["verdict"] as? String == "reachable" && result["httpStatus"] as? Int == 204, "\(result)")
             #expect(rungs == ["dns", "route", "tcp", "proxy", "http"], "\(rungs)")
             let proxyRung = (result["rungs"] as? [[String: Any]] ?? []).first { $0["name"] as? String == "proxy" }
-            #expect((proxyRung?["detail"] as? String ?? "").contains("absolute form"), "\(String(describing: proxyRung))")
+            let proxyDetail = proxyRung?["detail"] as? String ?? ""
+            #expect(proxyDetail.contains("absolute form"), "\(String(describing: proxyRung))")
             let problems = try await JSONSchemaCheck.violations(of: probed.standardOutput, schema: "probe")
             #expect(problems.isEmpty, "\(problems)")
 

@@ -82,9 +82,10 @@ struct VerdictLadderTests {
             let process = try SpawnedProcess(NetworkNamespace.ipPath, ["netns", "exec", serverSide.name, "openssl", "s_server", "-accept", "10.77.0.2:8443",
                                                                        "-cert", certificate, "-key", key, "-www", "-quiet"])
             tlsServer = process
-            _ = try #require(try await poll(for: 10, every: .milliseconds(50)) {
+            let listening = await poll(for: 10, every: .milliseconds(50)) {
                 (try? await client.exec(["bash", "-c", "exec 3<>/dev/tcp/10.77.0.2/8443"])) != nil ? true : nil
-            }, "openssl s_server did not start")
+            }
+            try #require(listening == true, "openssl s_server did not start")
         }
         let port = String(server.url.port!), closed = String(try HTTPPorts.closed())
         let fill = { (text: String) in text.replacingOccurrences(of: "{port}", with: port).replacingOccurrences(of: "{closed}", with: closed) }

@@ -95,6 +95,29 @@ struct ProbeCommandTests {
         }
     }
 
+    @Test("a sign-in page that does not say it is HTML (text/plain, no Content-Type) is still a portal for the server, as the outbox judges it; a plain-text health answer, and any answer to a URL target, are not")
+    func portalPageWithoutHTMLType() async throws {
+        let page = "\n<!DOCTYPE html><HTML><title>Hotel Wi-Fi</title><form action=/login>"
+        for contentType in ["text/plain", nil] as [String?] {
+            let route = BadServer.Route(method: "GET", path: "/health", status: 200, headers: contentType.map { [["Content-Type", $0]] } ?? [], body: page)
+            try await BadServer.with([route]) { server in
+                let outcome = try await probe(["--json", "--server", server.url.absoluteString])
+                let result = try #require(try results(outcome).first, "\(outcome.standardOutput) \(outcome.standardError)")
+                #expect(outcome.exitCode == 69 && result["verdict"] as? String == "portal", "\(contentType ?? "none"): \(result)")
+                // The same answer to a URL named on the command line is that URL's answer.
+                let named = try await probe(["--json", "\(server.url.absoluteString)/health"])
+                let namedVerdict = try results(named).first?["verdict"] as? String
+                #expect(named.exitCode == 0 && namedVerdict == "reachable", "\(named.standardOutput)")
+            }
+        }
+        let plain = "ok <3 the health check, not a page"
+        try await BadServer.with([.answer("GET", "/health", status: 200, contentType: "text/plain", body: plain)]) { server in
+            let outcome = try await probe(["--json", "--server", server.url.absoluteString])
+            let verdict = try results(outcome).first?["verdict"] as? String
+            #expect(outcome.exitCode == 0 && verdict == "reachable", "\(outcome.standardOutput)")
+        }
+    }
+
     @Test("internet check: online, and dnsBroken when only the IP literal answers")
     func internetCheckStates() async throws {
         try await ServerProcess.with { url in

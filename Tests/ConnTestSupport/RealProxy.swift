@@ -177,7 +177,7 @@ public final class RealProxy: @unchecked Sendable {
         // Ready once it accepts a connection — and is still running a moment later: a proxy
         // that could not bind its port (another test's server took it between HTTPPorts.free()
         // and the bind) exits at once, while that server answers the connection.
-        let ready = try await poll(for: 10, every: .milliseconds(50)) { Self.accepts(port) ? true : nil }
+        let ready = await poll(for: 10, every: .milliseconds(50)) { Self.accepts(port) ? true : nil }
         if ready == true { try await Task.sleep(for: .milliseconds(100)) }
         guard ready == true, process.isRunning else {
             process.signal(SIGKILL)

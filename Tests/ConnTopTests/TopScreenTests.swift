@@ -52,13 +52,13 @@ struct TopScreenTests {
     }
 
     @Test("a target name longer than its column is clipped with two spaces at least before its latency")
-    func longTargetName() {
+    func longTargetName() throws {
         var model = TopModel()
         let long = "https://" + String(repeating: "very-long-name.", count: 8) + "example/health"
         model.apply(sample(.online, at: 1, look: [result(long, ms: 12)]))
         let rows = text(TopScreen(columns: 80, rows: 24, unicode: true).render(model, now: Date(timeIntervalSince1970: 2)))
-        let row = try? #require(rows.first { $0.hasPrefix("▶ https://very-long") })
-        #expect(row?.contains("…  12ms") == true, "\(rows)")
+        let row = try #require(rows.first { $0.hasPrefix("▶ https://very-long") }, "\(rows)")
+        #expect(row.contains("…  12ms"), "\(rows)")
     }
 
     @Test("10×5 says it is too small; an ASCII terminal gets no character outside ASCII, even from a hostile target name")

@@ -195,7 +195,7 @@ public final class HTTPTransport: Sendable {
                 var total = 0
                 for try await chunk in response.body {
                     total += chunk.readableBytes
-                    guard total <= exchange.maxResponseBytes else { throw NIOTooManyBytesError() }
+                    guard total <= exchange.maxResponseBytes else { throw NIOTooManyBytesError(maxBytes: exchange.maxResponseBytes) }
                     if collected.readableBytes < kept, let part = chunk.getSlice(at: chunk.readerIndex, length: min(chunk.readableBytes, kept - collected.readableBytes)) {
                         var part = part
                         collected.writeBuffer(&part)
@@ -215,7 +215,7 @@ public final class HTTPTransport: Sendable {
             } else if let progress = exchange.onBodyProgress {
                 var collected = ByteBuffer()
                 for try await chunk in response.body {
-                    guard collected.readableBytes + chunk.readableBytes <= exchange.maxResponseBytes else { throw NIOTooManyBytesError() }
+                    guard collected.readableBytes + chunk.readableBytes <= exchange.maxResponseBytes else { throw NIOTooManyBytesError(maxBytes: exchange.maxResponseBytes) }
                     var chunk = chunk
                     collected.writeBuffer(&chunk)
                     progress(collected.readableBytes, expected)

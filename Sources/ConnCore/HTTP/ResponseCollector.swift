@@ -52,7 +52,7 @@ public final class ResponseCollector: ChannelInboundHandler, @unchecked Sendable
     }
 
     public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard let promise else {
+        guard promise != nil else {
             isReusable = false
             context.close(promise: nil)
             return
