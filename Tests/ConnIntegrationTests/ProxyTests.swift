@@ -236,7 +236,7 @@ struct ProxyTests {
         for (mode, words) in [("garbage", "not HTTP"), ("endless", "more than 16 KiB"), ("close", "closed the connection"),
                               ("socks-garbage", "not SOCKS5"), ("socks-endless", "more than 1 KiB|does not speak"), ("socks-close", "closed the connection during the SOCKS5 handshake")] {
             let proxy = try JSONLinesProcess("/usr/bin/python3", ["-c", script, mode], environment: ["PYTHONDONTWRITEBYTECODE": "1"])
-            let port = try #require(try await poll(for: 10, every: .milliseconds(50)) { proxy.events.first?["port"] as? Int }, "\(proxy.errorOutput)")
+            let port = try #require(await poll(for: 10, every: .milliseconds(50)) { proxy.events.first?["port"] as? Int }, "\(proxy.errorOutput)")
             // A verdict of its own, not the deadline's (timeout): the answer was judged, not waited out.
             let scheme = mode.hasPrefix("socks") ? "socks5h" : "http"
             // An https:// target: the CONNECT (StockProxyTests has the same answers to a forwarded request).

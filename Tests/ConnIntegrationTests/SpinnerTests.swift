@@ -29,7 +29,7 @@ struct SpinnerTests {
         // the limit. Read from the pane's transcript, not from looks at the screen: a loaded
         // test run looked too seldom to see the mark turn (three runs out of five, once).
         let frame = "s of 1m  waiting: 127.0.0.1:\(port)"
-        let frames = try #require(try await poll(for: 50, every: .milliseconds(100)) { () -> Set<String>? in
+        let frames = try #require(await poll(for: 50, every: .milliseconds(100)) { () -> Set<String>? in
             let seen = Set(session.transcript().split(whereSeparator: { $0 == "\r" || $0 == "\n" })
                 .map { $0.replacingOccurrences(of: "\u{1B}[K", with: "").trimmingCharacters(in: .whitespaces) }
                 .filter { $0.contains(frame) })
