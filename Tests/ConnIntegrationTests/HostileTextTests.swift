@@ -25,8 +25,10 @@ struct HostileTextTests {
         }
     }
 
-    static func expectClean(_ outcome: ProcessOutcome, _ what: String) {
-        for (stream, text) in [("stdout", outcome.standardOutput), ("stderr", outcome.standardError)] {
+    /// `dataOnStdout`: stdout carries a fetched body as it came (`conn get` into a pipe, as curl's):
+    /// only stderr is the terminal's.
+    static func expectClean(_ outcome: ProcessOutcome, _ what: String, dataOnStdout: Bool = false) {
+        for (stream, text) in [("stdout", dataOnStdout ? "" : outcome.standardOutput), ("stderr", outcome.standardError)] {
             let bad = text.unicodeScalars.filter(forbidden)
             #expect(bad.isEmpty, "\(what) printed \(bad.map { String(format: "U+%04X", $0.value) }) on \(stream): \(text.debugDescription.prefix(600))")
         }
@@ -93,6 +95,63 @@ struct HostileTextTests {
             #expect(clock.exitCode == 75 && clock.standardError.contains("answered 500"), "\(clock.standardError)")
             let config = try await conn(["config", "show"])
             #expect(config.exitCode == 0 && config.standardOutput.contains("mered hidden"), "\(config.standardOutput)")
+        }
+    }
+
+    @Test("any back end: request's refusal, outbox list and show of its kept answer (headers, body), get's notes and the copy's JSON, cache list, inbox sources (a hostile ETag)")
+    func anyBackEndPaths() async throws {
+        let apiError = String(decoding: try JSONSerialization.data(withJSONObject: ["error": ["code": "bad\(Self.corpus)", "message": "refused \(Self.corpus)"]]), as: UTF8.self)
+        // HTTP parsers refuse control bytes in a header (NIO's: "invalid character in header"), but
+        // not bytes over 0x7F: the UTF-8 of a C1 CSI, bidi overrides and a line separator, each byte
+        // one Latin-1 character here, as the server writes the head.
+        let hostileHeader = String(String.UnicodeScalarView(Array("\u{202E}evil \u{9B}31m \u{2028} \u{200F}\u{2066}".utf8).map { Unicode.Scalar($0) }))
+        let routes: [BadServer.Route] = [
+            .answer("POST", "/orders", status: 422, headers: [["Location", "/o" + hostileHeader], ["ETag", "\"" + hostileHeader + "\""]], body: apiError),
+            .answer("GET", "/doc", status: 200, contentType: "text/plain" + hostileHeader,
+                    headers: [["ETag", "\"d" + hostileHeader + "\""], ["Cache-Control", "max-age=60"]], body: "doc \(Self.corpus)"),
+            .answer("GET", "/inbox", status: 200, headers: [["ETag", "\"i" + hostileHeader + "\""]], body: try Self.inboxDocument()),
+        ]
+        try await BadServer.with(routes) { server in
+            let home = try TemporaryDirectory()
+            let environment = home.environment.merging(["CONN_SERVER": server.url.absoluteString]) { $1 }
+            func conn(_ arguments: [String], dataOnStdout: Bool = false) async throws -> ProcessOutcome {
+                let outcome = try await ConnProcess.run(ConnProcess.connPath, arguments, environment: environment)
+                Self.expectClean(outcome, arguments.joined(separator: " "), dataOnStdout: dataOnStdout)
+                return outcome
+            }
+            let orders = server.url.absoluteString + "/orders"
+            let sent = try await conn(["request", orders, "--body", "{}", "-v"])
+            #expect(sent.exitCode != 0 && (sent.standardOutput + sent.standardError).contains("422"), "\(sent.exitCode) \(sent.standardOutput) \(sent.standardError)")
+            let listed = try await conn(["outbox", "list", "--all"])
+            #expect(listed.exitCode == 0 && listed.standardOutput.contains("422"), "\(listed.standardOutput)")
+            let id = try await Self.firstOutboxID(environment)
+            let shown = try await conn(["outbox", "show", id])
+            #expect(shown.exitCode == 0 && shown.standardOutput.contains("422") && shown.standardOutput.contains("refused"), "\(shown.standardOutput)")
+            let shownJSON = try await conn(["outbox", "show", id, "--json"])
+            #expect(try shownJSON.json()["answer"] is [String: Any], "\(shownJSON.standardOutput)")
+
+            let doc = server.url.absoluteString + "/doc"
+            let got = try await conn(["get", doc, "-v"], dataOnStdout: true)
+            #expect(got.exitCode == 0 && got.standardOutput == "doc \(Self.corpus)", "the body passed on as it came: \(got.standardOutput.debugDescription) \(got.standardError)")
+            let offline = try await conn(["get", doc, "--offline", "-v"], dataOnStdout: true)
+            #expect(offline.exitCode == 0 && offline.standardError.contains("from the cache"), "\(offline.standardError)")
+            let copy = try await conn(["get", doc, "--offline", "--json"])
+            // Escaped for the terminal, the same text for a parser.
+            let copyBody = try copy.json()["body"] as? String
+            #expect(copy.exitCode == 0 && copyBody == "doc \(Self.corpus)", "\(copy.standardOutput)")
+            let cached = try await conn(["cache", "list"])
+            #expect(cached.exitCode == 0 && cached.standardOutput.contains("/doc"), "\(cached.standardOutput)")
+            let cachedJSON = try await conn(["cache", "list", "--json"])
+            #expect(cachedJSON.exitCode == 0, "\(cachedJSON.standardError)")
+
+            let fetched = try await conn(["inbox", "fetch"])
+            #expect(fetched.exitCode == 0, "\(fetched.standardError)")
+            let sources = try await conn(["inbox", "sources"])
+            #expect(sources.exitCode == 0 && sources.standardOutput.contains("/inbox"), "\(sources.standardOutput)")
+            let sourcesJSON = try await conn(["inbox", "sources", "--json"])
+            #expect(sourcesJSON.exitCode == 0, "\(sourcesJSON.standardError)")
+            let inboxJSON = try await conn(["inbox", "list", "--json"])
+            #expect(inboxJSON.exitCode == 0, "\(inboxJSON.standardError)")
         }
     }
 

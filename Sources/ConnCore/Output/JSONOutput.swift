@@ -67,8 +67,8 @@ public enum JSONOutput {
 
     /// Encodes `payload` with `schemaVersion` added at its top level, as one line of text.
     public static func encode<Payload: Encodable>(_ payload: Payload, pretty: Bool = false) throws -> String {
-        let data = try encoder(pretty: pretty).encode(Versioned(payload: payload))
-        return String(decoding: data, as: UTF8.self)
+        // Safe to show on a terminal: see `escapingTerminalControls`.
+        escapingTerminalControls(try encoder(pretty: pretty).encode(Versioned(payload: payload)))
     }
 }
 
