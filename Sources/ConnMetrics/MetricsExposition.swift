@@ -14,7 +14,7 @@ public enum MetricsExposition {
     public static func render(_ snapshot: MetricsSnapshot, version: String, commit: String, process: Bool = true) -> String {
         let registry = PrometheusCollectorRegistry()
         func counter(_ name: String, _ help: String, _ labels: [(String, String)], _ value: Int) {
-            registry.makeCounter(name: name, labels: labels, help: help).increment(by: Int64(max(0, value)))
+            registry.makeCounter(descriptor: .whole(name, help), labels: labels).increment(by: Int64(max(0, value)))
         }
 
         registry.setGauge("conn_build_info", "conn's version and the commit it was built from (always 1).",
@@ -90,7 +90,7 @@ public enum MetricsExposition {
             let metrics = ProcessMetrics.read()
             if let value = metrics.residentMemoryBytes { registry.setGauge("process_resident_memory_bytes", "Resident memory size in bytes.", [], value) }
             if let value = metrics.cpuSeconds {
-                registry.makeCounter(name: "process_cpu_seconds_total", help: "Total user and system CPU time spent in seconds.").increment(by: value)
+                registry.makeCounter(descriptor: .whole("process_cpu_seconds_total", "Total user and system CPU time spent in seconds.")).increment(by: value)
             }
             if let value = metrics.openFDs { registry.setGauge("process_open_fds", "Number of open file descriptors.", [], value) }
             if let value = metrics.startTimeSeconds {

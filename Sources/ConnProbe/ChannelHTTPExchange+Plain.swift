@@ -71,7 +71,7 @@ extension ChannelHTTPExchange {
                     pool: ConnectionPool?, egress: Egress = .any)
         async -> (failures: [(address: ResolvedAddress, result: ConnectionProber.TCPResult)], answered: (address: ResolvedAddress, outcome: PlainOutcome)?) {
         let head = requestHead(for: url, headers: extra, keepAlive: pool != nil)
-        let key = { (address: SocketAddress) in ConnectionPool.key(host: url.host ?? "", address: address) }
+        let key = { @Sendable (address: SocketAddress) in ConnectionPool.key(host: url.host ?? "", address: address) }
         if let pool {
             for address in addresses {
                 guard let socketAddress = address.socketAddress,
