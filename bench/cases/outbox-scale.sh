@@ -7,8 +7,17 @@
 #     with the flush's peak RSS                                                 (goal ≤ 40 MB)
 #     and lost / duplicated on the server (must be 0 / 0)
 # The kill -9 soak over a full queue is bench/run outbox's part 4 (COUNT=100000 KILLS=200 there).
+# PIN_SERVER=1: conn-server on the last core, conn and wrk on the others (taskset), so that the
+# ratio is the client's own cost rather than two processes sharing every core.
 set -euo pipefail
 COUNT=${COUNT:-100000}
+client=()
+pin_server() { :; }
+if [ "${PIN_SERVER:-0}" = 1 ] && [ "$(nproc)" -ge 2 ]; then
+    last=$(($(nproc) - 1))
+    client=(taskset -c "0-$((last - 1))")
+    pin_server() { taskset -apc "$last" "$CONN_SERVER_PID" >/dev/null; }
+fi
 half=$((COUNT / 2))
 out="$RESULTS/outbox-scale.txt"
 source bench/lib/outbox-home.sh
@@ -34,12 +43,14 @@ log "outbox list: 1,000 items $(printf %.1f "$(echo "$small * 1000" | bc -l)") m
 
 # 2. flush of COUNT vs wrk, on a fresh server each (every item a first store).
 start_conn_server "$CONN_SERVER_BIN"
-wrk_rate=$(wrk -t2 -c8 -d10s -s bench/post-message.lua "$CONN_SERVER_URL" | grep -o 'Requests/sec: *[0-9.]*' | awk '{print $2}')
+pin_server
+wrk_rate=$(${client[@]+"${client[@]}"} wrk -t2 -c8 -d10s -s bench/post-message.lua "$CONN_SERVER_URL" | grep -o 'Requests/sec: *[0-9.]*' | awk '{print $2}')
 stop_conn_server
 start_conn_server "$CONN_SERVER_BIN"
+pin_server
 fill "$COUNT" "$CONN_SERVER_URL"
 start=$(date +%s.%N)
-rss=$(CONN_SERVER=$CONN_SERVER_URL peak_rss_mb "$CONN" outbox flush --concurrency 8)
+rss=$(CONN_SERVER=$CONN_SERVER_URL peak_rss_mb ${client[@]+"${client[@]}"} "$CONN" outbox flush --concurrency 8)
 end=$(date +%s.%N)
 seconds=$(echo "$end - $start" | bc -l)
 rate=$(echo "$COUNT / $seconds" | bc -l)
@@ -47,7 +58,7 @@ inbox=$(curl -s "$CONN_SERVER_URL/inbox")
 stored=$(echo "$inbox" | jq '.inbox | length')
 unique=$(echo "$inbox" | jq '[.inbox[] | .subject] | unique | length')
 waiting=$("$CONN" outbox list --json | jq '.messages | length')
-log "flush of $COUNT ($half messages, $half requests): $(printf %.1f "$seconds") s = $(printf %.0f "$rate")/s; wrk $wrk_rate/s;" \
+log "flush of $COUNT ($half messages, $half requests)${client[@]+ (server pinned to core $last)}: $(printf %.1f "$seconds") s = $(printf %.0f "$rate")/s; wrk $wrk_rate/s;" \
     "flush/wrk = $(printf %.2f "$(echo "$rate / $wrk_rate" | bc -l)")x (goal >= 0.8x); peak RSS $rss MB (goal <= 40);" \
     "stored $stored, distinct $unique, left waiting $waiting: lost $((COUNT - unique)), duplicated $((stored - unique))"
 stop_conn_server
