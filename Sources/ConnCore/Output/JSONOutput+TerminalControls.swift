@@ -50,11 +50,11 @@ extension JSONOutput {
         case 0xE2:
             guard index + 2 < bytes.count else { return (0, 0) }
             let third = bytes[index + 2]
-            if second == 0x80, [0x8E, 0x8F, 0xA8, 0xA9, 0xAA, 0xAB, 0xAC, 0xAD, 0xAE].contains(third) {
-                return (0x2000 + UInt32(third - 0x80), 3)  // LRM, RLM, U+2028–9, U+202A–E
+            switch (second, third) {
+            case (0x80, 0x8E...0x8F), (0x80, 0xA8...0xAE): return (0x2000 + UInt32(third - 0x80), 3)  // LRM, RLM, U+2028–9, U+202A–E
+            case (0x81, 0xA6...0xA9): return (0x2040 + UInt32(third - 0x80), 3)  // U+2066–9
+            default: return (0, 0)  // the rest of U+2000–U+207F: dashes, quotes, the ellipsis…
             }
-            if second == 0x81, (0xA6...0xA9).contains(third) { return (0x2040 + UInt32(third - 0x80), 3) }  // U+2066–9
-            return (0, 0)
         default: return (0, 0)
         }
     }
