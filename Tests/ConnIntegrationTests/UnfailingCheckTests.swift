@@ -9,13 +9,14 @@ import Testing
 @Suite("checks that cannot fail")
 struct UnfailingCheckTests {
     /// A check whose whole condition is a method called on a parenthesised value that holds
-    /// optional chaining and `??`, on one line.
+    /// optional chaining and `??`, on one line or over several.
     static var unfailing: Regex<Substring> { /#(?:expect|require)\(\((?:[^()]|\([^()]*\))*\?[.\[](?:[^()]|\([^()]*\))*\?\?(?:[^()]|\([^()]*\))*\)\.\w+[({]/ }
 
+    /// The lines where such checks start.
     static func unfailingLines(in text: String) -> [Int] {
-        let pattern = unfailing
-        return text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap { number, line in
-            line.contains("??") && line.contains("((") && line.contains(pattern) ? number + 1 : nil
+        guard text.contains("??"), text.contains("((") else { return [] }
+        return text.matches(of: unfailing).map { match in
+            text[..<match.range.lowerBound].reduce(into: 1) { lines, character in if character == "\n" { lines += 1 } }
         }
     }
 
@@ -23,6 +24,7 @@ struct UnfailingCheckTests {
     func findsTheForm() {
         #expect(Self.unfailingLines(in: #"#expect((rung?["detail"] as? String ?? "").contains("absolute form"), "\(rung)")"#) == [1])
         #expect(Self.unfailingLines(in: #"    try #require((a?.b ?? "").hasPrefix("x"))"#) == [1])
+        #expect(Self.unfailingLines(in: "let a = 1\n#expect((rung?[\"detail\"] as? String\n    ?? \"\").contains(\"x\"),\n    \"why\")") == [2])
         #expect(Self.unfailingLines(in: #"#expect(detail.contains("absolute form"))"#).isEmpty)
         #expect(Self.unfailingLines(in: #"#expect(x == 1 && (rung?["detail"] as? String ?? "").contains("y"))"#).isEmpty)
         #expect(Self.unfailingLines(in: #"#expect(abs((spread?.stddevMs ?? 0) - 2) < 1e-9)"#).isEmpty)
