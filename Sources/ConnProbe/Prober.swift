@@ -570,6 +570,13 @@ public struct Prober: Sendable {
         } catch ChannelHTTPExchange.Failure.tooLarge {
             return HTTPCheck(status: nil, rung: ProbeRung(name: "http", ok: false, ms: nil, detail: "answer larger than 1 MiB"),
                              failure: .unexpectedBody, explanation: "\(url.absoluteString) answered with more than 1 MiB")
+        } catch let error as HTTPParserError {
+            // It answered, but its bytes are not HTTP (a control character in a header, another
+            // protocol's greeting): said as such, not as a connection that closed.
+            let why = HTTPTransport.plainWords(String(describing: error))
+            return HTTPCheck(status: nil, rung: ProbeRung(name: "http", ok: false, ms: nil, detail: "an answer that is not HTTP (\(why))"),
+                             failure: .unexpectedBody,
+                             explanation: "\(url.absoluteString) answered, but not in HTTP (\(why)): not an HTTP server, or something on the way garbles its answers")
         } catch {
             return HTTPCheck(status: nil, rung: ProbeRung(name: "http", ok: false, ms: nil, detail: "closed without an HTTP answer"),
                              failure: .unexpectedBody, explanation: "\(url.absoluteString) closed the connection without an HTTP answer: not an HTTP server?")

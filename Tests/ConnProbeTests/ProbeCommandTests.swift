@@ -118,6 +118,21 @@ struct ProbeCommandTests {
         }
     }
 
+    @Test("an answer that is not HTTP (an escape in a header, which HTTP parsers refuse) is said as an answer, not as a closed connection: probe and get")
+    func answerThatIsNotHTTP() async throws {
+        let route = BadServer.Route(path: "*", status: 200, headers: [["Content-Type", "application/json"], ["X-Note", "a\u{1B}[31mb"]], body: "{}")
+        try await BadServer.with([route]) { server in
+            let outcome = try await probe(["--json", "--server", server.url.absoluteString])
+            let result = try #require(try results(outcome).first, "\(outcome.standardOutput)")
+            let explanation = result["explanation"] as? String ?? ""
+            #expect(outcome.exitCode == 69 && result["verdict"] as? String == "unexpectedBody", "\(result)")
+            #expect(explanation.contains("answered, but not in HTTP (invalid character in header)"), "\(explanation)")
+            let got = try await ConnProcess.run(ConnProcess.connPath, ["get", server.url.absoluteString + "/doc"], environment: home.environment)
+            #expect(got.exitCode == 69 && got.standardError.contains("/doc answered, but not in HTTP: invalid character in header"), "\(got.standardError)")
+            #expect(!got.standardError.contains("cannot reach") && !got.standardError.contains("\u{1B}"), "\(got.standardError)")
+        }
+    }
+
     @Test("internet check: online, and dnsBroken when only the IP literal answers")
     func internetCheckStates() async throws {
         try await ServerProcess.with { url in

@@ -363,6 +363,11 @@ public final class HTTPTransport: Sendable {
             return .unavailable(.tlsError, "\(target): TLS handshake failed: \(TLSHandshake.describe(error))",
                                 hint: "For a test server with a self-signed certificate, use --insecure.")
         }
+        // The server was reached: its answer is what is wrong.
+        if error is HTTPParserError {
+            return .unavailable(.unreachable, "\(target) answered, but not in HTTP: \(Self.plainWords(text))",
+                                hint: "Not an HTTP server on that port, or something on the way garbles its answers (`conn probe -v` shows each step).")
+        }
         // The system's words for a failed read or write, not the library's type and call.
         if let io = error as? IOError {
             return .unavailable(.unreachable, "cannot reach \(target): the connection failed: \(String(cString: strerror(io.errnoCode)).lowercased())")
