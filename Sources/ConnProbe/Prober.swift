@@ -475,7 +475,7 @@ public struct Prober: Sendable {
     /// an answer too large (the target's, as without a proxy).
     static func forwardingFailure(_ error: any Error) -> String? {
         switch error {
-        case ChannelHTTPExchange.Failure.timeout, ChannelHTTPExchange.Failure.tooLarge: nil
+        case ChannelHTTPExchange.Failure.timeout, ChannelHTTPExchange.Failure.bodyTimeout, ChannelHTTPExchange.Failure.tooLarge: nil
         case ChannelHTTPExchange.Failure.closedEarly: "the proxy closed the connection before answering"
         case HTTPParserError.headerOverflow: "the proxy's answer has a head larger than conn reads"
         case is HTTPParserError: "the proxy answered something that is not HTTP"
@@ -567,6 +567,9 @@ public struct Prober: Sendable {
         } catch ChannelHTTPExchange.Failure.timeout {
             return HTTPCheck(status: nil, rung: ProbeRung(name: "http", ok: false, ms: nil, detail: "no answer within \(TimeFormatting.duration(timeout))"),
                              failure: .timeout, explanation: "\(url.absoluteString) accepted the connection but did not answer within \(TimeFormatting.duration(timeout))")
+        } catch ChannelHTTPExchange.Failure.bodyTimeout(let status) {
+            return HTTPCheck(status: status, rung: ProbeRung(name: "http", ok: false, ms: nil, detail: "status \(status), body not ended within \(TimeFormatting.duration(timeout))"),
+                             failure: .timeout, explanation: "\(url.absoluteString) answered \(status), but its body did not end within \(TimeFormatting.duration(timeout))")
         } catch ChannelHTTPExchange.Failure.tooLarge {
             return HTTPCheck(status: nil, rung: ProbeRung(name: "http", ok: false, ms: nil, detail: "answer larger than 1 MiB"),
                              failure: .unexpectedBody, explanation: "\(url.absoluteString) answered with more than 1 MiB")

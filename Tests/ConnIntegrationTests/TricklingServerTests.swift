@@ -50,10 +50,14 @@ struct TricklingServerTests {
         #expect(outcome.standardError.contains("within \(Self.timeout)s"), "\(what): \(outcome.standardError)")
     }
 
-    @Test("a body trickled after the head: inbox fetch, send, outbox flush, login, clock-offset http-date and json end at the deadline")
+    @Test("a body trickled after the head: inbox fetch, send, outbox flush, login, clock-offset http-date and json end at the deadline; probe says the answer came and its body did not end")
     func bodyTrickled() async throws {
         try await BadServer.with(Self.bodyTrickle) { server in
             try await expectCutOff(["inbox", "fetch"], server: server)
+            let (probed, probeTook) = try await conn(["probe"], server: server, home: try TemporaryDirectory())
+            #expect(probed.exitCode == 69 && probed.standardOutput.contains("answered 200, but its body did not end within \(Self.timeout)s"),
+                    "\(probed.standardOutput) \(probed.standardError)")
+            #expect(probeTook < .seconds(Self.timeout) + Self.grace, "probe ran \(probeTook)")
             try await expectCutOff(["login", "--email", "ann@example.com", "--password-stdin"], server: server, input: "pw\n")
             try await expectCutOff(["clock-offset", "--method", "http-date", "--samples", "1"], server: server)
             try await expectCutOff(["clock-offset", "--method", "json", "--samples", "1"], server: server)

@@ -20,7 +20,10 @@ public enum ChannelHTTPExchange {
     }
 
     public enum Failure: Error {
+        /// Nothing of the answer came within the deadline.
         case timeout
+        /// The answer's head came (with this status), its body did not end within the deadline.
+        case bodyTimeout(status: Int)
         case closedEarly
         case tooLarge
     }
@@ -100,7 +103,10 @@ public enum ChannelHTTPExchange {
         }
         let answer = channel.eventLoop.makePromise(of: (HTTPResponseHead, ByteBuffer).self)
         connection.collector.expect(answer)
-        let deadline = channel.eventLoop.scheduleTask(in: .nanoseconds(timeout.nanoseconds)) { answer.fail(Failure.timeout) }
+        // A head already in hand is said: a body that stalls is not a server that never answered.
+        let deadline = channel.eventLoop.scheduleTask(in: .nanoseconds(timeout.nanoseconds)) {
+            answer.fail(connection.collector.headStatus.map { Failure.bodyTimeout(status: $0) } ?? Failure.timeout)
+        }
         channel.write(HTTPClientRequestPart.head(head), promise: nil)
         if let body, body.readableBytes > 0 { channel.write(HTTPClientRequestPart.body(.byteBuffer(body)), promise: nil) }
         channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)

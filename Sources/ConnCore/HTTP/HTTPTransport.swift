@@ -329,6 +329,9 @@ public final class HTTPTransport: Sendable {
         switch error {
         case ChannelHTTPExchange.Failure.timeout, ChannelError.connectTimeout:
             return .temporary(.timeout, "\(target) did not answer within \(TimeFormatting.duration(timeout))", hint: HTTPTransport.timeoutHint)
+        case ChannelHTTPExchange.Failure.bodyTimeout(let status):
+            return .temporary(.timeout, "\(target) answered \(status), but its body did not end within \(TimeFormatting.duration(timeout))",
+                              hint: HTTPTransport.timeoutHint)
         case ChannelHTTPExchange.Failure.closedEarly:
             return .temporary(.connectionClosed, "\(target) closed the connection before answering")
         case ChannelHTTPExchange.Failure.tooLarge:

@@ -23,6 +23,8 @@ public final class ResponseCollector: ChannelInboundHandler, @unchecked Sendable
     private var carriedRequest = false
     /// When the answer's head arrived (the first byte, as curl's time_starttransfer counts it).
     public private(set) var headArrival: ContinuousClock.Instant?
+    /// The status of the answer under way, once its head is in (on the event loop).
+    public var headStatus: Int? { head.map { Int($0.status.code) } }
     /// Told the body's bytes received so far and the announced length, as they arrive (a
     /// progress line); set before the request, on the event loop.
     public var onBody: (@Sendable (_ received: Int, _ expected: Int?) -> Void)?
