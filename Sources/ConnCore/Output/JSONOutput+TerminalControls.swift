@@ -1,8 +1,8 @@
 import Foundation
 
 extension JSONOutput {
-    /// `json` with DEL, the C1 controls, the bidi controls (U+061C, U+200E–F, U+202A–E,
-    /// U+2066–9) and the line and paragraph separators written as `\u` escapes.
+    /// `json` with the scalars `TerminalSanitizer.isControl` names from DEL up — DEL, the C1
+    /// controls, the bidi controls, the line and paragraph separators — as `\u` escapes.
     ///
     /// JSONEncoder escapes the C0 controls only, so text from the network (a subject, a kept
     /// answer, an ETag) reached a terminal through `--json` able to reorder what it shows or, in
@@ -16,9 +16,11 @@ extension JSONOutput {
             var copiedUpTo = 0
             var index = 0
             while index < bytes.count {
-                let (scalar, length) = terminalControl(in: bytes, at: index)
-                guard length > 0 else {
-                    index += 1
+                let (scalar, length) = self.scalar(in: bytes, at: index)
+                // Only from DEL up: the C0 controls JSONEncoder has escaped already, and the
+                // newlines of pretty output are the document's own, outside any string.
+                guard scalar >= 0x7F, TerminalSanitizer.isControl(scalar) else {
+                    index += length
                     continue
                 }
                 if output.isEmpty { output.reserveCapacity(bytes.count + 64) }
@@ -36,26 +38,15 @@ extension JSONOutput {
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
-    /// The scalar and its UTF-8 length when the bytes at `index` encode one that is escaped;
-    /// length 0 otherwise.
-    private static func terminalControl(in bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> (UInt32, Int) {
+    /// The scalar whose UTF-8 starts at `index`, and its length (the encoder's output is valid
+    /// UTF-8; a sequence cut short at the end is taken a byte at a time).
+    private static func scalar(in bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> (UInt32, Int) {
         let lead = bytes[index]
-        guard lead == 0x7F || lead == 0xC2 || lead == 0xD8 || lead == 0xE2 else { return (0, 0) }
-        if lead == 0x7F { return (0x7F, 1) }
-        guard index + 1 < bytes.count else { return (0, 0) }
-        let second = bytes[index + 1]
-        switch lead {
-        case 0xC2 where (0x80...0x9F).contains(second): return (UInt32(second), 2)  // C1: U+0080–U+009F
-        case 0xD8 where second == 0x9C: return (0x061C, 2)  // ARABIC LETTER MARK
-        case 0xE2:
-            guard index + 2 < bytes.count else { return (0, 0) }
-            let third = bytes[index + 2]
-            switch (second, third) {
-            case (0x80, 0x8E...0x8F), (0x80, 0xA8...0xAE): return (0x2000 + UInt32(third - 0x80), 3)  // LRM, RLM, U+2028–9, U+202A–E
-            case (0x81, 0xA6...0xA9): return (0x2040 + UInt32(third - 0x80), 3)  // U+2066–9
-            default: return (0, 0)  // the rest of U+2000–U+207F: dashes, quotes, the ellipsis…
-            }
-        default: return (0, 0)
-        }
+        guard lead >= 0xC0 else { return (UInt32(lead), 1) }
+        let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+        guard index + length <= bytes.count else { return (UInt32(lead), 1) }
+        var value = UInt32(lead) & (0x7F >> length)
+        for offset in 1..<length { value = value << 6 | UInt32(bytes[index + offset] & 0x3F) }
+        return (value, length)
     }
 }

@@ -32,17 +32,24 @@ public enum TerminalSanitizer {
                 output.append(keepNewlines ? scalar : " ")
             case 0x00:
                 output.append("\u{2400}")
-            case 0x01...0x1F, 0x7F...0x9F:
-                output.append("\u{FFFD}")
-            case 0x202A...0x202E, 0x2066...0x2069,  // bidi embeddings, overrides, isolates
-                0x200E, 0x200F, 0x061C,  // LRM, RLM, ALM
-                0x2028, 0x2029:  // line and paragraph separators
-                output.append("\u{FFFD}")
             default:
-                output.append(scalar)
+                output.append(isControl(scalar.value) ? "\u{FFFD}" : scalar)
             }
         }
         return String(output)
+    }
+
+    /// Whether a terminal acts on the scalar `value` rather than only showing it: the C0 and C1
+    /// controls, DEL, the bidi controls and the line and paragraph separators. What `sanitize`
+    /// removes, and what JSON output writes as `\u` escapes (`JSONOutput`).
+    public static func isControl(_ value: UInt32) -> Bool {
+        switch value {
+        case 0x00...0x1F, 0x7F...0x9F: true
+        case 0x202A...0x202E, 0x2066...0x2069: true  // bidi embeddings, overrides, isolates
+        case 0x200E, 0x200F, 0x061C: true  // LRM, RLM, ALM
+        case 0x2028, 0x2029: true  // line and paragraph separators
+        default: false
+        }
     }
 
     /// After ESC: `[` starts a control sequence, `]` `P` `X` `^` `_` a string ended by ST or BEL,
