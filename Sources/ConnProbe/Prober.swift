@@ -568,8 +568,10 @@ public struct Prober: Sendable {
             return HTTPCheck(status: nil, rung: ProbeRung(name: "http", ok: false, ms: nil, detail: "no answer within \(TimeFormatting.duration(timeout))"),
                              failure: .timeout, explanation: "\(url.absoluteString) accepted the connection but did not answer within \(TimeFormatting.duration(timeout))")
         } catch ChannelHTTPExchange.Failure.bodyTimeout(let status) {
+            // In the transport's words, as every other path says it.
+            let described = HTTPTransport.describe(ChannelHTTPExchange.Failure.bodyTimeout(status: status), url: url, timeout: timeout)
             return HTTPCheck(status: status, rung: ProbeRung(name: "http", ok: false, ms: nil, detail: "status \(status), body not ended within \(TimeFormatting.duration(timeout))"),
-                             failure: .timeout, explanation: "\(url.absoluteString) answered \(status), but its body did not end within \(TimeFormatting.duration(timeout))")
+                             failure: .timeout, explanation: described.message)
         } catch ChannelHTTPExchange.Failure.tooLarge {
             return HTTPCheck(status: nil, rung: ProbeRung(name: "http", ok: false, ms: nil, detail: "answer larger than 1 MiB"),
                              failure: .unexpectedBody, explanation: "\(url.absoluteString) answered with more than 1 MiB")

@@ -6,7 +6,7 @@ import Testing
 @Suite("an HTML page or an API's answer")
 struct HTMLPageSniffTests {
     static func isPage(_ contentType: String?, _ body: String) -> Bool {
-        HTMLPageSniff.isPage(contentType: contentType, bodyHead: Array(body.utf8))
+        HTMLPageSniff.isPage(contentType: contentType, body: Array(body.utf8))
     }
 
     @Test("a Content-Type that says HTML is a page whatever the body; markup at the head is a page whatever the type, in any case")

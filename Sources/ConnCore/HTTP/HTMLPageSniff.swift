@@ -7,12 +7,12 @@ public enum HTMLPageSniff {
     /// How much of the body's head is read: a page's markup starts there.
     public static let headBytes = 512
 
-    /// Whether an answer with this Content-Type and body head is an HTML page: the type says
-    /// HTML (text/html, application/xhtml+xml), or the head holds `<html` or `<!doctype`, in
-    /// any case — a portal does not always say what it sends.
-    public static func isPage(contentType: String?, bodyHead: some Collection<UInt8>) -> Bool {
+    /// Whether an answer with this Content-Type and body is an HTML page: the type says HTML
+    /// (text/html, application/xhtml+xml), or the body's first `headBytes` hold `<html` or
+    /// `<!doctype`, in any case — a portal does not always say what it sends.
+    public static func isPage(contentType: String?, body: some Collection<UInt8>) -> Bool {
         if contentType?.lowercased().contains("html") == true { return true }
-        let head = Array(bodyHead.prefix(headBytes))
+        let head = Array(body.prefix(headBytes))
         // Markup starts with "<": a head without one is no page (most answers).
         guard head.contains(UInt8(ascii: "<")) else { return false }
         return contains(head, "<html") || contains(head, "<!doctype")
@@ -34,14 +34,13 @@ public enum HTMLPageSniff {
 extension HTTPExchangeResponse {
     /// Whether the answer is an HTML page rather than an API's answer (`HTMLPageSniff`).
     public var looksLikeHTMLPage: Bool {
-        HTMLPageSniff.isPage(contentType: header("Content-Type"), bodyHead: body.prefix(HTMLPageSniff.headBytes))
+        HTMLPageSniff.isPage(contentType: header("Content-Type"), body: body)
     }
 }
 
 extension ChannelHTTPExchange.Response {
     /// Whether the answer is an HTML page rather than an API's answer (`HTMLPageSniff`).
     public var looksLikeHTMLPage: Bool {
-        HTMLPageSniff.isPage(contentType: headers.first(name: "Content-Type"),
-                             bodyHead: body.readableBytesView.prefix(HTMLPageSniff.headBytes))
+        HTMLPageSniff.isPage(contentType: headers.first(name: "Content-Type"), body: body.readableBytesView)
     }
 }
